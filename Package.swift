@@ -1,0 +1,39 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "UNTerm",
+  products: [
+    .executable(name: "unterm", targets: ["unterm"]),
+    .library(name: "UserNotifications", targets: ["UserNotifications"]),
+  ],
+  targets: [
+    .target(name: "UserNotifications"),
+    .target(name: "UserNotificationsUI", dependencies: ["UserNotifications"]),
+    .target(name: "UNTermCore", dependencies: ["UserNotifications", "UserNotificationsUI"]),
+    .target(name: "UNTermRender", dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermCore"]),
+    .target(name: "UNTermRuntime", dependencies: ["UserNotifications", "UNTermCore", "UNTermRender"]),
+    .executableTarget(name: "unterm", dependencies: ["UserNotifications", "UNTermCore", "UNTermRuntime"]),
+
+    // Tests
+    .target(
+      name: "UNTermTestSupport",
+      dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermRuntime"],
+      path: "Tests/UNTermTestSupport"),
+    .executableTarget(
+      name: "unterm-log-stress", dependencies: ["UNTermCore", "UNTermRuntime"], path: "Tests/LogStress"),
+    .testTarget(name: "UserNotificationsTests", dependencies: ["UserNotifications", "UNTermTestSupport"]),
+    .testTarget(
+      name: "UNTermCoreTests",
+      dependencies: ["UserNotifications", "UNTermCore", "UNTermTestSupport"]),
+    .testTarget(
+      name: "UNTermRenderTests",
+      dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermRuntime", "UNTermTestSupport"]),
+    .testTarget(
+      name: "UNTermRuntimeTests",
+      dependencies: [
+        "UserNotifications", "UNTermCore", "UNTermRender", "UNTermRuntime", "UNTermTestSupport",
+        "unterm-log-stress", "unterm",
+      ]),
+  ]
+)

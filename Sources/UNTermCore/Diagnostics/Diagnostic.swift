@@ -1,0 +1,155 @@
+/// How serious a finding is.
+package enum Severity: String, Sendable, Hashable, Comparable {
+  case error, warning, note
+
+  private var rank: Int {
+    switch self {
+    case .error: return 0
+    case .warning: return 1
+    case .note: return 2
+    }
+  }
+
+  package static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
+}
+
+/// Where in a file a finding is: a JSON path, a line and column, or the file as a whole.
+package enum DiagnosticLocation: Sendable, Hashable, CustomStringConvertible {
+  case file
+  case path(JSONPath)
+  case position(SourcePosition)
+  case line(Int)
+
+  package var description: String {
+    switch self {
+    case .file: return ""
+    case .path(let path): return path.description
+    case .position(let position): return position.description
+    case .line(let line): return String(line)
+    }
+  }
+}
+
+/// One finding about an input file, with a stable kebab-case code.
+package struct Diagnostic: Sendable, Hashable {
+  package var file: String
+  package var location: DiagnosticLocation
+  package var severity: Severity
+  package var code: String
+  package var message: String
+
+  package init(
+    file: String, location: DiagnosticLocation, severity: Severity, code: String, message: String
+  ) {
+    self.file = file
+    self.location = location
+    self.severity = severity
+    self.code = code
+    self.message = message
+  }
+
+  /// `FILE:PATH: SEVERITY[CODE]: MESSAGE`, on one line.
+  package var formatted: String {
+    let place = location.description
+    let prefix = place.isEmpty ? file : "\(file):\(place)"
+    return "\(prefix): \(severity.rawValue)[\(code)]: \(OneLine.flatten(message))"
+  }
+}
+
+/// A list of findings being gathered for one file.
+package struct DiagnosticSink: Sendable {
+  package let file: String
+  package private(set) var diagnostics: [Diagnostic] = []
+
+  package init(file: String) { self.file = file }
+
+  package mutating func add(
+    _ severity: Severity, _ code: String, at location: DiagnosticLocation, _ message: String
+  ) {
+    diagnostics.append(
+      Diagnostic(file: file, location: location, severity: severity, code: code, message: message))
+  }
+
+  package mutating func error(_ code: String, _ path: JSONPath, _ message: String) {
+    add(.error, code, at: .path(path), message)
+  }
+
+  package mutating func warning(_ code: String, _ path: JSONPath, _ message: String) {
+    add(.warning, code, at: .path(path), message)
+  }
+
+  package mutating func note(_ code: String, _ path: JSONPath, _ message: String) {
+    add(.note, code, at: .path(path), message)
+  }
+
+  package mutating func append(contentsOf other: [Diagnostic]) { diagnostics += other }
+
+  package var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+  /// The first error, if any.
+  package var firstError: Diagnostic? { diagnostics.first { $0.severity == .error } }
+}
+
+/// Makes text safe for a one-line message on a terminal: control, bidi and line-break
+/// characters are shown as escapes.
+package enum OneLine {
+  package static func flatten(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      switch scalar.value {
+      case 0x0A: out += "\\n"
+      case 0x0D: out += "\\r"
+      case 0x09: out += "\\t"
+      case 0x00..<0x20, 0x7F..<0xA0, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069,
+        0x2028, 0x2029:
+        out += String(format: "\\u{%X}", scalar.value)
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+
+  /// A value quoted for a message, shortened when long.
+  package static func quote(_ text: String, limit: Int = 40) -> String {
+    let flat = flatten(text)
+    if flat.count <= limit { return "\"\(flat)\"" }
+    return "\"\(flat.prefix(limit))…\""
+  }
+}
+
+/// Suggests the closest known word for a misspelled one.
+package enum Suggestion {
+  /// The candidate equal ignoring case, else the one within a small edit distance.
+  package static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+    let list = Array(candidates)
+    if let same = list.first(where: { $0.lowercased() == word.lowercased() && $0 != word }) {
+      return same
+    }
+    let limit = max(1, min(3, word.count / 3))
+    var best: (String, Int)?
+    for candidate in list where candidate != word {
+      let d = distance(word.lowercased(), candidate.lowercased())
+      if d <= limit && d < (best?.1 ?? .max) { best = (candidate, d) }
+    }
+    return best?.0
+  }
+
+  /// Levenshtein distance.
+  package static func distance(_ a: String, _ b: String) -> Int {
+    let x = Array(a.unicodeScalars)
+    let y = Array(b.unicodeScalars)
+    if x.isEmpty { return y.count }
+    if y.isEmpty { return x.count }
+    var previous = Array(0...y.count)
+    var current = [Int](repeating: 0, count: y.count + 1)
+    for i in 1...x.count {
+      current[0] = i
+      for j in 1...y.count {
+        let cost = x[i - 1] == y[j - 1] ? 0 : 1
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+      }
+      swap(&previous, &current)
+    }
+    return previous[y.count]
+  }
+}

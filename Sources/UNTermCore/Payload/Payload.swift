@@ -1,0 +1,46 @@
+import Foundation
+import UserNotifications
+
+/// A payload file turned into a notification request, with what the checks found.
+package struct Payload: @unchecked Sendable {
+  /// The file name as the user gave it (`-` for standard input).
+  package var file: String
+  /// The content, present unless the payload has errors.
+  package var content: UNNotificationContent?
+  /// The payload facts beyond the content.
+  package var info: UNRemotePayloadInfo
+  /// Every finding, in file order.
+  package var diagnostics: [Diagnostic]
+  /// The parsed document, when it parsed.
+  package var document: JSONNode?
+
+  /// Whether any finding is an error.
+  package var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+  /// The first URL key the built-in service extension reads, with its value.
+  package var attachmentURL: (key: String, value: String)? {
+    guard let root = document?.object else { return nil }
+    return PayloadAnalyzer.urlKey(root).map { (key: $0.0, value: $0.1) }
+  }
+
+  /// A request for this payload, or the first error as a `UNTermError` (exit code 65).
+  package func request(identifier: String) throws(UNTermError) -> UNNotificationRequest {
+    guard let content, !hasErrors else {
+      if let error = diagnostics.first(where: { $0.severity == .error }) {
+        throw UNTermError(error)
+      }
+      throw UNTermError(.dataError, file: file, "the payload could not be loaded")
+    }
+    return UNNotificationRequest(
+      identifier: identifier, content: content, trigger: UNPushNotificationTrigger(),
+      remote: info)
+  }
+
+  /// Loads and checks a payload file (or `-`).
+  package static func load(
+    _ path: String, categories: [String: UNNotificationCategory]? = nil
+  ) throws(UNTermError) -> Payload {
+    let bytes = try InputFile.read(path)
+    return PayloadAnalyzer.analyze(bytes, file: path, categories: categories)
+  }
+}

@@ -1,0 +1,506 @@
+import Foundation
+import UserNotifications
+
+/// Checks an APNs payload the way APNs and iOS would treat it, and builds its content.
+///
+/// Errors are what APNs or `simctl push` would refuse (size, shape, types); warnings are what
+/// iOS accepts but silently handles differently from what the author probably meant.
+package enum PayloadAnalyzer {
+  /// APNs refuses larger payloads (413 PayloadTooLarge).
+  package static let maximumPayloadBytes = 4096
+  /// The keys the built-in service extension reads a media URL from, in order.
+  package static let attachmentURLKeys = ["attachment-url", "image-url", "media-url"]
+  /// The key `simctl` and the Simulator read the target app from.
+  package static let simulatorTargetBundleKey = "Simulator Target Bundle"
+
+  private static let apsKeys: Set<String> = [
+    "alert", "badge", "sound", "thread-id", "category", "content-available", "mutable-content",
+    "target-content-id", "interruption-level", "relevance-score", "filter-criteria",
+  ]
+  private static let liveActivityKeys: Set<String> = [
+    "stale-date", "content-state", "timestamp", "event", "dismissal-date", "attributes-type",
+    "attributes", "input-push-token", "input-push-channel",
+  ]
+  private static let alertStringKeys = [
+    "title", "subtitle", "body", "launch-image", "title-loc-key", "subtitle-loc-key", "loc-key",
+    "summary-arg", "action", "action-loc-key",
+  ]
+  private static let alertArrayKeys = ["title-loc-args", "subtitle-loc-args", "loc-args"]
+
+  /// The payload's size as APNs counts it: the bytes without a leading BOM or trailing
+  /// whitespace (an editor's final newline is not part of the JSON value).
+  package static func payloadByteCount(_ bytes: [UInt8]) -> Int {
+    var start = 0
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+    var end = bytes.count
+    while end > start, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[end - 1]) { end -= 1 }
+    return end - start
+  }
+
+  /// Checks a payload and builds its content.
+  ///
+  /// - Parameter categories: the registered categories, or `nil` when none were given.
+  package static func analyze(
+    _ bytes: [UInt8], file: String, categories: [String: UNNotificationCategory]?
+  ) -> Payload {
+    var sink = DiagnosticSink(file: file)
+    let size = payloadByteCount(bytes)
+    var info = UNRemotePayloadInfo(file: file, byteCount: size)
+    var payload = Payload(file: file, content: nil, info: info, diagnostics: [], document: nil)
+
+    if size > maximumPayloadBytes {
+      sink.add(
+        .error, "payload-too-large", at: .file,
+        "the payload is \(size) bytes; APNs refuses payloads over \(maximumPayloadBytes) bytes (413 PayloadTooLarge)"
+      )
+    }
+    let document: JSONNode
+    do {
+      document = try JSONParser.parse(bytes)
+    } catch {
+      sink.add(.error, error.kind.rawValue, at: .position(error.position), error.message)
+      payload.diagnostics = sink.diagnostics
+      return payload
+    }
+    payload.document = document
+    guard let root = document.object else {
+      sink.error(
+        "not-an-object", .root,
+        "the payload is a JSON \(document.typeName); it must be an object with an \"aps\" dictionary")
+      payload.diagnostics = sink.diagnostics
+      return payload
+    }
+
+    let content = UNMutableNotificationContent()
+    var userInfo: [AnyHashable: Any] = [:]
+    for member in root.members where member.key != simulatorTargetBundleKey {
+      if let value = foundationValue(member.value, path: JSONPath([.key(member.key)]), &sink) {
+        userInfo[member.key] = value
+      }
+    }
+    content.userInfo = userInfo
+
+    if let bundle = root[simulatorTargetBundleKey] {
+      if let id = bundle.string, !id.isEmpty {
+        info.bundleIdentifier = id
+      } else {
+        sink.error(
+          "type-mismatch", JSONPath([.key(simulatorTargetBundleKey)]),
+          "must be the target app's bundle identifier as a non-empty string")
+      }
+    }
+
+    guard let apsNode = root["aps"] else {
+      sink.error(
+        "missing-aps", .root,
+        "the payload has no \"aps\" dictionary; APNs and simctl require one (custom keys go next to it)"
+      )
+      payload.diagnostics = sink.diagnostics
+      return payload
+    }
+    let apsPath = JSONPath([.key("aps")])
+    guard let aps = apsNode.object else {
+      sink.error("type-mismatch", apsPath, "\"aps\" must be a dictionary, not a \(apsNode.typeName)")
+      payload.diagnostics = sink.diagnostics
+      return payload
+    }
+
+    var checker = ApsChecker(aps: aps, path: apsPath, content: content, sink: sink)
+    checker.check(categories: categories)
+    sink = checker.sink
+    info.mutableContent = checker.mutableContent
+    info.contentAvailable = checker.contentAvailable
+
+    if let (key, _) = urlKey(root), !info.mutableContent {
+      sink.warning(
+        "attachment-without-mutable-content", JSONPath([.key(key)]),
+        "the built-in service extension attaches \(key) only when aps.mutable-content is 1")
+    }
+
+    payload.info = info
+    payload.diagnostics = sink.diagnostics
+    payload.content = sink.hasErrors ? nil : content
+    return payload
+  }
+
+  package static func urlKey(_ root: JSONObject) -> (String, String)? {
+    for key in attachmentURLKeys {
+      if let value = root[key]?.string, !value.isEmpty { return (key, value) }
+    }
+    return nil
+  }
+
+  /// Converts a JSON value to the Foundation types iOS puts in `userInfo`.
+  ///
+  /// Numbers become `NSNumber`, so `as? Int` and `as? Double` both work as on iOS.
+  package static func foundationValue(
+    _ node: JSONNode, path: JSONPath, _ sink: inout DiagnosticSink
+  ) -> Any? {
+    switch node.value {
+    case .null: return NSNull()
+    case .bool(let b): return NSNumber(value: b)
+    case .string(let s): return s
+    case .number(let n):
+      if n.isIntegral, let i = n.integer { return NSNumber(value: i) }
+      if let d = n.double { return NSNumber(value: d) }
+      sink.error("number-out-of-range", path, "the number \(n.text.prefix(40)) is out of range")
+      return nil
+    case .array(let items):
+      return items.enumerated().compactMap { foundationValue($1, path: path.appending($0), &sink) }
+    case .object(let object):
+      var dict: [String: Any] = [:]
+      for member in object.members {
+        if let value = foundationValue(member.value, path: path.appending(member.key), &sink) {
+          dict[member.key] = value
+        }
+      }
+      return dict
+    }
+  }
+
+  // MARK: - The aps dictionary
+
+  private struct ApsChecker {
+    let aps: JSONObject
+    let path: JSONPath
+    let content: UNMutableNotificationContent
+    var sink: DiagnosticSink
+    var mutableContent = false
+    var contentAvailable = false
+
+    init(aps: JSONObject, path: JSONPath, content: UNMutableNotificationContent, sink: DiagnosticSink) {
+      self.aps = aps
+      self.path = path
+      self.content = content
+      self.sink = sink
+    }
+
+    mutating func check(categories: [String: UNNotificationCategory]?) {
+      for member in aps.members {
+        let key = member.key
+        let keyPath = path.appending(key)
+        if PayloadAnalyzer.liveActivityKeys.contains(key) {
+          sink.note(
+            "live-activity-key", keyPath,
+            "\(key) is a Live Activity key; it produces no notification banner and UNTerm ignores it")
+        } else if !PayloadAnalyzer.apsKeys.contains(key) {
+          let hint = Suggestion.closest(to: key, in: PayloadAnalyzer.apsKeys).map {
+            " Did you mean \"\($0)\"?"
+          } ?? " Custom keys belong at the top level, next to aps."
+          sink.warning(
+            "unknown-aps-key", keyPath, "iOS ignores unknown key \"\(key)\" inside aps.\(hint)")
+        }
+      }
+      checkAlert()
+      checkBadge()
+      checkSound()
+      checkStrings()
+      mutableContent = flag("mutable-content")
+      contentAvailable = flag("content-available")
+      checkInterruptionLevel()
+      checkRelevance()
+      checkCategory(categories)
+      checkCombinations()
+    }
+
+    private mutating func typeError(_ keyPath: JSONPath, _ expected: String, _ node: JSONNode) {
+      sink.error("type-mismatch", keyPath, "must be \(expected), not a \(node.typeName)")
+    }
+
+    private mutating func checkAlert() {
+      guard let node = aps["alert"] else { return }
+      let alertPath = path.appending("alert")
+      if let text = node.string {
+        content.body = text
+        return
+      }
+      guard let alert = node.object else {
+        typeError(alertPath, "a string or a dictionary", node)
+        return
+      }
+      var strings: [String: String] = [:]
+      var arrays: [String: [String]] = [:]
+      for member in alert.members {
+        let keyPath = alertPath.appending(member.key)
+        if PayloadAnalyzer.alertStringKeys.contains(member.key) {
+          if let s = member.value.string { strings[member.key] = s } else {
+            typeError(keyPath, "a string", member.value)
+          }
+        } else if PayloadAnalyzer.alertArrayKeys.contains(member.key) {
+          guard let items = member.value.array else {
+            typeError(keyPath, "an array of strings", member.value)
+            continue
+          }
+          var list: [String] = []
+          for (i, item) in items.enumerated() {
+            if let s = item.string { list.append(s) } else {
+              typeError(keyPath.appending(i), "a string", item)
+            }
+          }
+          arrays[member.key] = list
+        } else if member.key == "summary-arg-count" {
+          if let n = member.value.number?.integer, n >= 0 {
+            content.summaryArgumentCount = n
+          } else {
+            sink.error("type-mismatch", keyPath, "must be a whole number of 0 or more")
+          }
+        } else {
+          let all = PayloadAnalyzer.alertStringKeys + PayloadAnalyzer.alertArrayKeys + ["summary-arg-count"]
+          let hint = Suggestion.closest(to: member.key, in: all).map { " Did you mean \"\($0)\"?" } ?? ""
+          sink.warning(
+            "unknown-alert-key", keyPath, "iOS ignores unknown alert key \"\(member.key)\".\(hint)")
+        }
+      }
+      content.title = localized(
+        "title", strings: strings, arrays: arrays, key: "title-loc-key", args: "title-loc-args",
+        alertPath: alertPath)
+      content.subtitle = localized(
+        "subtitle", strings: strings, arrays: arrays, key: "subtitle-loc-key",
+        args: "subtitle-loc-args", alertPath: alertPath)
+      content.body = localized(
+        "body", strings: strings, arrays: arrays, key: "loc-key", args: "loc-args",
+        alertPath: alertPath)
+      content.launchImageName = strings["launch-image"] ?? ""
+      if let arg = strings["summary-arg"] {
+        content.summaryArgument = arg
+        sink.note(
+          "deprecated-summary-arg", alertPath.appending("summary-arg"),
+          "summary-arg is deprecated and ignored since iOS 15")
+      }
+      for legacy in ["action", "action-loc-key"] where strings[legacy] != nil {
+        sink.note(
+          "legacy-alert-key", alertPath.appending(legacy),
+          "\(legacy) is a pre-iOS 10 key; current iOS ignores it")
+      }
+    }
+
+    /// The text for a field: the literal value, else the localization key with its arguments.
+    private mutating func localized(
+      _ field: String, strings: [String: String], arrays: [String: [String]], key: String,
+      args: String, alertPath: JSONPath
+    ) -> String {
+      if let locKey = strings[key] {
+        let arguments = arrays[args] ?? []
+        let placeholders = Self.placeholderCount(locKey)
+        if placeholders > 0 && placeholders != arguments.count {
+          sink.warning(
+            "loc-args-mismatch", alertPath.appending(args),
+            "\(key) \(OneLine.quote(locKey)) has \(placeholders) placeholder(s) but \(args) has \(arguments.count) value(s)"
+          )
+        }
+        sink.note(
+          "localization-key", alertPath.appending(key),
+          "\(field) comes from \(key) \(OneLine.quote(locKey)) in the app's Localizable.strings; UNTerm shows the key itself with its arguments"
+        )
+        return NotificationFormat.substitute(locKey, arguments: arguments)
+      }
+      if arrays[args] != nil {
+        sink.warning(
+          "loc-args-without-key", alertPath.appending(args),
+          "\(args) has no effect without \(key)")
+      }
+      return strings[field] ?? ""
+    }
+
+    private static func placeholderCount(_ format: String) -> Int {
+      var count = 0
+      var previousPercent = false
+      for c in format {
+        if previousPercent {
+          if c == "@" { count += 1 }
+          previousPercent = c == "%" ? false : (c.isNumber || c == "$")
+          if c == "%" { continue }
+        } else if c == "%" {
+          previousPercent = true
+        }
+      }
+      return count
+    }
+
+    private mutating func checkBadge() {
+      guard let node = aps["badge"] else { return }
+      let keyPath = path.appending("badge")
+      guard let number = node.number else {
+        typeError(keyPath, "a number", node)
+        return
+      }
+      guard number.isIntegral, let value = number.integer else {
+        sink.error(
+          "invalid-value", keyPath,
+          number.isIntegral
+            ? "the badge \(number.text.prefix(40)) is out of range"
+            : "the badge must be a whole number, not \(number.text.prefix(40))")
+        return
+      }
+      guard value >= 0 else {
+        sink.error("invalid-value", keyPath, "the badge must not be negative")
+        return
+      }
+      guard value <= Int(Int32.max) else {
+        sink.error("invalid-value", keyPath, "the badge \(value) is out of range")
+        return
+      }
+      content.badge = NSNumber(value: value)
+    }
+
+    private mutating func checkSound() {
+      guard let node = aps["sound"] else { return }
+      let keyPath = path.appending("sound")
+      if let name = node.string {
+        content.sound = name == "default" ? .default : UNNotificationSound(named: UNNotificationSoundName(name))
+        return
+      }
+      guard let dict = node.object else {
+        typeError(keyPath, "a string or a critical-alert dictionary", node)
+        return
+      }
+      var critical = false
+      var name: String?
+      var volume: Float?
+      for member in dict.members {
+        let p = keyPath.appending(member.key)
+        switch member.key {
+        case "critical":
+          if let n = member.value.number?.integer, n == 0 || n == 1 {
+            critical = n == 1
+          } else if let b = member.value.bool {
+            critical = b
+            sink.warning("bool-flag", p, "APNs expects the number 1 here, not a boolean")
+          } else {
+            sink.error("invalid-value", p, "must be 1 (critical) or 0")
+          }
+        case "name":
+          if let s = member.value.string { name = s } else { typeError(p, "a string", member.value) }
+        case "volume":
+          if let v = member.value.number?.double, (0...1).contains(v) {
+            volume = Float(v)
+          } else {
+            sink.error("invalid-value", p, "must be a number from 0 (silent) to 1 (full volume)")
+          }
+        default:
+          sink.warning("unknown-sound-key", p, "iOS ignores unknown sound key \"\(member.key)\"")
+        }
+      }
+      let soundName = (name == nil || name == "default") ? nil : name.map { UNNotificationSoundName(rawValue: $0) }
+      content.sound = UNNotificationSound(name: soundName, isCritical: critical, volume: volume)
+      if critical {
+        sink.note(
+          "critical-entitlement", keyPath,
+          "critical alerts need Apple's com.apple.developer.usernotifications.critical-alerts entitlement")
+      }
+    }
+
+    private mutating func string(_ key: String) -> String? {
+      guard let node = aps[key] else { return nil }
+      if let s = node.string { return s }
+      typeError(path.appending(key), "a string", node)
+      return nil
+    }
+
+    private mutating func checkStrings() {
+      if let thread = string("thread-id") { content.threadIdentifier = thread }
+      if let category = string("category") { content.categoryIdentifier = category }
+      if let target = string("target-content-id") { content.targetContentIdentifier = target }
+      if let filter = string("filter-criteria") { content.filterCriteria = filter }
+    }
+
+    private mutating func flag(_ key: String) -> Bool {
+      guard let node = aps[key] else { return false }
+      let keyPath = path.appending(key)
+      if let n = node.number {
+        guard n.isIntegral, let value = n.integer, value == 0 || value == 1 else {
+          sink.warning("invalid-flag", keyPath, "\(key) should be 1 (or absent); iOS treats \(n.text.prefix(20)) as set only if it is 1")
+          return n.integer == 1
+        }
+        return value == 1
+      }
+      if let b = node.bool {
+        sink.warning("bool-flag", keyPath, "APNs expects the number 1 for \(key), not \(b)")
+        return b
+      }
+      typeError(keyPath, "the number 1", node)
+      return false
+    }
+
+    private mutating func checkInterruptionLevel() {
+      guard let value = string("interruption-level") else { return }
+      let keyPath = path.appending("interruption-level")
+      if let level = UNNotificationInterruptionLevel(payloadValue: value) {
+        content.interruptionLevel = level
+        if level == .critical {
+          sink.note(
+            "critical-entitlement", keyPath,
+            "the critical interruption level needs Apple's critical-alerts entitlement")
+        }
+      } else {
+        let known = UNNotificationInterruptionLevel.allCases.map(\.payloadValue)
+        let hint = Suggestion.closest(to: value, in: known).map { " Did you mean \"\($0)\"?" } ?? ""
+        sink.warning(
+          "unknown-interruption-level", keyPath,
+          "unknown interruption level \(OneLine.quote(value)); iOS falls back to \"active\". Expected one of \(known.joined(separator: ", ")).\(hint)"
+        )
+      }
+    }
+
+    private mutating func checkRelevance() {
+      guard let node = aps["relevance-score"] else { return }
+      let keyPath = path.appending("relevance-score")
+      guard let n = node.number else {
+        typeError(keyPath, "a number from 0 to 1", node)
+        return
+      }
+      guard let value = n.double else {
+        sink.error("number-out-of-range", keyPath, "the number \(n.text.prefix(40)) is out of range")
+        return
+      }
+      if !(0...1).contains(value) {
+        sink.warning(
+          "relevance-score-range", keyPath,
+          "relevance-score \(n.text.prefix(20)) is outside 0…1; iOS clamps it (only Live Activity updates use larger values)")
+      }
+      content.relevanceScore = min(1, max(0, value))
+    }
+
+    private mutating func checkCategory(_ categories: [String: UNNotificationCategory]?) {
+      guard aps["category"] != nil else { return }
+      let id = content.categoryIdentifier
+      let keyPath = path.appending("category")
+      guard let categories, !categories.isEmpty else {
+        sink.warning(
+          "unknown-category", keyPath,
+          "category \(OneLine.quote(id)) is not registered (no categories file was given); on iOS the notification shows with no action buttons and no error"
+        )
+        return
+      }
+      guard categories[id] == nil else { return }
+      let hint = Suggestion.closest(to: id, in: categories.keys).map { " Did you mean \"\($0)\"?" } ?? ""
+      sink.warning(
+        "unknown-category", keyPath,
+        "category \(OneLine.quote(id)) is not registered; on iOS the notification shows with no action buttons and no error.\(hint)"
+      )
+    }
+
+    private mutating func checkCombinations() {
+      let hasAlert = content.hasAlertText
+      if mutableContent && !hasAlert {
+        sink.warning(
+          "mutable-content-without-alert", path.appending("mutable-content"),
+          "mutable-content is 1 but there is no alert text (title, subtitle or body); iOS runs the service extension only for notifications with alert text"
+        )
+      }
+      if contentAvailable {
+        let visible = ["alert", "sound", "badge"].filter { aps[$0] != nil }
+        if !visible.isEmpty {
+          sink.warning(
+            "content-available-with-alert", path.appending("content-available"),
+            "content-available is 1 together with \(visible.joined(separator: ", ")); a background update should carry only content-available (apns-push-type background, priority 5), otherwise it is sent as a visible alert"
+          )
+        }
+      } else if !hasAlert && aps["sound"] == nil && aps["badge"] == nil {
+        sink.warning(
+          "nothing-to-show", path,
+          "the notification has no alert text, sound, badge or content-available; iOS shows nothing")
+      }
+    }
+  }
+}

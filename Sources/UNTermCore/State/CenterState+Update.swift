@@ -1,0 +1,487 @@
+import Foundation
+import UserNotifications
+
+extension CenterState {
+  /// Applies one event and says what the shell must do.
+  package mutating func handle(_ event: Event) -> Outcome {
+    switch event {
+    case .tick(let date):
+      advance(to: date)
+      return Outcome()
+    case .deliver(let notification, let presentation):
+      deliver(notification, presentation: presentation)
+      return Outcome()
+    case .key(let key):
+      return handleKey(key)
+    case .command(let command):
+      return perform(command)
+    case .resize(let width, let height):
+      screenWidth = max(0, width)
+      screenHeight = max(0, height)
+      ListLayout.scrollToFocus(&self)
+      return Outcome()
+    case .center(let operation):
+      applyCenterOperation(operation)
+      return Outcome()
+    case .notice(let kind, let text):
+      note(kind, text)
+      return Outcome()
+    }
+  }
+
+  // MARK: - Time and delivery
+
+  private mutating func advance(to date: Date) {
+    if date > now { now = date }
+    if let banner, banner.expiresAt <= now {
+      self.banner = nil
+    }
+  }
+
+  /// Requests whose triggers are due, taken from the store for the shell to present.
+  package mutating func takeDueRequests() -> [UNNotificationRequest] {
+    store.takeDue(at: now)
+  }
+
+  private mutating func deliver(_ notification: UNNotification, presentation: UNNotificationPresentationOptions) {
+    let id = notification.request.identifier
+    let content = notification.request.content
+    guard content.hasAlertText else {
+      // A background update, or a sound- or badge-only push: iOS shows nothing; the badge
+      // still changes.
+      if presentation.contains(.badge) { store.applyBadge(of: content) }
+      note(.info, "\(id): no alert text, so nothing is shown (background update or badge/sound only)")
+      return
+    }
+    if presentation.showsInList {
+      store.deliver(notification)
+    } else {
+      store.removeDelivered([id])
+    }
+    if presentation.contains(.badge) { store.applyBadge(of: content) }
+    if case .expanded(var e) = overlay, e.notification.request.identifier == id {
+      e.notification = notification
+      overlay = .expanded(e)
+    }
+    let bannerAllowed = presentation.showsBanner && content.interruptionLevel != .passive
+    if bannerAllowed && !isLocked {
+      banner = Banner(
+        notification: notification, expiresAt: now.addingTimeInterval(Self.bannerDuration),
+        isListed: presentation.showsInList)
+    } else if banner?.notification.request.identifier == id {
+      banner = nil
+    }
+    if presentation.showsInList && (!isListOpen || listFocus == nil || isLocked) {
+      listFocus = id
+      listTop = nil
+    }
+    ListLayout.scrollToFocus(&self)
+  }
+
+  private mutating func applyCenterOperation(_ operation: UNCenterOperation) {
+    switch operation {
+    case .add(let request):
+      // Requests normally arrive presented (`deliver`); a bare add lands in the list.
+      try? store.apply(.add(request), now: now)
+    default:
+      try? store.apply(operation, now: now)
+    }
+    forgetRemoved()
+  }
+
+  /// Drops references to notifications no longer delivered.
+  private mutating func forgetRemoved() {
+    if let focus = listFocus, store.delivered(focus) == nil {
+      listFocus = ListLayout.first(self)
+    }
+    if case .expanded(let e) = overlay, store.delivered(e.notification.request.identifier) == nil,
+      banner?.notification.request.identifier != e.notification.request.identifier
+    {
+      overlay = nil
+    }
+    ListLayout.scrollToFocus(&self)
+  }
+
+  package mutating func note(_ kind: Notice.Kind, _ text: String) {
+    notices.append(Notice(kind: kind, text: text, date: now))
+    if notices.count > Self.paneLimit { notices.removeFirst(notices.count - Self.paneLimit) }
+  }
+
+  // MARK: - Keys
+
+  private mutating func handleKey(_ key: Key) -> Outcome {
+    if key == .interrupt { return quit() }
+    if isHelpVisible {
+      isHelpVisible = false
+      return Outcome()
+    }
+    switch overlay {
+    case .passcode(var prompt, let returnTo):
+      switch key {
+      case .enter: return submitPasscode(prompt.field.text)
+      case .escape:
+        overlay = returnTo.map { .expanded($0) }
+        note(.info, "Passcode cancelled; nothing was sent")
+        return Outcome()
+      default:
+        prompt.field.handle(key)
+        overlay = .passcode(prompt, returnTo: returnTo)
+        return Outcome()
+      }
+    case .expanded(var e):
+      if var reply = e.reply {
+        switch key {
+        case .enter: return sendReply()
+        case .escape:
+          e.reply = nil
+          overlay = .expanded(e)
+          return Outcome()
+        default:
+          reply.field.handle(key)
+          e.reply = reply
+          overlay = .expanded(e)
+          return Outcome()
+        }
+      }
+      return handleExpandedKey(key, e)
+    case nil:
+      return handleMainKey(key)
+    }
+  }
+
+  /// Keys that work wherever no text field is open.
+  private mutating func handleGlobalKey(_ key: Key) -> Outcome? {
+    switch key {
+    case .character("q"): return quit()
+    case .character("?"):
+      isHelpVisible = true
+      return Outcome()
+    case .character("L"): return isLocked ? perform(.unlock(nil)) : perform(.lock)
+    case .character("d"):
+      return perform(.setDevice(device.kind == .iphone ? .ipad : .iphone))
+    case .character("t"):
+      let names = themeNames.isEmpty ? [themeName] : themeNames
+      let index = names.firstIndex(of: themeName).map { ($0 + 1) % names.count } ?? 0
+      return perform(.setTheme(names[index]))
+    case .character("h"):
+      if appState == .foreground {
+        appState = .background
+        note(.info, "\(appName) moved to the background")
+      }
+      return Outcome()
+    default: return nil
+    }
+  }
+
+  private mutating func handleMainKey(_ key: Key) -> Outcome {
+    if let outcome = handleGlobalKey(key) { return outcome }
+    switch key {
+    case .character(" "), .character("l"): return perform(.longPress)
+    case .enter: return perform(.tap)
+    case .character("x"): return perform(.dismiss)
+    case .character("c"):
+      if isLocked { return Outcome() }
+      isListOpen.toggle()
+      if isListOpen { banner = nil }
+      ListLayout.scrollToFocus(&self)
+      return Outcome()
+    case .escape:
+      if isBannerShown {
+        banner = nil  // flicked up into the list: not a dismissal, nothing is sent
+      } else if isListOpen {
+        isListOpen = false
+      }
+      return Outcome()
+    case .up, .character("k"): moveFocus(by: -1)
+    case .down, .character("j"): moveFocus(by: 1)
+    case .pageUp: moveFocus(by: -max(1, ListLayout.visibleRows(self) / ListLayout.cardHeight))
+    case .pageDown: moveFocus(by: max(1, ListLayout.visibleRows(self) / ListLayout.cardHeight))
+    case .home:
+      listFocus = ListLayout.first(self)
+      ListLayout.scrollToFocus(&self)
+    case .end:
+      listFocus = ListLayout.last(self)
+      ListLayout.scrollToFocus(&self)
+    default: break
+    }
+    return Outcome()
+  }
+
+  private mutating func moveFocus(by steps: Int) {
+    guard isListShown else { return }
+    guard var id = listFocus ?? ListLayout.first(self) else { return }
+    for _ in 0..<abs(steps) {
+      let next =
+        steps > 0 ? ListLayout.focusNext(after: id, self) : ListLayout.focusPrevious(before: id, self)
+      guard let next else { break }
+      id = next
+    }
+    listFocus = id
+    ListLayout.scrollToFocus(&self)
+  }
+
+  private mutating func handleExpandedKey(_ key: Key, _ expanded: Expanded) -> Outcome {
+    var e = expanded
+    let actions = self.actions(for: e)
+    switch key {
+    case .character(let c) where c.isASCII && c.isNumber:
+      let n = c == "0" ? 10 : Int(String(c)) ?? 0
+      guard n >= 1, n <= actions.count else { return Outcome() }
+      return choose(actions[n - 1], in: e)
+    case .up, .character("k"):
+      if let s = e.selection { e.selection = s == 0 ? nil : s - 1 }
+    case .down, .character("j"):
+      if !actions.isEmpty { e.selection = min((e.selection ?? -1) + 1, actions.count - 1) }
+    case .enter:
+      if let s = e.selection, s < actions.count { return choose(actions[s], in: e) }
+      return perform(.tap)
+    case .character("x"): return perform(.dismiss)
+    case .escape:
+      overlay = nil
+      return Outcome()
+    case .pageDown: e.scroll += max(1, screenHeight / 2)
+    case .pageUp: e.scroll = max(0, e.scroll - max(1, screenHeight / 2))
+    default:
+      if let outcome = handleGlobalKey(key) { return outcome }
+    }
+    overlay = .expanded(e)
+    return Outcome()
+  }
+
+  private mutating func quit() -> Outcome {
+    hasQuit = true
+    return Outcome(effects: [.quit])
+  }
+
+  // MARK: - Commands
+
+  private mutating func perform(_ command: Command) -> Outcome {
+    switch command {
+    case .longPress:
+      if passcodePrompt != nil { return .failed("the passcode prompt is open") }
+      guard let target = focusedNotification else {
+        return .failed("there is no notification to long-press")
+      }
+      if expanded?.notification.request.identifier == target.request.identifier {
+        return Outcome()
+      }
+      if banner?.notification.request.identifier == target.request.identifier { banner = nil }
+      overlay = .expanded(Expanded(notification: target))
+      return Outcome()
+    case .tap:
+      if passcodePrompt != nil { return .failed("the passcode prompt is open") }
+      guard let target = focusedNotification else {
+        return .failed("there is no notification to tap")
+      }
+      return tap(target)
+    case .dismiss:
+      if passcodePrompt != nil { return .failed("the passcode prompt is open") }
+      guard let target = focusedNotification else {
+        return .failed("there is no notification to clear")
+      }
+      return dismiss(target)
+    case .chooseAction(let id):
+      guard let e = expanded else {
+        return .failed("no actions are listed; long-press a notification first")
+      }
+      if e.reply != nil { return .failed("the reply field is open; send or cancel it first") }
+      let actions = self.actions(for: e)
+      guard let action = actions.first(where: { $0.identifier == id }) else {
+        let listed = actions.map(\.identifier)
+        return .failed(
+          "action \"\(id)\" is not listed"
+            + (listed.isEmpty ? " (the notification has no actions)" : "; listed: \(listed.joined(separator: ", "))"))
+      }
+      return choose(action, in: e)
+    case .type(let text):
+      if case .passcode(var prompt, let returnTo) = overlay {
+        prompt.field.insert(text)
+        overlay = .passcode(prompt, returnTo: returnTo)
+        return Outcome()
+      }
+      guard var e = expanded, var reply = e.reply else { return .failed("no text field is open") }
+      reply.field.insert(text)
+      e.reply = reply
+      overlay = .expanded(e)
+      return Outcome()
+    case .send:
+      if let prompt = passcodePrompt { return submitPasscode(prompt.field.text) }
+      guard expanded?.reply != nil else { return .failed("no text field is open") }
+      return sendReply()
+    case .openCenter:
+      if case .passcode = overlay { return .failed("the passcode prompt is open") }
+      overlay = nil
+      banner = nil
+      isListOpen = true
+      if listFocus == nil { listFocus = ListLayout.first(self) }
+      ListLayout.scrollToFocus(&self)
+      return Outcome()
+    case .lock:
+      isLocked = true
+      overlay = nil
+      banner = nil
+      isListOpen = false
+      if appState == .foreground {
+        appState = .background
+      }
+      listFocus = ListLayout.first(self)
+      listTop = nil
+      note(.info, "Device locked")
+      return Outcome()
+    case .unlock(let code):
+      if let prompt = passcodePrompt {
+        return submitPasscode(code ?? prompt.field.text)
+      }
+      guard isLocked else { return Outcome() }
+      if let code, let passcode, code != passcode {
+        note(.warning, "Wrong passcode; the device stays locked")
+        return .failed("wrong passcode")
+      }
+      if code == nil, passcode != nil, overlay == nil {
+        overlay = .passcode(PasscodePrompt(intent: .unlock), returnTo: nil)
+        return Outcome()
+      }
+      isLocked = false
+      note(.info, "Device unlocked")
+      ListLayout.scrollToFocus(&self)
+      return Outcome()
+    case .setDevice(let kind):
+      device = DeviceProfile.profile(kind)
+      return Outcome()
+    case .setTheme(let name):
+      themeName = name
+      if !themeNames.contains(name) { themeNames.append(name) }
+      return Outcome()
+    case .setPasscode(let code):
+      passcode = code
+      return Outcome()
+    }
+  }
+
+  /// The notification with this identifier, wherever it is shown.
+  private func notification(_ id: String) -> UNNotification? {
+    if let n = store.delivered(id) { return n }
+    if let e = expanded, e.notification.request.identifier == id { return e.notification }
+    if let b = banner, b.notification.request.identifier == id { return b.notification }
+    return nil
+  }
+
+  private func needsUnlock(_ action: UNNotificationAction) -> Bool {
+    isLocked && !action.options.isDisjoint(with: [.authenticationRequired, .foreground])
+  }
+
+  private mutating func askPasscode(for intent: PendingIntent) -> Outcome {
+    overlay = .passcode(PasscodePrompt(intent: intent), returnTo: expanded)
+    return Outcome()
+  }
+
+  private mutating func tap(_ target: UNNotification) -> Outcome {
+    if isLocked {
+      return askPasscode(for: .tap(notification: target.request.identifier))
+    }
+    appState = .foreground
+    note(.info, "Opened \(appName) from the notification")
+    return respond(to: target, actionIdentifier: UNNotificationDefaultActionIdentifier, label: "Opened", text: nil)
+  }
+
+  private mutating func dismiss(_ target: UNNotification) -> Outcome {
+    let customDismiss = category(of: target)?.options.contains(.customDismissAction) ?? false
+    if customDismiss {
+      return respond(to: target, actionIdentifier: UNNotificationDismissActionIdentifier, label: "Cleared", text: nil)
+    }
+    remove(target)
+    note(.info, "Cleared; no response (the category has no customDismissAction)")
+    return Outcome()
+  }
+
+  private mutating func choose(_ action: UNNotificationAction, in expanded: Expanded) -> Outcome {
+    if needsUnlock(action) {
+      return askPasscode(
+        for: .action(notification: expanded.notification.request.identifier, action: action.identifier))
+    }
+    if action is UNTextInputNotificationAction {
+      var e = expanded
+      e.reply = Reply(actionIdentifier: action.identifier)
+      overlay = .expanded(e)
+      return Outcome()
+    }
+    if action.options.contains(.foreground) {
+      appState = .foreground
+      note(.info, "\(appName) opens in the foreground (\(action.title))")
+    }
+    return respond(to: expanded.notification, actionIdentifier: action.identifier, label: action.title, text: nil)
+  }
+
+  private mutating func sendReply() -> Outcome {
+    guard let e = expanded, let reply = e.reply else { return .failed("no text field is open") }
+    let action = actions(for: e).first { $0.identifier == reply.actionIdentifier }
+    if action?.options.contains(.foreground) == true {
+      appState = .foreground
+      note(.info, "\(appName) opens in the foreground (\(action?.title ?? reply.actionIdentifier))")
+    }
+    return respond(
+      to: e.notification, actionIdentifier: reply.actionIdentifier,
+      label: action?.title ?? reply.actionIdentifier, text: reply.field.text)
+  }
+
+  private mutating func submitPasscode(_ code: String) -> Outcome {
+    guard case .passcode(var prompt, let returnTo) = overlay else {
+      return .failed("the passcode prompt is not open")
+    }
+    if let passcode, code != passcode {
+      prompt.wrongAttempts += 1
+      prompt.field = TextField()
+      overlay = .passcode(prompt, returnTo: returnTo)
+      note(.warning, "Wrong passcode; nothing was sent")
+      return Outcome()
+    }
+    isLocked = false
+    overlay = returnTo.map { .expanded($0) }
+    note(.info, "Device unlocked")
+    switch prompt.intent {
+    case .unlock:
+      return Outcome()
+    case .tap(let id):
+      guard let n = notification(id) else { return Outcome() }
+      return tap(n)
+    case .action(let id, let actionID):
+      guard let n = notification(id) else { return Outcome() }
+      let e = returnTo ?? Expanded(notification: n)
+      guard let action = actions(for: e).first(where: { $0.identifier == actionID }) else {
+        return Outcome()
+      }
+      return choose(action, in: e)
+    }
+  }
+
+  private mutating func remove(_ target: UNNotification) {
+    let id = target.request.identifier
+    store.removeDelivered([id])
+    if banner?.notification.request.identifier == id { banner = nil }
+    if case .expanded(let e) = overlay, e.notification.request.identifier == id { overlay = nil }
+    if case .passcode(_, let returnTo) = overlay, returnTo?.notification.request.identifier == id {
+      overlay = nil
+    }
+    forgetRemoved()
+  }
+
+  private mutating func respond(
+    to target: UNNotification, actionIdentifier: String, label: String, text: String?
+  ) -> Outcome {
+    let response: UNNotificationResponse
+    if let text {
+      response = UNTextInputNotificationResponse(
+        notification: target, actionIdentifier: actionIdentifier, userText: text)
+    } else {
+      response = UNNotificationResponse(notification: target, actionIdentifier: actionIdentifier)
+    }
+    let context = ResponseContext(date: now, device: device.kind, isLocked: isLocked)
+    remove(target)
+    responses.append(
+      ResponseEntry(
+        actionIdentifier: actionIdentifier, label: label, userText: text,
+        requestIdentifier: target.request.identifier, date: now))
+    if responses.count > Self.paneLimit { responses.removeFirst(responses.count - Self.paneLimit) }
+    return Outcome(effects: [.respond(response, context)])
+  }
+}

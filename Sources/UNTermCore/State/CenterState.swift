@@ -1,0 +1,187 @@
+import Foundation
+import UserNotifications
+
+/// Everything the emulator shows and remembers: the notification store plus the screen's state.
+///
+/// A value; only `handle(_:)` changes it. It reads no clock and does no I/O: time arrives in
+/// `Event.tick`, notifications in `Event.deliver`, and what the shell must do comes back as
+/// `Effect`s.
+package struct CenterState: @unchecked Sendable {
+  /// When notification previews are shown.
+  package enum Previews: String, Sendable, CaseIterable {
+    case always, whenUnlocked = "when-unlocked", never
+  }
+
+  /// Whether the emulated app is running in the foreground.
+  package enum AppState: String, Sendable {
+    case background, foreground
+  }
+
+  /// The banner on screen.
+  package struct Banner: @unchecked Sendable {
+    package var notification: UNNotification
+    package var expiresAt: Date
+    /// Whether the notification also went into the list (foreground `.list`).
+    package var isListed: Bool
+  }
+
+  /// Something the user is asked to authorize with the passcode.
+  package enum PendingIntent: Hashable, Sendable {
+    case action(notification: String, action: String)
+    case tap(notification: String)
+    case unlock
+  }
+
+  /// A typed reply to a text-input action.
+  package struct Reply: Hashable, Sendable {
+    package var actionIdentifier: String
+    package var field = TextField()
+  }
+
+  /// The expanded (long-press) view of one notification.
+  package struct Expanded: @unchecked Sendable {
+    package var notification: UNNotification
+    /// The highlighted action, or `nil` for the content itself.
+    package var selection: Int?
+    /// How many content rows are scrolled off the top.
+    package var scroll = 0
+    /// The reply field, once a text-input action was chosen.
+    package var reply: Reply?
+    /// Actions set at runtime by a content extension, replacing the category's.
+    package var actionOverride: [UNNotificationAction]?
+  }
+
+  /// The passcode prompt.
+  package struct PasscodePrompt: Hashable, Sendable {
+    package var intent: PendingIntent
+    package var field = TextField()
+    package var wrongAttempts = 0
+  }
+
+  /// A window over the main screen.
+  package enum Overlay: @unchecked Sendable {
+    case expanded(Expanded)
+    case passcode(PasscodePrompt, returnTo: Expanded?)
+  }
+
+  /// A response the app received, for the on-screen pane.
+  package struct ResponseEntry: Hashable, Sendable {
+    package var actionIdentifier: String
+    package var label: String
+    package var userText: String?
+    package var requestIdentifier: String
+    package var date: Date
+  }
+
+  /// A line in the activity pane.
+  package struct Notice: Hashable, Sendable {
+    package enum Kind: String, Sendable { case info, warning, error, trace }
+    package var kind: Kind
+    package var text: String
+    package var date: Date
+  }
+
+  // MARK: - State
+
+  package var store = NotificationStore()
+  package var now: Date
+  package var device: DeviceProfile = .iphone
+  package var screenWidth = 80
+  package var screenHeight = 24
+  package var isLocked = false
+  package var passcode: String?
+  package var previews: Previews = .whenUnlocked
+  package var appName = "App"
+  /// Whether `appName` was set explicitly (`--app-name`), overriding payload bundles.
+  package var isAppNameExplicit = false
+  package var appState: AppState = .background
+  package var themeName = "default"
+  package var themeNames: [String] = ["default"]
+  package var banner: Banner?
+  package var isListOpen = false
+  package var listFocus: String?
+  package var listTop: String?
+  package var overlay: Overlay?
+  package var isHelpVisible = false
+  package var responses: [ResponseEntry] = []
+  package var notices: [Notice] = []
+  package var hasQuit = false
+
+  /// How long a banner stays before it retires into the list.
+  package static let bannerDuration: TimeInterval = 5
+  /// How many responses and notices are kept for the panes.
+  package static let paneLimit = 50
+
+  package init(now: Date) { self.now = now }
+
+  // MARK: - Derived
+
+  /// The notification keys act on: the banner's, the expanded one's, else the list's focus.
+  package var focusedNotification: UNNotification? {
+    if case .expanded(let e) = overlay { return e.notification }
+    if let banner, !isListShown { return banner.notification }
+    if let id = listFocus, let n = store.delivered(id) { return n }
+    return store.newestGroup.flatMap { store.leading(of: $0) }
+  }
+
+  /// Whether the notification list is on screen (always, on the lock screen).
+  package var isListShown: Bool { isListOpen || isLocked }
+
+  /// Whether a banner is on screen.
+  package var isBannerShown: Bool { banner != nil && !isListShown && overlay == nil }
+
+  /// Whether notification previews are hidden now.
+  package var arePreviewsHidden: Bool {
+    switch previews {
+    case .always: return false
+    case .never: return true
+    case .whenUnlocked: return isLocked
+    }
+  }
+
+  /// The app name a notification's header shows: `--app-name`, else the last part of the
+  /// payload's `Simulator Target Bundle`, else `App`.
+  package func appName(for notification: UNNotification) -> String {
+    if !isAppNameExplicit, let bundle = notification.request.remote?.bundleIdentifier,
+      let last = bundle.split(separator: ".").last, !last.isEmpty
+    {
+      return String(last)
+    }
+    return appName
+  }
+
+  /// The registered category of a notification, matched case-sensitively.
+  package func category(of notification: UNNotification) -> UNNotificationCategory? {
+    store.category(notification.request.content.categoryIdentifier)
+  }
+
+  /// The actions the expanded view lists: up to 10, from the category or a content extension.
+  package func actions(for expanded: Expanded) -> [UNNotificationAction] {
+    let all = expanded.actionOverride ?? category(of: expanded.notification)?.actions ?? []
+    return Array(all.prefix(10))
+  }
+
+  /// The next moment the state changes by itself: a banner retiring or a trigger firing.
+  package var nextDeadline: Date? {
+    [banner?.expiresAt, store.nextFireDate].compactMap { $0 }.min()
+  }
+
+  /// The expanded view, when it is open.
+  package var expanded: Expanded? {
+    if case .expanded(let e) = overlay { return e }
+    return nil
+  }
+
+  /// The passcode prompt, when it is open.
+  package var passcodePrompt: PasscodePrompt? {
+    if case .passcode(let p, _) = overlay { return p }
+    return nil
+  }
+
+  /// The presentation iOS uses for a notification while the app is not in the foreground.
+  package static func backgroundPresentation(for content: UNNotificationContent)
+    -> UNNotificationPresentationOptions
+  {
+    content.interruptionLevel == .passive ? [.list, .badge] : [.banner, .list, .badge, .sound]
+  }
+}

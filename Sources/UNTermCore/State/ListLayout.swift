@@ -1,0 +1,123 @@
+import UserNotifications
+
+/// The notification list's geometry in rows, shared by the state machine (which keeps the focus
+/// in view) and the renderer (which draws from the top entry down).
+///
+/// Each notification is a card of `cardHeight` rows. A group shows only its leading card with a
+/// summary row under it, unless the focus is on one of its older members, in which case every
+/// member is shown. Every function here walks at most a screenful of entries.
+package enum ListLayout {
+  /// Rows of a notification card: top border, header, two lines of text, bottom border.
+  package static let cardHeight = 5
+  /// Rows above the first card: the list's title and a blank row.
+  package static let headerHeight = 2
+
+  /// Rows available for cards.
+  package static func visibleRows(_ state: CenterState) -> Int {
+    max(0, state.screenHeight - 1 - headerHeight)
+  }
+
+  /// Whether a group shows all its members.
+  package static func isGroupExpanded(_ key: NotificationStore.GroupKey, _ state: CenterState) -> Bool {
+    guard let focus = state.listFocus, state.store.groupKey(ofDelivered: focus) == key else {
+      return false
+    }
+    return state.store.leading(of: key)?.request.identifier != focus
+  }
+
+  /// The first entry shown: the newest group's leading notification.
+  package static func first(_ state: CenterState) -> String? {
+    state.store.newestGroup.flatMap { state.store.leading(of: $0) }?.request.identifier
+  }
+
+  /// The entry a drawn entry is shown as: an older member of a collapsed group shows as the
+  /// group's leading card.
+  package static func displayed(_ id: String, _ state: CenterState) -> String? {
+    guard let key = state.store.groupKey(ofDelivered: id) else { return nil }
+    if isGroupExpanded(key, state) { return id }
+    return state.store.leading(of: key)?.request.identifier
+  }
+
+  /// Rows an entry takes.
+  package static func height(of id: String, _ state: CenterState) -> Int {
+    guard let key = state.store.groupKey(ofDelivered: id) else { return 0 }
+    if isGroupExpanded(key, state) { return cardHeight }
+    return state.store.count(of: key) > 1 ? cardHeight + 1 : cardHeight
+  }
+
+  /// The entry drawn below another.
+  package static func displayNext(after id: String, _ state: CenterState) -> String? {
+    let store = state.store
+    guard let key = store.groupKey(ofDelivered: id) else { return nil }
+    if isGroupExpanded(key, state), let older = store.member(after: id) {
+      return older.request.identifier
+    }
+    return store.group(after: key).flatMap { store.leading(of: $0) }?.request.identifier
+  }
+
+  /// The notification the focus moves to going down: into the stack, then the next group.
+  package static func focusNext(after id: String, _ state: CenterState) -> String? {
+    let store = state.store
+    if let older = store.member(after: id) { return older.request.identifier }
+    guard let key = store.groupKey(ofDelivered: id) else { return nil }
+    return store.group(after: key).flatMap { store.leading(of: $0) }?.request.identifier
+  }
+
+  /// The notification the focus moves to going up.
+  package static func focusPrevious(before id: String, _ state: CenterState) -> String? {
+    let store = state.store
+    if let newer = store.member(before: id) { return newer.request.identifier }
+    guard let key = store.groupKey(ofDelivered: id) else { return nil }
+    return store.group(before: key).flatMap { store.leading(of: $0) }?.request.identifier
+  }
+
+  /// Whether `a` is drawn above `b`.
+  package static func precedes(_ a: String, _ b: String, _ state: CenterState) -> Bool {
+    guard let x = state.store.listOrder(of: a), let y = state.store.listOrder(of: b) else {
+      return false
+    }
+    return (x.group, x.member) < (y.group, y.member)
+  }
+
+  /// Moves `listTop` so the focused card is fully in view, walking at most a screenful.
+  package static func scrollToFocus(_ state: inout CenterState) {
+    let rows = visibleRows(state)
+    guard let focus = state.listFocus, state.store.delivered(focus) != nil else {
+      state.listTop = first(state)
+      return
+    }
+    var top = state.listTop.flatMap { displayed($0, state) } ?? first(state)
+    guard var current = top else { return }
+    if precedes(focus, current, state) || focus == current {
+      state.listTop = focus
+      return
+    }
+    // Walk down from the top to the focus; if the focus ends below the window, move the top
+    // down as far as needed.
+    var used = 0
+    var window: [(String, Int)] = []
+    while true {
+      let h = height(of: current, state)
+      window.append((current, h))
+      used += h
+      if current == focus { break }
+      guard let next = displayNext(after: current, state) else { break }
+      current = next
+      if used > rows * 4 + cardHeight * 4 {
+        // The focus is far below (a jump): start the window at the focus.
+        state.listTop = focus
+        return
+      }
+    }
+    while used > rows, window.count > 1 {
+      used -= window.removeFirst().1
+    }
+    top = window.first?.0
+    state.listTop = top
+  }
+
+  /// The last entry of the list, for End.
+  package static func last(_ state: CenterState) -> String? {
+    state.store.oldestGroup.flatMap { state.store.leading(of: $0) }?.request.identifier
+  }
+}

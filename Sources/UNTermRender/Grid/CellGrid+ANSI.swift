@@ -1,0 +1,67 @@
+extension CellGrid {
+  /// The screen as text with SGR colour sequences, for `render --color always`.
+  ///
+  /// Only SGR sequences built from the theme are emitted; cell text is already sanitized.
+  package func ansiText(depth: ColorDepth) -> String {
+    var out = ""
+    for y in 0..<height {
+      var current: Style?
+      var line = ""
+      var pendingSpaces = ""
+      for x in 0..<width {
+        let cell = self[x, y]
+        if cell.isContinuation { continue }
+        let style = Style(
+          foreground: depth.degrade(cell.style.foreground),
+          background: depth.degrade(cell.style.background), attributes: cell.style.attributes)
+        if cell.text == " " && style.background == .terminalDefault
+          && !style.attributes.contains(.reverse) && !style.attributes.contains(.underline)
+        {
+          pendingSpaces += " "
+          continue
+        }
+        if !pendingSpaces.isEmpty {
+          if current != nil && current != .plain {
+            line += "\u{1B}[0m"
+            current = .plain
+          }
+          line += pendingSpaces
+          pendingSpaces = ""
+        }
+        if style != current {
+          line += Self.sgr(style)
+          current = style
+        }
+        line += cell.text
+      }
+      if current != nil && current != .plain { line += "\u{1B}[0m" }
+      out += line
+      if y < height - 1 { out += "\n" }
+    }
+    return out
+  }
+
+  /// The SGR sequence that sets a style from scratch.
+  package static func sgr(_ style: Style) -> String {
+    var codes = ["0"]
+    if style.attributes.contains(.bold) { codes.append("1") }
+    if style.attributes.contains(.dim) { codes.append("2") }
+    if style.attributes.contains(.italic) { codes.append("3") }
+    if style.attributes.contains(.underline) { codes.append("4") }
+    if style.attributes.contains(.reverse) { codes.append("7") }
+    codes += colorCodes(style.foreground, foreground: true)
+    codes += colorCodes(style.background, foreground: false)
+    return "\u{1B}[" + codes.joined(separator: ";") + "m"
+  }
+
+  private static func colorCodes(_ color: Color, foreground: Bool) -> [String] {
+    switch color {
+    case .terminalDefault: return []
+    case .ansi(let i):
+      let base = foreground ? (i < 8 ? 30 : 90) : (i < 8 ? 40 : 100)
+      return [String(base + Int(i % 8))]
+    case .indexed(let i): return [foreground ? "38" : "48", "5", String(i)]
+    case .rgb(let r, let g, let b): return [foreground ? "38" : "48", "2", String(r), String(g), String(b)]
+    }
+  }
+}

@@ -1,0 +1,110 @@
+import UNTermCore
+import UserNotifications
+import UserNotificationsUI
+
+/// A piece of an expanded view's content area, with its height in points and rows.
+package struct ContentBlock: @unchecked Sendable {
+  package enum Kind: @unchecked Sendable {
+    /// Wrapped, sanitized lines of text.
+    case text(lines: [String], role: Role, style: UNTextStyle)
+    /// An image: an attachment or a file, drawn as block art when it can be decoded.
+    case image(ImageReference)
+    /// A player line for an audio or movie attachment.
+    case media(UNNotificationAttachment, playing: Bool)
+    /// Empty space.
+    case spacer
+    /// A progress bar, 0…1.
+    case progress(Double)
+    /// A button inside a content extension's view.
+    case button(title: String, action: String, enabled: Bool)
+  }
+
+  package var kind: Kind
+  /// What a QA report calls it: `image`, `label "{{title}}"`, …
+  package var name: String
+  package var points: Double
+  package var rows: Int
+
+  package init(kind: Kind, name: String, points: Double, rows: Int) {
+    self.kind = kind
+    self.name = name
+    self.points = points
+    self.rows = rows
+  }
+
+  /// A text block: one row per line, lines × line height points.
+  package static func text(
+    _ text: String, role: Role, style: UNTextStyle, width: Int, maxLines: Int? = nil, name: String
+  ) -> ContentBlock {
+    let safe = TerminalText.sanitize(text)
+    let lines = maxLines.map { TextLayout.wrap(safe, width: width, maxLines: $0) }
+      ?? TextLayout.wrap(safe, width: width)
+    return ContentBlock(
+      kind: .text(lines: lines, role: role, style: style), name: name,
+      points: Double(lines.count) * style.lineHeight, rows: lines.count)
+  }
+
+  /// A non-text block of a height in points.
+  package static func sized(_ kind: Kind, name: String, points: Double) -> ContentBlock {
+    ContentBlock(kind: kind, name: name, points: max(0, points), rows: Projection.rows(points))
+  }
+}
+
+/// An image to draw: which attachment or file, and its pixel size when known.
+package struct ImageReference: @unchecked Sendable {
+  package var attachment: UNNotificationAttachment?
+  package var path: String?
+  package var label: String
+}
+
+/// A content area held to a height budget: how much of each block shows, and what was cut.
+package struct BudgetedContent: @unchecked Sendable {
+  package struct Placed: @unchecked Sendable {
+    package var block: ContentBlock
+    /// Rows of the block inside the budget.
+    package var visibleRows: Int
+  }
+
+  package var placed: [Placed]
+  /// The content's full height in points.
+  package var totalPoints: Double
+  /// The budget in points.
+  package var budget: Double
+  /// The names of blocks cut off wholly or partly.
+  package var cut: [String]
+
+  /// Points past the budget.
+  package var overflow: Double { max(0, totalPoints - budget) }
+  /// Rows shown.
+  package var rows: Int { placed.reduce(0) { $0 + $1.visibleRows } }
+
+  /// Lays blocks top to bottom and clips them at `budget` points.
+  ///
+  /// A text block keeps the lines that end within the budget; any other block keeps the whole
+  /// rows that fit.
+  package init(blocks: [ContentBlock], budget: Double) {
+    self.budget = budget
+    var y = 0.0
+    var placed: [Placed] = []
+    var cut: [String] = []
+    for block in blocks {
+      let remaining = max(0, budget - y)
+      if block.points <= remaining + 0.0001 {
+        placed.append(Placed(block: block, visibleRows: block.rows))
+      } else {
+        let visible: Int
+        if case .text(_, _, let style) = block.kind {
+          visible = min(block.rows, Int((remaining / style.lineHeight).rounded(.down)))
+        } else {
+          visible = min(block.rows, Int((remaining / Projection.pointsPerRow).rounded(.down)))
+        }
+        placed.append(Placed(block: block, visibleRows: visible))
+        cut.append(visible == 0 ? block.name : "\(block.name) (partly)")
+      }
+      y += block.points
+    }
+    self.placed = placed
+    self.totalPoints = y
+    self.cut = cut
+  }
+}

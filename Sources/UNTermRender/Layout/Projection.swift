@@ -1,0 +1,36 @@
+import UNTermCore
+
+/// The one place points become cells.
+///
+/// A column is 8 pt and a row 16 pt, the 1:2 shape of a terminal cell, so an image keeps its
+/// aspect. Text is the exception: each line of text takes one row whatever its style, since a
+/// terminal cannot draw part of a line; its height in points (lines × the style's line height)
+/// is still what budgets are checked against.
+///
+/// | profile | width | columns | budget | rows (non-text) |
+/// |---|---|---|---|---|
+/// | iPhone | 359 pt | 45 | 320 pt | 20 |
+/// | iPad | 500 pt | 63 | 352 pt | 22 |
+package enum Projection {
+  package static let pointsPerColumn = 8.0
+  package static let pointsPerRow = 16.0
+
+  /// Columns for a width in points (rounded).
+  package static func columns(_ points: Double) -> Int {
+    max(0, Int((points / pointsPerColumn).rounded()))
+  }
+
+  /// Rows for a non-text height in points (rounded; a positive height takes at least a row
+  /// only when it is at least half a row).
+  package static func rows(_ points: Double) -> Int {
+    max(0, Int((points / pointsPerRow).rounded()))
+  }
+
+  /// Points covered by whole rows of a non-text block.
+  package static func points(rows: Int) -> Double { Double(rows) * pointsPerRow }
+
+  /// The card's width in columns on a screen, including its border.
+  package static func cardColumns(_ device: DeviceProfile, screenWidth: Int) -> Int {
+    min(columns(device.notificationWidth), max(0, screenWidth - 2))
+  }
+}

@@ -1,0 +1,103 @@
+/// The one sanitizer: payload text passes through here where it enters layout, and nothing
+/// else from a payload reaches the grid.
+///
+/// - C0 controls, DEL and C1 controls become visible placeholders (␛, ␀, ␍, ␈, ␡, ‹9B›…), so
+///   CR and BS cannot overwrite text and nothing after a NUL is lost.
+/// - Every bidi-control character (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069)
+///   becomes a named placeholder (‹RLO›, ‹LRI›…), so a payload cannot reorder its neighbours.
+/// - Line breaks (LF, CRLF, U+2028, U+2029) stay line breaks; a tab becomes a space.
+/// - ZWJ and ZWNJ are kept between letters (Indic and Persian need them); a ZWJ that joins two
+///   emoji is dropped, because terminals disagree on the width of joined emoji and a border
+///   would shift — the family shows as its members.
+/// - Scalars this platform's `wcwidth` calls unprintable (unassigned) show as U+FFFD.
+/// - A field whose text is only invisible characters shows their names, so no notification is
+///   ever invisible.
+package enum TerminalText {
+  /// The bidi-control characters and their placeholder names.
+  package static let bidiControls: [UInt32: String] = [
+    0x061C: "ALM", 0x200E: "LRM", 0x200F: "RLM", 0x202A: "LRE", 0x202B: "RLE", 0x202C: "PDF",
+    0x202D: "LRO", 0x202E: "RLO", 0x2066: "LRI", 0x2067: "RLI", 0x2068: "FSI", 0x2069: "PDI",
+  ]
+
+  private static let invisibleNames: [UInt32: String] = [
+    0x200B: "ZWSP", 0x200C: "ZWNJ", 0x200D: "ZWJ", 0x2060: "WJ", 0xFEFF: "ZWNBSP",
+    0xFE0E: "VS15", 0xFE0F: "VS16", 0x00AD: "SHY", 0x034F: "CGJ", 0x180E: "MVS",
+  ]
+
+  /// Whether a scalar is an emoji picture (not a digit, `#` or `*`, which are also "emoji").
+  private static func isPictographic(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value >= 0x00A9 && scalar.properties.isEmoji
+  }
+
+  /// Whether a scalar is one of the twelve bidi controls.
+  package static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+    bidiControls[scalar.value] != nil
+  }
+
+  /// Sanitized text, with line breaks kept as `\n` when `multiline`, else shown as spaces.
+  package static func sanitize(_ text: String, multiline: Bool = true) -> String {
+    var out = String.UnicodeScalarView()
+    var previousWasPictographic = false
+    var pendingZWJ = false
+    let scalars = Array(text.unicodeScalars)
+    var i = 0
+    while i < scalars.count {
+      let scalar = scalars[i]
+      let v = scalar.value
+      i += 1
+      if pendingZWJ {
+        pendingZWJ = false
+        if !isPictographic(scalar) { out.append("\u{200D}") }
+      }
+      switch v {
+      case 0x0D where i < scalars.count && scalars[i].value == 0x0A:
+        continue  // CRLF: the LF that follows makes the break
+      case 0x0A, 0x2028, 0x2029:
+        out.append(multiline ? "\n" : " ")
+      case 0x09:
+        out.append(" ")
+      case 0x00..<0x20:
+        out.append(Unicode.Scalar(0x2400 + v) ?? "?")
+      case 0x7F:
+        out.append("\u{2421}")
+      case 0x80...0x9F:
+        out.append(contentsOf: "‹\(String(v, radix: 16, uppercase: true))›".unicodeScalars)
+      case 0x200D where previousWasPictographic:
+        pendingZWJ = true  // decided by what follows
+        continue
+      default:
+        if let name = bidiControls[v] {
+          out.append(contentsOf: "‹\(name)›".unicodeScalars)
+        } else if DisplayWidth.isUnprintable(scalar) {
+          out.append("\u{FFFD}")
+        } else {
+          out.append(scalar)
+        }
+      }
+      if v != 0xFE0F && !(0x1F3FB...0x1F3FF).contains(v) {
+        previousWasPictographic = isPictographic(scalar)
+      }
+    }
+    if pendingZWJ { out.append("\u{200D}") }
+    let result = String(out)
+    if !text.isEmpty && DisplayWidth.of(result.replacingOccurrences(of: "\n", with: "")) == 0 {
+      return namedInvisible(text)
+    }
+    return result
+  }
+
+  /// Names every scalar of a string made only of invisible characters.
+  private static func namedInvisible(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      if let name = invisibleNames[scalar.value] {
+        out += "‹\(name)›"
+      } else if scalar.value == 0x0A {
+        out += "⏎"
+      } else {
+        out += "‹U+\(String(scalar.value, radix: 16, uppercase: true))›"
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import UNTermCore
+import UserNotifications
+
+/// The text a notification shows right now: sanitized, with previews hidden on a locked device
+/// as iOS hides them.
+package struct DisplayedNotification {
+  package var title: String
+  package var subtitle: String
+  package var body: String
+  /// Whether the body is the hidden-previews placeholder.
+  package var isHidden: Bool
+
+  package init(_ notification: UNNotification, in state: CenterState) {
+    let content = notification.request.content
+    let category = state.category(of: notification)
+    if state.arePreviewsHidden {
+      let options = category?.options ?? []
+      title = options.contains(.hiddenPreviewsShowTitle) ? content.title : ""
+      subtitle = options.contains(.hiddenPreviewsShowSubtitle) ? content.subtitle : ""
+      let placeholder = category?.hiddenPreviewsBodyPlaceholder ?? ""
+      body =
+        placeholder.isEmpty
+        ? "Notification"
+        : NotificationFormat.substitute(
+          placeholder, arguments: [], count: state.store.threadCount(of: notification))
+      isHidden = true
+    } else {
+      title = content.title
+      subtitle = content.subtitle
+      body = content.body
+      isHidden = false
+    }
+    title = TerminalText.sanitize(title, multiline: false)
+    subtitle = TerminalText.sanitize(subtitle, multiline: false)
+    body = TerminalText.sanitize(body)
+  }
+
+  /// The time a notification shows: `now`, `5m ago`, `2h ago`, or the date.
+  package static func relativeTime(of date: Date, now: Date, timeZone: TimeZone) -> String {
+    let seconds = now.timeIntervalSince(date)
+    if seconds < 60 { return "now" }
+    if seconds < 3600 { return "\(Int(seconds / 60))m ago" }
+    if seconds < 86400 { return "\(Int(seconds / 3600))h ago" }
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = timeZone
+    let parts = calendar.dateComponents([.month, .day], from: date)
+    let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    return "\(months[max(0, min(11, (parts.month ?? 1) - 1))]) \(parts.day ?? 1)"
+  }
+
+  /// The label an interruption level adds to the header.
+  package static func levelLabel(_ content: UNNotificationContent) -> String? {
+    switch content.interruptionLevel {
+    case .timeSensitive: return "Time Sensitive"
+    case .critical: return "Critical"
+    default: return content.sound?.isCritical == true ? "Critical" : nil
+    }
+  }
+}

@@ -1,0 +1,58 @@
+/// What a mouse click at a place means.
+package enum HitTarget: Hashable, Sendable {
+  case notification(String)
+  case action(Int)
+  case send
+  case close
+}
+
+/// A clickable rectangle.
+package struct HitRegion: Hashable, Sendable {
+  package var rect: Rect
+  package var target: HitTarget
+}
+
+/// One rendered screen: the cells, where clicks land, and where the text cursor is.
+package struct Frame: Sendable {
+  package var grid: CellGrid
+  package var hits: [HitRegion] = []
+  /// The text field's cursor, when one is open.
+  package var cursor: (x: Int, y: Int)?
+
+  /// The innermost target at a cell.
+  package func target(x: Int, y: Int) -> HitTarget? {
+    hits.last { $0.rect.contains(x: x, y: y) }?.target
+  }
+}
+
+/// Half-block art for an image: each cell shows two pixels, the top as the foreground of `▀`
+/// and the bottom as its background.
+package struct BlockArt: Hashable, Sendable {
+  package var columns: Int
+  package var rows: Int
+  /// Row-major cells, `columns × rows` of them.
+  package var cells: [Pixels]
+
+  package struct Pixels: Hashable, Sendable {
+    package var top: Color
+    package var bottom: Color
+    package init(top: Color, bottom: Color) {
+      self.top = top
+      self.bottom = bottom
+    }
+  }
+
+  package init(columns: Int, rows: Int, cells: [Pixels]) {
+    self.columns = columns
+    self.rows = rows
+    self.cells = cells
+  }
+}
+
+/// Decoded images for the renderer: an image's aspect and its art at a size.
+package protocol ImageProvider: AnyObject {
+  /// Height ÷ width of the image, when it can be decoded.
+  func aspectRatio(of image: ImageReference) -> Double?
+  /// The image as block art of exactly `columns × rows` cells, when it can be decoded.
+  func art(of image: ImageReference, columns: Int, rows: Int) -> BlockArt?
+}

@@ -1,0 +1,99 @@
+import UNTermCore
+import UserNotifications
+
+extension Renderer {
+  /// Body lines a banner shows: iOS shows two to four; UNTerm keeps the banner four text lines
+  /// tall, so the body gets what the title and subtitle leave, and never fewer than two.
+  static func bannerBodyLines(hasTitle: Bool, hasSubtitle: Bool) -> Int {
+    max(2, 4 - (hasTitle ? 1 : 0) - (hasSubtitle ? 1 : 0))
+  }
+
+  /// Columns and rows of a banner's attachment thumbnail.
+  static let thumbnailSize = (columns: 8, rows: 3)
+
+  /// The attachment a banner shows as a thumbnail: the first visual one not hidden.
+  func thumbnailAttachment(_ notification: UNNotification) -> UNNotificationAttachment? {
+    notification.request.content.attachments.first {
+      !$0.isThumbnailHidden && $0.format.kind != .audio
+    }
+  }
+
+  func drawBanner(_ canvas: inout Canvas, _ state: CenterState, _ notification: UNNotification, area: Rect) {
+    let shown = DisplayedNotification(notification, in: state)
+    let inner = area.width - 4
+    let thumbnail = shown.isHidden ? nil : thumbnailAttachment(notification)
+    let textWidth = thumbnail == nil ? inner : inner - Self.thumbnailSize.columns - 1
+    guard textWidth > 4 else { return }
+    var lines: [(String, Role)] = []
+    if !shown.title.isEmpty { lines.append((TextLayout.truncate(shown.title, width: textWidth), .title)) }
+    if !shown.subtitle.isEmpty {
+      lines.append((TextLayout.truncate(shown.subtitle, width: textWidth), .subtitle))
+    }
+    let maxBody = Self.bannerBodyLines(hasTitle: !shown.title.isEmpty, hasSubtitle: !shown.subtitle.isEmpty)
+    for line in TextLayout.wrap(shown.body, width: textWidth, maxLines: maxBody) where !shown.body.isEmpty {
+      lines.append((line, .body))
+    }
+    if let thumbnail, lines.count < Self.thumbnailSize.rows {
+      lines += Array(repeating: ("", .body), count: Self.thumbnailSize.rows - lines.count)
+      _ = thumbnail
+    }
+    let hint = actionHint(notification, state, width: inner)
+    let height = 2 + 1 + lines.count + (hint == nil ? 0 : 1)
+    let rect = Rect(x: area.x, y: area.y, width: area.width, height: min(height, area.height))
+    canvas.box(rect, role: .cardBorder)
+    drawHeader(&canvas, state, notification, x: rect.x + 2, y: rect.y + 1, width: inner)
+    for (i, (text, role)) in lines.enumerated() {
+      canvas.text(text, x: rect.x + 2, y: rect.y + 2 + i, role: role, clip: rect.inset(dx: 1, dy: 1))
+    }
+    if let thumbnail {
+      drawThumbnail(
+        &canvas, thumbnail,
+        rect: Rect(
+          x: rect.maxX - 2 - Self.thumbnailSize.columns, y: rect.y + 2, width: Self.thumbnailSize.columns,
+          height: Self.thumbnailSize.rows))
+    }
+    if let hint {
+      canvas.text(hint, x: rect.x + 2, y: rect.y + 2 + lines.count, role: .secondary, clip: rect.inset(dx: 1, dy: 1))
+    }
+    canvas.hit(rect, .notification(notification.request.identifier))
+  }
+
+  /// The line telling a banner has actions: the first two titles, as a banner shows no more.
+  func actionHint(_ notification: UNNotification, _ state: CenterState, width: Int) -> String? {
+    guard let actions = state.category(of: notification)?.actions, !actions.isEmpty else { return nil }
+    let titles = actions.prefix(2).map { TerminalText.sanitize($0.title, multiline: false) }
+    var hint = "▾ " + titles.joined(separator: " · ")
+    if actions.count > 2 { hint += " · +\(min(actions.count, 10) - 2) more" }
+    return TextLayout.truncate(hint, width: width)
+  }
+
+  /// An attachment thumbnail: block art when the image decodes, else a labelled tile.
+  func drawThumbnail(_ canvas: inout Canvas, _ attachment: UNNotificationAttachment, rect: Rect) {
+    let image = ImageReference(attachment: attachment, path: nil, label: attachment.url.lastPathComponent)
+    drawImage(&canvas, image, rect: rect, crop: true)
+  }
+
+  /// Draws an image into a rectangle, or a tile naming it when it cannot be decoded.
+  func drawImage(_ canvas: inout Canvas, _ image: ImageReference, rect: Rect, crop: Bool = false) {
+    guard !rect.isEmpty else { return }
+    if let art = images?.art(of: image, columns: rect.width, rows: rect.height) {
+      for row in 0..<min(art.rows, rect.height) {
+        for column in 0..<min(art.columns, rect.width) {
+          let pixels = art.cells[row * art.columns + column]
+          canvas.grid.write(
+            "▀", x: rect.x + column, y: rect.y + row,
+            style: Style(foreground: pixels.top, background: pixels.bottom))
+        }
+      }
+      return
+    }
+    canvas.fill(rect, role: .mediaArt)
+    let kind = image.attachment?.format.displayName ?? "image"
+    let label = rect.width >= 10 ? "▨ \(kind)" : "▨"
+    let lines = [label, TerminalText.sanitize(image.label, multiline: false)]
+    for (i, line) in lines.prefix(rect.height).enumerated() where rect.height > 0 {
+      let text = TextLayout.truncate(line, width: rect.width)
+      canvas.text(text, x: rect.x + max(0, (rect.width - DisplayWidth.of(text)) / 2), y: rect.y + min(rect.height - 1, rect.height / 2 - (lines.count > 1 && rect.height > 1 ? 1 : 0) + i), role: .mediaArt, clip: rect)
+    }
+  }
+}

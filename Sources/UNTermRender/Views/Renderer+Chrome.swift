@@ -1,0 +1,159 @@
+import Foundation
+import UNTermCore
+import UserNotifications
+
+extension Renderer {
+  func drawPasscode(_ canvas: inout Canvas, _ state: CenterState, _ prompt: CenterState.PasscodePrompt, area: Rect) {
+    let width = min(area.width, 34)
+    let rect = Rect(x: area.x + (area.width - width) / 2, y: area.y + max(0, area.height / 2 - 4), width: width, height: 8)
+    canvas.box(rect, role: .accent)
+    let inner = width - 4
+    func center(_ text: String, _ y: Int, _ role: Role) {
+      let t = TextLayout.truncate(text, width: inner)
+      canvas.text(t, x: rect.x + 2 + max(0, (inner - DisplayWidth.of(t)) / 2), y: y, role: role)
+    }
+    center("Enter Passcode", rect.y + 1, .title)
+    let purpose: String
+    switch prompt.intent {
+    case .unlock: purpose = "to unlock \(state.device.displayName)"
+    case .tap: purpose = "to open \(TerminalText.sanitize(state.appName, multiline: false))"
+    case .action(let id, let actionID):
+      let n = state.store.delivered(id) ?? state.expanded?.notification
+      let title = n.flatMap { state.category(of: $0)?.actions.first { $0.identifier == actionID }?.title } ?? actionID
+      purpose = "to use “\(TerminalText.sanitize(title, multiline: false))”"
+    }
+    center(purpose, rect.y + 2, .secondary)
+    let typed = prompt.field.text.count
+    let dots = String(repeating: "● ", count: min(typed, inner / 2)) + "_"
+    center(dots, rect.y + 4, .field)
+    if prompt.wrongAttempts > 0 {
+      center("Wrong passcode · try again", rect.y + 5, .error)
+    }
+    center("⏎ unlock · Esc cancel", rect.y + 6, .secondary)
+    let x = rect.x + 2 + max(0, (inner - DisplayWidth.of(dots)) / 2) + DisplayWidth.of(dots) - 1
+    canvas.frame.cursor = (x, rect.y + 4)
+  }
+
+  static let helpLines: [(String, String)] = [
+    ("↑ ↓  k j", "move between notifications"),
+    ("Space  l", "long-press: expanded view with actions"),
+    ("1–9  0", "choose an action (0 = tenth)"),
+    ("⏎", "tap: open (or the selected action)"),
+    ("x", "clear (explicit dismissal)"),
+    ("Esc", "close / hide the banner / cancel"),
+    ("c", "show or hide the notification list"),
+    ("L", "lock or unlock the device"),
+    ("d", "switch iPhone / iPad"),
+    ("t", "next theme"),
+    ("h", "send the app to the background"),
+    ("PgUp PgDn", "scroll a long expanded view"),
+    ("q  Ctrl-C", "quit"),
+  ]
+
+  func drawHelp(_ canvas: inout Canvas, _ state: CenterState) {
+    let width = min(state.screenWidth - 2, 58)
+    let height = min(state.screenHeight - 1, Self.helpLines.count + 4)
+    let rect = Rect(x: (state.screenWidth - width) / 2, y: max(0, (state.screenHeight - 1 - height) / 2), width: width, height: height)
+    canvas.box(rect, role: .accent)
+    canvas.text("Keys", x: rect.x + 2, y: rect.y + 1, role: .title)
+    for (i, (keys, meaning)) in Self.helpLines.enumerated() where rect.y + 2 + i < rect.maxY - 1 {
+      canvas.text(TextLayout.pad(keys, width: 11), x: rect.x + 2, y: rect.y + 2 + i, role: .statusKey)
+      canvas.text(TextLayout.truncate(meaning, width: width - 16), x: rect.x + 14, y: rect.y + 2 + i, role: .body)
+    }
+  }
+
+  func drawPane(_ canvas: inout Canvas, _ state: CenterState, area: Rect) {
+    canvas.fill(area, role: .pane)
+    var y = area.y
+    canvas.text("Responses", x: area.x, y: y, role: .paneTitle)
+    y += 1
+    if state.responses.isEmpty {
+      canvas.text(TextLayout.truncate("none yet", width: area.width), x: area.x + 1, y: y, role: .secondary)
+      y += 1
+    }
+    let half = area.y + max(4, area.height / 2)
+    for entry in state.responses.reversed() {
+      guard y < half else { break }
+      let id = TerminalText.sanitize(shortIdentifier(entry.actionIdentifier), multiline: false)
+      let line = "✓ \(id) · \(TerminalText.sanitize(entry.requestIdentifier, multiline: false))"
+      canvas.text(TextLayout.truncate(line, width: area.width), x: area.x, y: y, role: .body)
+      y += 1
+      if let text = entry.userText, y < half {
+        let quoted = "“" + TerminalText.sanitize(text, multiline: false) + "”"
+        canvas.text(TextLayout.truncate(quoted, width: area.width - 2), x: area.x + 2, y: y, role: .secondary)
+        y += 1
+      }
+    }
+    y += 1
+    guard y < area.maxY else { return }
+    canvas.text("Activity", x: area.x, y: y, role: .paneTitle)
+    y += 1
+    for notice in state.notices.reversed() {
+      guard y < area.maxY else { break }
+      let role: Role = notice.kind == .error ? .error : notice.kind == .warning ? .warning : .secondary
+      let lines = TextLayout.wrap(TerminalText.sanitize(notice.text, multiline: false), width: area.width, maxLines: 2)
+      for line in lines where y < area.maxY {
+        canvas.text(line, x: area.x, y: y, role: role)
+        y += 1
+      }
+    }
+  }
+
+  /// Apple's system identifiers are long; the pane shows them as `default` and `dismiss`.
+  func shortIdentifier(_ id: String) -> String {
+    switch id {
+    case UNNotificationDefaultActionIdentifier: return "default (tap)"
+    case UNNotificationDismissActionIdentifier: return "dismiss"
+    default: return id
+    }
+  }
+
+  func drawStatus(_ canvas: inout Canvas, _ state: CenterState) {
+    let y = state.screenHeight - 1
+    canvas.fill(Rect(x: 0, y: y, width: state.screenWidth, height: 1), role: .statusBar)
+    var left = " \(state.device.displayName) · \(state.isLocked ? "Locked" : "Unlocked")"
+    if state.store.badge > 0 { left += " · badge \(state.store.badge)" }
+    if state.appState == .foreground { left += " · app open" }
+    var x = canvas.text(left, x: 0, y: y, role: .statusBar) + 1
+    canvas.text("│", x: x, y: y, role: .statusBar)
+    x += 2
+    // Keep the last hint ("? keys" or similar) visible: drop hints from the middle to fit.
+    var list = hints(state)
+    func width(_ items: [(String, String)]) -> Int {
+      items.reduce(0) { $0 + DisplayWidth.of($1.0) + 1 + DisplayWidth.of($1.1) + 2 }
+    }
+    while list.count > 1 && x + width(list) > state.screenWidth + 1 {
+      list.remove(at: list.count - 2)
+    }
+    for (key, meaning) in list {
+      x = canvas.text(key, x: x, y: y, role: .statusKey, over: .statusBar) + 1
+      x = canvas.text(meaning, x: x, y: y, role: .statusBar) + 2
+    }
+  }
+
+  /// The keys that matter now, for the status line.
+  func hints(_ state: CenterState) -> [(String, String)] {
+    if state.isHelpVisible { return [("any key", "close")] }
+    switch state.overlay {
+    case .passcode: return [("type", "passcode"), ("⏎", "unlock"), ("Esc", "cancel")]
+    case .expanded(let e):
+      if e.reply != nil { return [("type", "reply"), ("⏎", "send"), ("Esc", "cancel")] }
+      let count = state.actions(for: e).count
+      var list: [(String, String)] = []
+      if count > 0 { list.append((count == 1 ? "1" : "1-\(min(count, 9))\(count == 10 ? ",0" : "")", "action")) }
+      list += [("⏎", e.selection == nil ? "open" : "choose"), ("x", "clear"), ("Esc", "close")]
+      if count > 1 { list.insert(("↑↓", "select"), at: 1) }
+      return list + [("?", "keys")]
+    case nil:
+      break
+    }
+    let hasFocus = state.focusedNotification != nil
+    var list: [(String, String)] = []
+    if state.isListShown && state.store.deliveredCount > 1 { list.append(("↑↓", "move")) }
+    if hasFocus { list += [("Space", "actions"), ("⏎", "open"), ("x", "clear")] }
+    if state.isBannerShown { list.append(("Esc", "hide")) }
+    if !state.isLocked { list.append(("c", state.isListOpen ? "close list" : "list")) }
+    list += [("L", state.isLocked ? "unlock" : "lock"), ("?", "keys")]
+    return list
+  }
+}

@@ -1,0 +1,235 @@
+import UNTermCore
+import UserNotifications
+import UserNotificationsUI
+
+extension Renderer {
+  /// The content blocks of the system's expanded view: the attachment, then title, subtitle and
+  /// the full body.
+  func defaultContentBlocks(_ notification: UNNotification, _ state: CenterState, width: Int) -> [ContentBlock] {
+    let shown = DisplayedNotification(notification, in: state)
+    var blocks: [ContentBlock] = []
+    if !shown.isHidden, let attachment = notification.request.content.attachments.first {
+      blocks.append(attachmentBlock(attachment, state))
+    }
+    if !shown.title.isEmpty {
+      blocks.append(.text(shown.title, role: .title, style: .headline, width: width, name: "title"))
+    }
+    if !shown.subtitle.isEmpty {
+      blocks.append(.text(shown.subtitle, role: .subtitle, style: .subheadline, width: width, name: "subtitle"))
+    }
+    if !shown.body.isEmpty {
+      blocks.append(.text(shown.body, role: .body, style: .body, width: width, name: "body"))
+    }
+    return blocks
+  }
+
+  /// An attachment as the expanded view shows it: images and movies full width, keeping their
+  /// aspect (16:9 when unknown); audio as a player line.
+  func attachmentBlock(_ attachment: UNNotificationAttachment, _ state: CenterState) -> ContentBlock {
+    let name = "attachment \(TerminalText.sanitize(attachment.url.lastPathComponent, multiline: false))"
+    switch attachment.format.kind {
+    case .audio:
+      return .sized(.media(attachment, playing: false), name: name, points: UNTextStyle.body.lineHeight)
+    case .movie:
+      let image = ImageReference(attachment: attachment, path: nil, label: attachment.url.lastPathComponent)
+      return .sized(.image(image), name: name, points: state.device.notificationWidth * 9 / 16)
+    case .image:
+      let image = ImageReference(attachment: attachment, path: nil, label: attachment.url.lastPathComponent)
+      let aspect = images?.aspectRatio(of: image) ?? 9.0 / 16.0
+      return .sized(.image(image), name: name, points: (state.device.notificationWidth * aspect).rounded())
+    }
+  }
+
+  func drawExpanded(_ canvas: inout Canvas, _ state: CenterState, _ e: CenterState.Expanded, area: Rect) {
+    let notification = e.notification
+    let inner = area.width - 4
+    guard inner > 4 else { return }
+    let blocks = defaultContentBlocks(notification, state, width: inner)
+    let content = BudgetedContent(blocks: blocks, budget: state.device.contentBudget)
+    let actions = state.actions(for: e)
+    let bottomRows = e.reply != nil ? 4 : actions.count
+    let fixed = 2 + 1 + 1 + (bottomRows > 0 ? 1 + bottomRows : 0)
+    let markerRows = content.overflow > 0 ? 1 : 0
+    let available = max(1, area.height - fixed - markerRows)
+    var contentRows = expandRows(content)
+    var moreRows = 0
+    var scroll = 0
+    if contentRows.count > available {
+      scroll = min(e.scroll, contentRows.count - (available - 1))
+      moreRows = contentRows.count - scroll - (available - 1)
+      contentRows = Array(contentRows[scroll..<(scroll + available - 1)])
+    }
+    let height = fixed + contentRows.count + markerRows + (moreRows > 0 || scroll > 0 ? 1 : 0)
+    let rect = Rect(x: area.x, y: area.y, width: area.width, height: min(height, area.height))
+    canvas.box(rect, role: .cardBorder)
+    drawHeader(&canvas, state, notification, x: rect.x + 2, y: rect.y + 1, width: inner, trailing: "✕")
+    canvas.hit(Rect(x: rect.maxX - 3, y: rect.y + 1, width: 2, height: 1), .close)
+    canvas.divider(rect, y: rect.y + 2, role: .cardBorder)
+    var y = rect.y + 3
+    let clip = rect.inset(dx: 1, dy: 1)
+    for row in contentRows {
+      drawContentRow(&canvas, row, x: rect.x + 2, y: y, width: inner, clip: clip)
+      y += 1
+    }
+    if moreRows > 0 || scroll > 0 {
+      let text = moreRows > 0 ? "⋯ \(moreRows) more row\(moreRows == 1 ? "" : "s") · PgDn" : "⋯ top · PgUp"
+      canvas.text(text, x: rect.x + 2, y: y, role: .secondary, clip: clip)
+      y += 1
+    }
+    if markerRows > 0 {
+      let budget = Int(content.budget)
+      let over = Int(content.overflow.rounded(.up))
+      let label = " \(over) pt over the \(budget) pt budget "
+      let side = max(0, (inner - DisplayWidth.of(label)) / 2)
+      let marker = String(repeating: "╌", count: side) + label + String(repeating: "╌", count: max(0, inner - side - DisplayWidth.of(label)))
+      canvas.text(TextLayout.truncate(marker, width: inner), x: rect.x + 2, y: y, role: .overflow, clip: clip)
+      y += 1
+    }
+    if bottomRows > 0 {
+      canvas.divider(rect, y: y, role: .cardBorder)
+      y += 1
+      if let reply = e.reply {
+        drawReply(&canvas, state, e, reply, x: rect.x + 2, y: y, width: inner)
+      } else {
+        for (i, action) in actions.enumerated() {
+          drawAction(&canvas, action, index: i, selected: e.selection == i, x: rect.x + 1, y: y + i, width: rect.width - 2)
+        }
+      }
+    }
+    canvas.hit(Rect(x: rect.x, y: rect.y + 3, width: rect.width, height: max(0, contentRows.count)), .notification(notification.request.identifier))
+  }
+
+  /// One drawable row of content.
+  enum ContentRow {
+    case text(String, Role)
+    case image(ImageReference, row: Int, rows: Int)
+    case media(UNNotificationAttachment, playing: Bool)
+    case progress(Double)
+    case button(String, enabled: Bool)
+    case blank
+  }
+
+  /// The rows of a budgeted content area, top to bottom.
+  func expandRows(_ content: BudgetedContent) -> [ContentRow] {
+    var rows: [ContentRow] = []
+    for placed in content.placed where placed.visibleRows > 0 {
+      switch placed.block.kind {
+      case .text(let lines, let role, _):
+        rows += lines.prefix(placed.visibleRows).map { .text($0, role) }
+      case .image(let image):
+        rows += (0..<placed.visibleRows).map { .image(image, row: $0, rows: placed.block.rows) }
+      case .media(let attachment, let playing):
+        rows.append(.media(attachment, playing: playing))
+        rows += Array(repeating: .blank, count: max(0, placed.visibleRows - 1))
+      case .spacer:
+        rows += Array(repeating: .blank, count: placed.visibleRows)
+      case .progress(let value):
+        rows.append(.progress(value))
+        rows += Array(repeating: .blank, count: max(0, placed.visibleRows - 1))
+      case .button(let title, _, let enabled):
+        rows.append(.button(title, enabled: enabled))
+        rows += Array(repeating: .blank, count: max(0, placed.visibleRows - 1))
+      }
+    }
+    return rows
+  }
+
+  func drawContentRow(_ canvas: inout Canvas, _ row: ContentRow, x: Int, y: Int, width: Int, clip: Rect) {
+    switch row {
+    case .text(let text, let role):
+      canvas.text(text, x: x, y: y, role: role, clip: clip)
+    case .image(let image, let index, let total):
+      if let art = images?.art(of: image, columns: width, rows: total) {
+        for column in 0..<min(width, art.columns) {
+          let pixels = art.cells[index * art.columns + column]
+          canvas.grid.write("▀", x: x + column, y: y, style: Style(foreground: pixels.top, background: pixels.bottom), clip: clip)
+        }
+      } else {
+        canvas.fill(Rect(x: x, y: y, width: width, height: 1).intersection(clip), role: .mediaArt)
+        if index == total / 2 {
+          let label = "▨ \(image.attachment?.format.displayName ?? "image") · \(TerminalText.sanitize(image.label, multiline: false))"
+          let text = TextLayout.truncate(label, width: width)
+          canvas.text(text, x: x + max(0, (width - DisplayWidth.of(text)) / 2), y: y, role: .mediaArt, clip: clip)
+        }
+      }
+    case .media(let attachment, let playing):
+      let label = "\(playing ? "❚❚" : "▶") \(attachment.format.displayName) · \(TerminalText.sanitize(attachment.url.lastPathComponent, multiline: false))"
+      canvas.text(TextLayout.truncate(label, width: width), x: x, y: y, role: .accent, clip: clip)
+    case .progress(let value):
+      let clamped = min(1, max(0, value.isFinite ? value : 0))
+      let percent = " \(Int((clamped * 100).rounded()))%"
+      let barWidth = max(1, width - DisplayWidth.of(percent))
+      let filled = Int((Double(barWidth) * clamped).rounded())
+      canvas.text(String(repeating: "━", count: filled), x: x, y: y, role: .accent, clip: clip)
+      canvas.text(String(repeating: "─", count: barWidth - filled), x: x + filled, y: y, role: .secondary, clip: clip)
+      canvas.text(percent, x: x + barWidth, y: y, role: .secondary, clip: clip)
+    case .button(let title, let enabled):
+      let label = "[ \(TerminalText.sanitize(title, multiline: false)) ]"
+      canvas.text(TextLayout.truncate(label, width: width), x: x, y: y, role: enabled ? .button : .secondary, clip: clip)
+    case .blank:
+      break
+    }
+  }
+
+  private func drawAction(_ canvas: inout Canvas, _ action: UNNotificationAction, index: Int, selected: Bool, x: Int, y: Int, width: Int) {
+    let key = index == 9 ? "0" : String(index + 1)
+    var tags: [String] = []
+    if action.options.contains(.authenticationRequired) { tags.append("unlock") }
+    if action.options.contains(.foreground) { tags.append("opens app") }
+    if action is UNTextInputNotificationAction { tags.append("reply") }
+    let tagText = tags.isEmpty ? "" : "(" + tags.joined(separator: ", ") + ")"
+    let role: Role = action.options.contains(.destructive) ? .destructive : .action
+    let rowRect = Rect(x: x, y: y, width: width, height: 1)
+    if selected { canvas.fill(rowRect, role: .actionSelected) }
+    let marker = selected ? "›" : " "
+    let titleWidth = max(1, width - 5 - DisplayWidth.of(tagText) - 1)
+    let title = TextLayout.truncate(TerminalText.sanitize(action.title, multiline: false), width: titleWidth)
+    canvas.text("\(marker)\(key) ", x: x, y: y, role: selected ? .actionSelected : .secondary)
+    canvas.text(title, x: x + 4, y: y, role: selected ? .actionSelected : role)
+    if !tagText.isEmpty {
+      canvas.text(tagText, x: x + width - 1 - DisplayWidth.of(tagText), y: y, role: selected ? .actionSelected : .secondary)
+    }
+    canvas.hit(rowRect, .action(index))
+  }
+
+  private func drawReply(_ canvas: inout Canvas, _ state: CenterState, _ e: CenterState.Expanded, _ reply: CenterState.Reply, x: Int, y: Int, width: Int) {
+    let action = state.actions(for: e).first { $0.identifier == reply.actionIdentifier } as? UNTextInputNotificationAction
+    let title = TerminalText.sanitize(action?.title ?? reply.actionIdentifier, multiline: false)
+    canvas.text(TextLayout.truncate(title, width: width), x: x, y: y, role: .secondary)
+    var button = TerminalText.sanitize(action?.textInputButtonTitle ?? "", multiline: false)
+    if button.isEmpty { button = "Send" }
+    button = TextLayout.truncate(button, width: max(4, width / 3))
+    let buttonWidth = DisplayWidth.of(button) + 4
+    let fieldWidth = max(4, width - buttonWidth - 1)
+    let field = Rect(x: x, y: y + 1, width: fieldWidth, height: 3)
+    canvas.box(field, role: .accent, fill: .field)
+    let buttonRect = Rect(x: x + fieldWidth + 1, y: y + 1, width: buttonWidth, height: 3)
+    canvas.box(buttonRect, role: .button, fill: .card)
+    canvas.text(button, x: buttonRect.x + 2, y: buttonRect.y + 1, role: .button)
+    canvas.hit(buttonRect, .send)
+    let textWidth = fieldWidth - 3
+    let text = reply.field.text
+    if text.isEmpty {
+      let placeholder = TerminalText.sanitize(action?.textInputPlaceholder ?? "", multiline: false)
+      canvas.text(TextLayout.truncate(placeholder, width: textWidth), x: field.x + 1, y: field.y + 1, role: .fieldPlaceholder, over: .field)
+      canvas.frame.cursor = (field.x + 1, field.y + 1)
+      return
+    }
+    // Scroll horizontally so the cursor stays in view.
+    let safe = TerminalText.sanitize(text, multiline: false)
+    let before = TerminalText.sanitize(reply.field.textBeforeCursor, multiline: false)
+    let cursorColumn = DisplayWidth.of(before)
+    var skip = 0
+    if cursorColumn > textWidth - 1 { skip = cursorColumn - (textWidth - 1) }
+    var visible = ""
+    var column = 0
+    for c in safe {
+      let w = DisplayWidth.of(c)
+      if column >= skip { visible.append(c) }
+      column += w
+    }
+    let shown = TextLayout.truncate(visible, width: textWidth)
+    canvas.text(shown, x: field.x + 1, y: field.y + 1, role: .field, clip: field.inset(dx: 1, dy: 1))
+    canvas.frame.cursor = (field.x + 1 + min(textWidth, cursorColumn - skip), field.y + 1)
+  }
+}

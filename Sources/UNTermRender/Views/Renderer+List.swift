@@ -1,0 +1,77 @@
+import UNTermCore
+import UserNotifications
+
+extension Renderer {
+  func drawList(_ canvas: inout Canvas, _ state: CenterState, area: Rect) {
+    let title: String
+    if state.isLocked {
+      var calendar = Calendar(identifier: .gregorian)
+      calendar.timeZone = timeZone
+      let parts = calendar.dateComponents([.hour, .minute], from: state.now)
+      title = String(format: "Locked · %d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    } else {
+      title = "Notification Center"
+    }
+    canvas.text(TextLayout.truncate(title, width: area.width), x: area.x, y: area.y, role: state.isLocked ? .clock : .title)
+    if state.store.badge > 0 {
+      let badge = " \(state.store.badge) "
+      let w = DisplayWidth.of(badge)
+      if w + DisplayWidth.of(title) + 2 <= area.width {
+        canvas.text(badge, x: area.maxX - w, y: area.y, role: .badge)
+      }
+    }
+    let top = area.y + ListLayout.headerHeight
+    let bottom = area.maxY
+    guard var id = state.listTop.flatMap({ ListLayout.displayed($0, state) }) ?? ListLayout.first(state) else {
+      let empty = "No notifications"
+      canvas.text(empty, x: area.x + max(0, (area.width - DisplayWidth.of(empty)) / 2), y: top + 1, role: .secondary)
+      return
+    }
+    if id != ListLayout.first(state) {
+      canvas.text("▲", x: area.maxX - 1, y: area.y + 1, role: .secondary)
+    }
+    var y = top
+    while true {
+      let height = ListLayout.height(of: id, state)
+      if y + height > bottom {
+        if y < bottom { canvas.text("▼", x: area.maxX - 1, y: bottom - 1, role: .secondary) }
+        break
+      }
+      guard let notification = state.store.delivered(id) else { break }
+      drawListCard(&canvas, state, notification, rect: Rect(x: area.x, y: y, width: area.width, height: ListLayout.cardHeight))
+      if height > ListLayout.cardHeight, let key = state.store.groupKey(ofDelivered: id),
+        let text = summary(for: key, state)
+      {
+        canvas.text(
+          TextLayout.truncate(text, width: area.width - 4), x: area.x + 3, y: y + ListLayout.cardHeight,
+          role: .secondary)
+      }
+      y += height
+      guard let next = ListLayout.displayNext(after: id, state) else { break }
+      id = next
+    }
+  }
+
+  private func drawListCard(_ canvas: inout Canvas, _ state: CenterState, _ notification: UNNotification, rect: Rect) {
+    let focused = state.overlay == nil && state.listFocus == notification.request.identifier
+    canvas.box(rect, role: focused ? .accent : .cardBorder, heavy: focused, fill: focused ? .cardFocused : .card)
+    let inner = rect.width - 4
+    drawHeader(&canvas, state, notification, x: rect.x + 2, y: rect.y + 1, width: inner)
+    let shown = DisplayedNotification(notification, in: state)
+    var lines: [(String, Role)] = []
+    if !shown.title.isEmpty {
+      let heading = shown.subtitle.isEmpty ? shown.title : "\(shown.title) · \(shown.subtitle)"
+      lines.append((TextLayout.truncate(heading, width: inner), .title))
+      lines += TextLayout.wrap(shown.body, width: inner, maxLines: 1).map { ($0, .body) }
+    } else if !shown.subtitle.isEmpty {
+      lines.append((TextLayout.truncate(shown.subtitle, width: inner), .subtitle))
+      lines += TextLayout.wrap(shown.body, width: inner, maxLines: 1).map { ($0, .body) }
+    } else {
+      lines += TextLayout.wrap(shown.body, width: inner, maxLines: 2).map { ($0, .body) }
+    }
+    for (i, (text, role)) in lines.prefix(2).enumerated() {
+      canvas.text(text, x: rect.x + 2, y: rect.y + 2 + i, role: role, clip: rect.inset(dx: 1, dy: 1), over: focused ? .cardFocused : nil)
+    }
+    canvas.hit(rect, .notification(notification.request.identifier))
+  }
+}

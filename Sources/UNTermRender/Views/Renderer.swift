@@ -1,0 +1,200 @@
+import Foundation
+import UNTermCore
+import UserNotifications
+import UserNotificationsUI
+
+/// Draws the emulator's state as a grid of cells: the one view function every front end and
+/// test uses. Pure: the same state gives the same frame.
+package struct Renderer {
+  package var theme: Theme
+  package var timeZone: TimeZone
+  package var images: (any ImageProvider)?
+
+  /// The smallest screen the layout works in; smaller screens say so.
+  package static let minimumWidth = 24
+  package static let minimumHeight = 8
+  /// Columns the side pane needs to be shown.
+  package static let paneMinimumWidth = 24
+
+  package init(theme: Theme, timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current, images: (any ImageProvider)? = nil) {
+    self.theme = theme
+    self.timeZone = timeZone
+    self.images = images
+  }
+
+  /// The screen for a state.
+  package func render(_ state: CenterState) -> Frame {
+    var canvas = Canvas(
+      frame: Frame(grid: CellGrid(width: state.screenWidth, height: state.screenHeight, fill: theme[.screen])),
+      theme: theme)
+    let width = state.screenWidth
+    let height = state.screenHeight
+    guard width >= Self.minimumWidth, height >= Self.minimumHeight else {
+      drawTooSmall(&canvas, state)
+      return canvas.frame
+    }
+    let area = deviceArea(state)
+    if state.isListShown {
+      drawList(&canvas, state, area: area)
+    } else {
+      drawHome(&canvas, state, area: area)
+      if state.isBannerShown, let banner = state.banner {
+        drawBanner(&canvas, state, banner.notification, area: area)
+      }
+    }
+    switch state.overlay {
+    case .expanded(let e):
+      drawExpanded(&canvas, state, e, area: area)
+    case .passcode(let prompt, let returnTo):
+      if let returnTo { drawExpanded(&canvas, state, returnTo, area: area) }
+      drawPasscode(&canvas, state, prompt, area: area)
+    case nil:
+      break
+    }
+    if let pane = paneArea(state) { drawPane(&canvas, state, area: pane) }
+    if state.isHelpVisible { drawHelp(&canvas, state) }
+    drawStatus(&canvas, state)
+    return canvas.frame
+  }
+
+  /// Where the notifications are drawn: the device's column.
+  package func deviceArea(_ state: CenterState) -> Rect {
+    let cardWidth = Projection.cardColumns(state.device, screenWidth: state.screenWidth)
+    let height = state.screenHeight - 1
+    if state.screenWidth - cardWidth - 3 >= Self.paneMinimumWidth {
+      return Rect(x: 1, y: 0, width: cardWidth, height: height)
+    }
+    return Rect(x: (state.screenWidth - cardWidth) / 2, y: 0, width: cardWidth, height: height)
+  }
+
+  /// The responses and activity pane beside the device, when there is room.
+  package func paneArea(_ state: CenterState) -> Rect? {
+    let device = deviceArea(state)
+    let x = device.maxX + 2
+    let width = state.screenWidth - x - 1
+    guard device.x == 1, width >= Self.paneMinimumWidth - 2 else { return nil }
+    return Rect(x: x, y: 0, width: width, height: state.screenHeight - 1)
+  }
+
+  private func drawTooSmall(_ canvas: inout Canvas, _ state: CenterState) {
+    let lines = [
+      "Terminal too small", "\(state.screenWidth)×\(state.screenHeight); need",
+      "\(Self.minimumWidth)×\(Self.minimumHeight)",
+    ]
+    for (i, line) in lines.enumerated() where i < state.screenHeight {
+      canvas.text(TextLayout.truncate(line, width: state.screenWidth), x: 0, y: i, role: .warning)
+    }
+  }
+
+  // MARK: - Home
+
+  private func drawHome(_ canvas: inout Canvas, _ state: CenterState, area: Rect) {
+    let count = state.store.deliveredCount
+    let message: String
+    if count == 0 {
+      message = "No notifications"
+    } else {
+      message = "\(count) in Notification Center · c to open"
+    }
+    let y = area.y + area.height / 2
+    let text = TextLayout.truncate(message, width: area.width)
+    canvas.text(text, x: area.x + max(0, (area.width - DisplayWidth.of(text)) / 2), y: y, role: .secondary)
+    if state.appState == .foreground {
+      let open = TextLayout.truncate("\(TerminalText.sanitize(state.appName, multiline: false)) is open", width: area.width)
+      canvas.text(open, x: area.x + max(0, (area.width - DisplayWidth.of(open)) / 2), y: y + 1, role: .secondary)
+    }
+  }
+
+  // MARK: - Shared pieces
+
+  /// The header row of a card: app name (and interruption level) left, time right.
+  func drawHeader(
+    _ canvas: inout Canvas, _ state: CenterState, _ notification: UNNotification, x: Int, y: Int,
+    width: Int, trailing: String? = nil
+  ) {
+    let time = DisplayedNotification.relativeTime(of: notification.date, now: state.now, timeZone: timeZone)
+    let right = trailing.map { "\(time)  \($0)" } ?? time
+    let rightWidth = DisplayWidth.of(right)
+    var name = TerminalText.sanitize(state.appName(for: notification), multiline: false)
+    if let label = DisplayedNotification.levelLabel(notification.request.content) {
+      name += " · " + label
+    }
+    let nameText = TextLayout.truncate(name, width: max(0, width - rightWidth - 1))
+    canvas.text(nameText, x: x, y: y, role: .appName, clip: Rect(x: x, y: y, width: width, height: 1))
+    if rightWidth < width {
+      canvas.text(right, x: x + width - rightWidth, y: y, role: .time)
+    }
+  }
+
+  /// Summary text for a stacked group: the category's format, or iOS's default.
+  func summary(for key: NotificationStore.GroupKey, _ state: CenterState) -> String? {
+    let count = state.store.count(of: key)
+    guard count > 1, let leading = state.store.leading(of: key) else { return nil }
+    let more = count - 1
+    let format = state.category(of: leading)?.categorySummaryFormat ?? ""
+    if format.isEmpty {
+      return more == 1 ? "1 more notification" : "\(more) more notifications"
+    }
+    let content = leading.request.content
+    let argument = content.summaryArgument.isEmpty ? content.title : content.summaryArgument
+    return TerminalText.sanitize(
+      NotificationFormat.substitute(format, arguments: [argument], count: more), multiline: false)
+  }
+}
+
+/// A grid being drawn, with the theme to style it and the hit regions so far.
+struct Canvas {
+  var frame: Frame
+  let theme: Theme
+
+  var grid: CellGrid {
+    get { frame.grid }
+    set { frame.grid = newValue }
+  }
+
+  /// Writes sanitized text in a role's style, on top of the background already there.
+  @discardableResult
+  mutating func text(_ text: String, x: Int, y: Int, role: Role, clip: Rect? = nil, over background: Role? = nil) -> Int {
+    var style = theme[role]
+    if let background {
+      style.background = theme[background].background
+    } else if style.background == .terminalDefault, x >= 0, y >= 0, x < grid.width, y < grid.height {
+      // Text takes the background it is drawn on (a card, the pane) unless its role sets one.
+      style.background = grid[x, y].style.background
+    }
+    return frame.grid.write(text, x: x, y: y, style: style, clip: clip)
+  }
+
+  mutating func fill(_ rect: Rect, role: Role) {
+    frame.grid.fill(rect, style: theme[role])
+  }
+
+  /// Draws a box border; `heavy` marks focus without relying on colour.
+  mutating func box(_ rect: Rect, role: Role, heavy: Bool = false, fill fillRole: Role? = .card) {
+    guard rect.width >= 2, rect.height >= 2 else { return }
+    if let fillRole { fill(rect, role: fillRole) }
+    let chars = heavy
+      ? (tl: "┏", tr: "┓", bl: "┗", br: "┛", h: "━", v: "┃")
+      : (tl: "╭", tr: "╮", bl: "╰", br: "╯", h: "─", v: "│")
+    var style = theme[role]
+    if let fillRole { style.background = theme[fillRole].background }
+    let horizontal = String(repeating: chars.h, count: rect.width - 2)
+    frame.grid.write(chars.tl + horizontal + chars.tr, x: rect.x, y: rect.y, style: style)
+    frame.grid.write(chars.bl + horizontal + chars.br, x: rect.x, y: rect.maxY - 1, style: style)
+    for y in (rect.y + 1)..<(rect.maxY - 1) {
+      frame.grid.write(chars.v, x: rect.x, y: y, style: style)
+      frame.grid.write(chars.v, x: rect.maxX - 1, y: y, style: style)
+    }
+  }
+
+  /// A horizontal divider across a box, joining its sides.
+  mutating func divider(_ rect: Rect, y: Int, role: Role, fill fillRole: Role = .card) {
+    var style = theme[role]
+    style.background = theme[fillRole].background
+    frame.grid.write("├" + String(repeating: "─", count: max(0, rect.width - 2)) + "┤", x: rect.x, y: y, style: style)
+  }
+
+  mutating func hit(_ rect: Rect, _ target: HitTarget) {
+    frame.hits.append(HitRegion(rect: rect, target: target))
+  }
+}

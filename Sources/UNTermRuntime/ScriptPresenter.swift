@@ -1,0 +1,205 @@
+import Foundation
+import UNTermCore
+import UNTermRender
+import UserNotifications
+
+/// What a demo shows for a script line: a caption of the keys pressed or the gesture made.
+package enum Caption {
+  package static func text(for command: ScriptCommand) -> String? {
+    switch command {
+    case .key(let key, let count): return "key \(key)\(count > 1 ? " ×\(count)" : "")"
+    case .longPress: return "long-press"
+    case .tap: return "tap"
+    case .action(let id): return "action \(id)"
+    case .type(let text): return "type “\(text)”"
+    case .send: return "send"
+    case .dismiss: return "clear"
+    case .center: return "open Notification Center"
+    case .lock: return "lock"
+    case .unlock: return "unlock"
+    case .push(let file, _): return "push \((file as NSString).lastPathComponent)"
+    case .device(let kind): return "device \(kind.rawValue)"
+    case .theme(let name): return "theme \(name)"
+    case .wait(let seconds): return "wait \(seconds < 1 ? "\(Int(seconds * 1000))ms" : "\(seconds)s")"
+    default: return nil
+    }
+  }
+
+  /// A frame with the caption drawn over the status line.
+  package static func grid(_ session: Session, caption: String?) -> CellGrid {
+    var grid = session.frame().grid
+    guard let caption, grid.height > 0 else { return grid }
+    let y = grid.height - 1
+    let style = Style(foreground: .ansi(0), background: .ansi(11), attributes: .bold)
+    grid.fill(Rect(x: 0, y: y, width: grid.width, height: 1), style: style)
+    grid.write(" ▶ " + TerminalText.sanitize(caption, multiline: false), x: 0, y: y, style: style)
+    return grid
+  }
+
+  /// A full-screen redraw as terminal output.
+  package static func screen(_ grid: CellGrid, depth: ColorDepth) -> String {
+    "\u{1B}[H" + grid.ansiText(depth: depth).replacingOccurrences(of: "\n", with: "\u{1B}[K\r\n") + "\u{1B}[K"
+  }
+}
+
+/// Writes an asciicast v2 recording of scripts as they run, with a marker at each delivery and
+/// each response. Time follows a demo's pace: each step takes a moment, waits take their time.
+package final class CastWriter: ScriptObserver {
+  private let handle: FileHandle
+  private let speed: Double
+  private var time = 0.0
+  private var wroteHeader = false
+  private var size = (0, 0)
+
+  package static let stepDuration = 0.8
+
+  package init(path: String, speed: Double) throws {
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
+    guard let handle = FileHandle(forWritingAtPath: path) else {
+      throw CocoaError(.fileWriteNoPermission)
+    }
+    try handle.truncate(atOffset: 0)
+    self.handle = handle
+    self.speed = speed
+  }
+
+  package func close() { try? handle.close() }
+
+  private func emit(_ kind: String, _ data: String) {
+    let line = JSONWriter.write(.array([.double((time * 1000).rounded() / 1000), .string(kind), .string(data)]))
+    handle.write(Data((line + "\n").utf8))
+  }
+
+  private func frame(_ session: Session, caption: String?) {
+    let state = session.state
+    if (state.screenWidth, state.screenHeight) != size {
+      if wroteHeader { emit("r", "\(state.screenWidth)x\(state.screenHeight)") }
+      size = (state.screenWidth, state.screenHeight)
+    }
+    emit("o", "\u{1B}[2J" + Caption.screen(Caption.grid(session, caption: caption), depth: .palette256))
+  }
+
+  package func scriptWillStart(_ script: SessionScript, session: Session) {
+    if !wroteHeader {
+      size = (session.state.screenWidth, session.state.screenHeight)
+      let header: JSONWriter.Value = .object([
+        ("version", .int(2)), ("width", .int(size.0)), ("height", .int(size.1)),
+        ("timestamp", .int(Int(Date().timeIntervalSince1970))), ("idle_time_limit", .int(3)),
+        ("title", .string("unterm run \((script.file as NSString).lastPathComponent)")),
+        ("env", .object([("TERM", .string("xterm-256color")), ("SHELL", .string("/bin/sh"))])),
+      ])
+      handle.write(Data((JSONWriter.write(header) + "\n").utf8))
+      wroteHeader = true
+      emit("o", "\u{1B}[?25l")
+    }
+    emit("m", "script \(script.file)")
+    frame(session, caption: nil)
+  }
+
+  package func lineWillRun(_ line: SessionScript.Line, session: Session) {
+    if case .wait(let seconds) = line.command {
+      time += min(seconds, 3) / speed
+    }
+  }
+
+  package func lineDidRun(_ line: SessionScript.Line, session: Session) {
+    guard Caption.text(for: line.command) != nil || line.command.isExpectation == false else { return }
+    time += Self.stepDuration / speed
+    frame(session, caption: Caption.text(for: line.command))
+  }
+
+  package func delivered(_ notification: UNNotification, session: Session) {
+    let title = notification.request.content.title.isEmpty ? notification.request.content.body : notification.request.content.title
+    emit("m", "delivery \(notification.request.identifier): \(OneLine.flatten(String(title.prefix(60))))")
+  }
+
+  package func responded(_ response: UNNotificationResponse, session: Session) {
+    var text = "response \(response.actionIdentifier) (\(response.notification.request.identifier))"
+    if let userText = (response as? UNTextInputNotificationResponse)?.userText {
+      text += " “\(OneLine.flatten(userText))”"
+    }
+    emit("m", text)
+  }
+
+  package func scriptDidFinish(_ result: ScriptResult, session: Session) {
+    time += Self.stepDuration / speed
+    frame(session, caption: result.passed ? "✓ \(result.file)" : "✗ \(result.file)")
+  }
+}
+
+/// Plays scripts in the real terminal at a person's pace, with a caption of each step.
+package final class LivePlayer: ScriptObserver {
+  private let speed: Double
+  private let depth: ColorDepth
+  private var started = false
+  /// Another observer told about every step too (the cast writer).
+  package var chained: (any ScriptObserver)?
+
+  package init(speed: Double) {
+    self.speed = speed
+    let environment = ProcessInfo.processInfo.environment
+    depth = (environment["NO_COLOR"] ?? "").isEmpty ? ColorDepth.detect(environment: environment) : .none
+  }
+
+  private func write(_ text: String) {
+    FileHandle.standardOutput.write(Data(text.utf8))
+  }
+
+  private func pause(_ seconds: Double) {
+    Thread.sleep(forTimeInterval: max(0, seconds / speed))
+  }
+
+  private func show(_ session: Session, caption: String?) {
+    write(Caption.screen(Caption.grid(session, caption: caption), depth: depth))
+  }
+
+  package func scriptWillStart(_ script: SessionScript, session: Session) {
+    if !started {
+      started = true
+      TerminalRestore.install()
+      write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
+    }
+    show(session, caption: "▶ \((script.file as NSString).lastPathComponent)")
+    chained?.scriptWillStart(script, session: session)
+    pause(1)
+  }
+
+  package func lineWillRun(_ line: SessionScript.Line, session: Session) {
+    chained?.lineWillRun(line, session: session)
+    guard let caption = Caption.text(for: line.command) else { return }
+    show(session, caption: caption)
+    if case .wait(let seconds) = line.command {
+      pause(min(seconds, 3))
+    } else {
+      pause(0.5)
+    }
+  }
+
+  package func lineDidRun(_ line: SessionScript.Line, session: Session) {
+    chained?.lineDidRun(line, session: session)
+    guard let caption = Caption.text(for: line.command) else { return }
+    show(session, caption: caption)
+    pause(0.7)
+  }
+
+  package func delivered(_ notification: UNNotification, session: Session) {
+    chained?.delivered(notification, session: session)
+  }
+
+  package func responded(_ response: UNNotificationResponse, session: Session) {
+    chained?.responded(response, session: session)
+  }
+
+  package func scriptDidFinish(_ result: ScriptResult, session: Session) {
+    chained?.scriptDidFinish(result, session: session)
+    show(session, caption: result.passed ? "✓ passed" : "✗ failed")
+    pause(1.5)
+  }
+
+  /// Gives the terminal back.
+  package func finish() {
+    guard started else { return }
+    write("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
+    TerminalRestore.uninstall()
+  }
+}

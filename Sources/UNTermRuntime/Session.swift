@@ -1,0 +1,319 @@
+import Foundation
+import UNTermCore
+import UNTermRender
+import UserNotifications
+
+/// A running notification center: the state, the app's center and delegate, the response log.
+///
+/// Every shell drives one: the interactive terminal, `render`, `run` and the tests. Events go
+/// through `send`, which applies them to the state and carries out the effects: responses reach
+/// the center's delegate and are appended to the log, synced, before the next frame is drawn.
+/// All methods run on the session's own thread; other threads post work with `post`.
+package final class Session: @unchecked Sendable {
+  package private(set) var state: CenterState
+  package let center: UNUserNotificationCenter
+  package private(set) var themes: ThemeCatalog
+  package private(set) var renderer: Renderer
+  package let configuration: SessionConfiguration
+  package let queue = EventQueue()
+  private var log: ResponseLog?
+  private var requestCounter = 0
+  private let storeLock = NSLock()
+  private var publishedStore = NotificationStore()
+  private var attached = false
+  private var retained: [AnyObject] = []
+
+  /// Called for every response after the delegate and the log have it.
+  package var onResponse: ((UNNotificationResponse, ResponseContext) -> Void)?
+  /// Called for every notification presented.
+  package var onDelivery: ((UNNotification) -> Void)?
+
+  /// Creates a session from the shared options; loads the categories, theme and log.
+  ///
+  /// - Throws: `UNTermError` for a file that cannot be loaded.
+  package init(
+    configuration: SessionConfiguration, center: UNUserNotificationCenter, now: Date,
+    themes: ThemeCatalog = ThemeCatalog(), timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current
+  ) throws(UNTermError) {
+    self.configuration = configuration
+    self.center = center
+    self.themes = themes
+    var state = CenterState(now: now)
+    state.device = DeviceProfile.profile(configuration.device)
+    state.isLocked = configuration.locked
+    state.passcode = configuration.passcode
+    state.previews = configuration.previews
+    state.appName = configuration.appName ?? "App"
+    state.isAppNameExplicit = configuration.appName != nil
+    state.themeNames = themes.names
+    state.themeName = configuration.theme
+    if !state.themeNames.contains(configuration.theme) { state.themeNames.append(configuration.theme) }
+    self.state = state
+    let theme = try self.themes.theme(configuration.theme)
+    renderer = Renderer(theme: theme, timeZone: timeZone)
+    if let file = configuration.categoriesFile {
+      let categories = try CategoriesFile.load(file)
+      self.state.store.setCategories(categories.categories)
+    }
+    if let file = configuration.logFile {
+      do {
+        log = try ResponseLog(path: file)
+      } catch {
+        throw UNTermError(.noInput, file: file, error.message)
+      }
+      if log?.repairedTornTail == true {
+        self.state.note(.warning, "The log's torn last line was closed off")
+      }
+    }
+    publish()
+  }
+
+  /// Keeps an object alive as long as the session (the center holds its delegate weakly).
+  package func retain(_ object: AnyObject) { retained.append(object) }
+
+  // MARK: - Connection to UNUserNotificationCenter
+
+  /// Connects the session to its center: the center's categories and delivered notifications
+  /// join the session's, and the app's calls reach the screen.
+  package func attach() {
+    guard !attached else { return }
+    attached = true
+    let adopted = center.attach(self)
+    if !adopted.categories.isEmpty && state.store.categories.isEmpty {
+      state.store.setCategories(adopted.categories.values)
+    }
+    for notification in adopted.deliveredNewestFirst.reversed() {
+      state.store.deliver(notification)
+    }
+    if adopted.badge > 0 { state.store.setBadge(adopted.badge) }
+    publish()
+  }
+
+  /// Disconnects the session, handing the store back to the center.
+  package func detach() {
+    guard attached else { return }
+    attached = false
+    center.detach(keeping: state.store)
+  }
+
+  private func publish() {
+    storeLock.lock()
+    publishedStore = state.store
+    storeLock.unlock()
+  }
+
+  // MARK: - Events
+
+  /// Applies an event and carries out its effects.
+  @discardableResult
+  package func send(_ event: Event) -> Outcome {
+    let outcome = state.handle(event)
+    perform(outcome.effects)
+    if case .command(.setTheme(let name)) = event { applyTheme(name) }
+    if case .key(.character("t")) = event { applyTheme(state.themeName) }
+    publish()
+    return outcome
+  }
+
+  /// Switches to a theme by name or file.
+  package func useTheme(_ nameOrPath: String) throws(UNTermError) {
+    renderer.theme = try themes.theme(nameOrPath)
+    state.themeName = nameOrPath
+    if !state.themeNames.contains(nameOrPath) { state.themeNames.append(nameOrPath) }
+  }
+
+  private func applyTheme(_ name: String) {
+    do {
+      renderer.theme = try themes.theme(name)
+    } catch {
+      state.note(.error, error.description)
+    }
+  }
+
+  private func perform(_ effects: [Effect]) {
+    for effect in effects {
+      switch effect {
+      case .respond(let response, let context):
+        record(response, context)
+      case .quit:
+        break
+      }
+    }
+  }
+
+  private func record(_ response: UNNotificationResponse, _ context: ResponseContext) {
+    if let log {
+      do {
+        try log.append(Self.logRecord(response, context))
+      } catch {
+        state.note(.error, "\(error.description) — this response is NOT in the log")
+      }
+    }
+    center.delegate?.userNotificationCenter(center, didReceive: response) {}
+    onResponse?(response, context)
+  }
+
+  /// The contract's log record for a response.
+  package static func logRecord(_ response: UNNotificationResponse, _ context: ResponseContext) -> JSONWriter.Value {
+    let content = response.notification.request.content
+    var members: [(String, JSONWriter.Value)] = [("actionIdentifier", .string(response.actionIdentifier))]
+    if let text = (response as? UNTextInputNotificationResponse)?.userText {
+      members.append(("userText", .string(text)))
+    }
+    members += [
+      ("requestIdentifier", .string(response.notification.request.identifier)),
+      ("categoryIdentifier", .string(content.categoryIdentifier)),
+      ("threadIdentifier", .string(content.threadIdentifier)),
+      ("date", .string(ISO8601.format(context.date))),
+      ("device", .string(context.device.rawValue)),
+      ("locked", .bool(context.isLocked)),
+    ]
+    return .object(members)
+  }
+
+  // MARK: - Delivery
+
+  /// The next request identifier, `req-1`, `req-2`, …
+  package func nextRequestIdentifier() -> String {
+    requestCounter += 1
+    return "req-\(requestCounter)"
+  }
+
+  /// Delivers a loaded payload now.
+  package func push(_ payload: Payload, identifier: String? = nil) throws(UNTermError) {
+    let request = try payload.request(identifier: identifier ?? nextRequestIdentifier())
+    present(request)
+  }
+
+  /// Presents a request: through the delegate's `willPresent` when the app is in the
+  /// foreground, with the background rules otherwise.
+  package func present(_ request: UNNotificationRequest) {
+    let notification = UNNotification(request: request, date: state.now)
+    onDelivery?(notification)
+    if state.appState == .foreground, let delegate = center.delegate {
+      delegate.userNotificationCenter(center, willPresent: notification) { [weak self] options in
+        self?.queue.post { [weak self] in
+          self?.send(.deliver(notification, presentation: options))
+        }
+      }
+      drain()
+    } else {
+      send(.deliver(notification, presentation: CenterState.backgroundPresentation(for: request.content)))
+    }
+  }
+
+  /// Runs work posted from other threads (or from callbacks made during an update).
+  package func drain() {
+    var rounds = 0
+    while !queue.isEmpty && rounds < 100 {
+      for work in queue.take() { work() }
+      rounds += 1
+    }
+  }
+
+  // MARK: - Time
+
+  /// Moves the clock to `date`, letting banners retire and triggers fire on the way, in order.
+  package func advance(to date: Date) {
+    var steps = 0
+    while let deadline = state.nextDeadline, deadline <= date, steps < 10_000 {
+      steps += 1
+      send(.tick(max(deadline, state.now)))
+      for request in state.takeDueRequests() { present(request) }
+      drain()
+      if state.nextDeadline == deadline { break }
+    }
+    send(.tick(date))
+    for request in state.takeDueRequests() { present(request) }
+    drain()
+  }
+
+  /// The next time something happens by itself.
+  package var nextDeadline: Date? { state.nextDeadline }
+
+  // MARK: - Drawing
+
+  /// The current screen.
+  package func frame() -> Frame { renderer.render(state) }
+
+  /// Sets the image decoder the renderer uses.
+  package func setImages(_ provider: (any ImageProvider)?) { renderer.images = provider }
+
+  /// Changes what the next frames are drawn for without an event (render's `--view`).
+  package func resize(width: Int, height: Int) { send(.resize(width: width, height: height)) }
+}
+
+extension Session: UNNotificationCenterHost {
+  package func perform(_ operation: UNCenterOperation, completion: (@Sendable ((any Error)?) -> Void)?) {
+    queue.post { [weak self] in
+      guard let self else { return }
+      switch operation {
+      case .add(let request):
+        if let trigger = request.trigger, !(trigger is UNPushNotificationTrigger) {
+          if let reason = trigger.invalidReason {
+            completion?(UNError(.notificationInvalidNoDate, reason))
+            return
+          }
+          guard let date = trigger.fireDate(after: self.state.now) else {
+            completion?(UNError(.notificationInvalidNoDate, "the trigger never fires"))
+            return
+          }
+          self.state.store.schedule(request, fireDate: date)
+          self.publish()
+        } else {
+          self.present(request)
+        }
+      default:
+        self.send(.center(operation))
+      }
+      completion?(nil)
+    }
+  }
+
+  package func storeSnapshot() -> NotificationStore {
+    storeLock.lock()
+    defer { storeLock.unlock() }
+    return publishedStore
+  }
+}
+
+/// ISO 8601 dates as the log and scripts write them: `2026-11-29T20:00:05Z`.
+package enum ISO8601 {
+  package static func format(_ date: Date) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime]
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    return formatter.string(from: date)
+  }
+
+  package static func parse(_ text: String) -> Date? {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime]
+    if let date = formatter.date(from: text) { return date }
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return formatter.date(from: text)
+  }
+}
+
+/// Builds sessions for the command-line shells: a center of their own with the built-in
+/// recording delegate.
+package enum SessionFactory {
+  package static func make(
+    _ configuration: SessionConfiguration, now: Date, timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current
+  ) throws(UNTermError) -> Session {
+    let center = UNUserNotificationCenter.makeForSession()
+    let session = try Session(configuration: configuration, center: center, now: now, timeZone: timeZone)
+    let delegate = RecordingDelegate()
+    session.retain(delegate)
+    center.delegate = delegate
+    session.attach()
+    return session
+  }
+}
+
+extension Session {
+  /// Adds a content-extension descriptor. (Filled in with the content-extension work.)
+  package func addExtension(_ path: String) throws(UNTermError) {
+    throw UNTermError(.dataError, file: path, "TEMPORARY: content extensions arrive in the next step")
+  }
+}

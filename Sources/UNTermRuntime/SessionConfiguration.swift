@@ -1,0 +1,20 @@
+import Foundation
+import UNTermCore
+
+/// The session options every command that loads notifications shares (the contract's table).
+package struct SessionConfiguration: Sendable {
+  package var categoriesFile: String?
+  package var extensionFiles: [String] = []
+  package var device: DeviceProfile.Kind = .iphone
+  package var theme = "default"
+  package var locked = false
+  package var passcode: String?
+  package var logFile: String?
+  package var appName: String?
+  package var mediaDirectory: String?
+  package var serviceTimeout: TimeInterval = 30
+  package var previews: CenterState.Previews = .whenUnlocked
+  package var trace = false
+
+  package init() {}
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Restores the terminal if the process is interrupted while it has the screen: async-signal
+/// safe (a precomputed byte string and `write`), then the signal is re-raised so the exit status
+/// tells what happened.
+package enum TerminalRestore {
+  /// Reset attributes, show the cursor, leave the alternate screen, mouse and paste modes off.
+  package static let restoreSequence: [UInt8] = Array(
+    "\u{1B}[0m\u{1B}[?25h\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1006l\u{1B}[?2004l\u{1B}[?1049l".utf8)
+
+  package static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+
+  /// Installs the handler for interrupting signals.
+  package static func install() {
+    for signal in signals {
+      var action = sigaction()
+      action.__sigaction_handler.sa_handler = restoreHandler
+      action.sa_flags = Int32(SA_RESETHAND)
+      sigemptyset(&action.sa_mask)
+      sigaction(signal, &action, nil)
+    }
+  }
+
+  package static func uninstall() {
+    for signal in signals { Glibc.signal(signal, SIG_DFL) }
+  }
+}
+
+nonisolated(unsafe) private let restoreBytes: UnsafeMutablePointer<UInt8> = {
+  let bytes = TerminalRestore.restoreSequence
+  let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
+  pointer.initialize(from: bytes, count: bytes.count)
+  return pointer
+}()
+private let restoreCount = TerminalRestore.restoreSequence.count
+
+private func restoreHandler(_ signal: Int32) {
+  _ = write(STDOUT_FILENO, restoreBytes, restoreCount)
+  raise(signal)
+}

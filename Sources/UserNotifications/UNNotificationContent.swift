@@ -1,0 +1,222 @@
+import Foundation
+
+/// The content of a notification: its text, sound, badge, attachments and app data.
+///
+/// Instances are immutable; `mutableCopy()` gives a `UNMutableNotificationContent`.
+open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
+  /// The notification's title.
+  public internal(set) var title: String = ""
+  /// A secondary line under the title.
+  public internal(set) var subtitle: String = ""
+  /// The message text.
+  public internal(set) var body: String = ""
+  /// Media shown with the notification.
+  public internal(set) var attachments: [UNNotificationAttachment] = []
+  /// The app-icon badge to apply; `nil` leaves the badge as it is, `0` clears it.
+  public internal(set) var badge: NSNumber?
+  /// The sound to play.
+  public internal(set) var sound: UNNotificationSound?
+  /// The image or storyboard shown when the app launches from the notification.
+  public internal(set) var launchImageName: String = ""
+  /// The identifier of the registered category whose actions apply.
+  public internal(set) var categoryIdentifier: String = ""
+  /// The key that groups related notifications.
+  public internal(set) var threadIdentifier: String = ""
+  /// The window or scene to bring forward when the notification opens the app.
+  public internal(set) var targetContentIdentifier: String?
+  /// The payload: custom keys (and the `aps` dictionary for remote notifications).
+  public internal(set) var userInfo: [AnyHashable: Any] = [:]
+  /// How strongly the notification interrupts.
+  public internal(set) var interruptionLevel: UNNotificationInterruptionLevel = .active
+  /// A score from 0 to 1 used to sort and feature notifications in the summary.
+  public internal(set) var relevanceScore: Double = 0
+  /// Criteria checked against the current Focus filter.
+  public internal(set) var filterCriteria: String?
+  /// The argument for the category's summary format (deprecated in iOS 15).
+  public internal(set) var summaryArgument: String = ""
+  /// How many items this notification counts as in a summary (deprecated in iOS 15).
+  public internal(set) var summaryArgumentCount: Int = 0
+
+  public override init() { super.init() }
+
+  /// Copies every property of another content object.
+  package init(copying other: UNNotificationContent) {
+    super.init()
+    assign(from: other)
+  }
+
+  package func assign(from other: UNNotificationContent) {
+    title = other.title
+    subtitle = other.subtitle
+    body = other.body
+    attachments = other.attachments
+    badge = other.badge
+    sound = other.sound
+    launchImageName = other.launchImageName
+    categoryIdentifier = other.categoryIdentifier
+    threadIdentifier = other.threadIdentifier
+    targetContentIdentifier = other.targetContentIdentifier
+    userInfo = other.userInfo
+    interruptionLevel = other.interruptionLevel
+    relevanceScore = other.relevanceScore
+    filterCriteria = other.filterCriteria
+    summaryArgument = other.summaryArgument
+    summaryArgumentCount = other.summaryArgumentCount
+  }
+
+  /// Whether the content has alert text: a title, subtitle or body.
+  package var hasAlertText: Bool { !(title.isEmpty && subtitle.isEmpty && body.isEmpty) }
+
+  /// An immutable copy.
+  open func copy(with zone: NSZone? = nil) -> Any { UNNotificationContent(copying: self) }
+
+  /// A mutable copy, as `UNMutableNotificationContent`.
+  open func mutableCopy(with zone: NSZone? = nil) -> Any {
+    UNMutableNotificationContent(copying: self)
+  }
+
+  open override var description: String {
+    "<UNNotificationContent: title: \(title), subtitle: \(subtitle), body: \(body), categoryIdentifier: \(categoryIdentifier), threadIdentifier: \(threadIdentifier)>"
+  }
+}
+
+/// Notification content whose properties can be changed.
+open class UNMutableNotificationContent: UNNotificationContent, @unchecked Sendable {
+  public override init() { super.init() }
+
+  package override init(copying other: UNNotificationContent) { super.init(copying: other) }
+
+  open override var title: String {
+    get { super.title }
+    set { super.title = newValue }
+  }
+  open override var subtitle: String {
+    get { super.subtitle }
+    set { super.subtitle = newValue }
+  }
+  open override var body: String {
+    get { super.body }
+    set { super.body = newValue }
+  }
+  open override var attachments: [UNNotificationAttachment] {
+    get { super.attachments }
+    set { super.attachments = newValue }
+  }
+  open override var badge: NSNumber? {
+    get { super.badge }
+    set { super.badge = newValue }
+  }
+  open override var sound: UNNotificationSound? {
+    get { super.sound }
+    set { super.sound = newValue }
+  }
+  open override var launchImageName: String {
+    get { super.launchImageName }
+    set { super.launchImageName = newValue }
+  }
+  open override var categoryIdentifier: String {
+    get { super.categoryIdentifier }
+    set { super.categoryIdentifier = newValue }
+  }
+  open override var threadIdentifier: String {
+    get { super.threadIdentifier }
+    set { super.threadIdentifier = newValue }
+  }
+  open override var targetContentIdentifier: String? {
+    get { super.targetContentIdentifier }
+    set { super.targetContentIdentifier = newValue }
+  }
+  open override var userInfo: [AnyHashable: Any] {
+    get { super.userInfo }
+    set { super.userInfo = newValue }
+  }
+  open override var interruptionLevel: UNNotificationInterruptionLevel {
+    get { super.interruptionLevel }
+    set { super.interruptionLevel = newValue }
+  }
+  open override var relevanceScore: Double {
+    get { super.relevanceScore }
+    set { super.relevanceScore = newValue }
+  }
+  open override var filterCriteria: String? {
+    get { super.filterCriteria }
+    set { super.filterCriteria = newValue }
+  }
+  open override var summaryArgument: String {
+    get { super.summaryArgument }
+    set { super.summaryArgument = newValue }
+  }
+  open override var summaryArgumentCount: Int {
+    get { super.summaryArgumentCount }
+    set { super.summaryArgumentCount = newValue }
+  }
+}
+
+extension NSString {
+  /// A localized string for a notification, formatted with its arguments.
+  ///
+  /// UNTerm has no app bundle to look the key up in, so, as Foundation does for a missing
+  /// key, the key itself is the format; `%@` and `%n$@` placeholders take the arguments.
+  public class func localizedUserNotificationString(forKey key: String, arguments: [Any]?)
+    -> String
+  {
+    NotificationFormat.substitute(key, arguments: (arguments ?? []).map { "\($0)" })
+  }
+}
+
+/// Expands the `%@`, `%n$@`, `%u`, `%d` and `%%` placeholders notification strings use.
+package enum NotificationFormat {
+  /// Replaces `%@` / `%n$@` with strings in order, `%u` / `%d` / `%ld` / `%lu` with `count`.
+  package static func substitute(_ format: String, arguments: [String], count: Int? = nil)
+    -> String
+  {
+    var out = ""
+    var next = 0
+    var scalars = Array(format.unicodeScalars)[...]
+    while let c = scalars.popFirst() {
+      guard c == "%" else {
+        out.unicodeScalars.append(c)
+        continue
+      }
+      var spec = ""
+      var position: Int?
+      var digits = ""
+      while let d = scalars.first, d.properties.numericType == .decimal, d.isASCII {
+        digits.unicodeScalars.append(d)
+        scalars.removeFirst()
+      }
+      if !digits.isEmpty, scalars.first == "$" {
+        scalars.removeFirst()
+        position = Int(digits)
+      } else {
+        spec = digits
+      }
+      while let l = scalars.first, l == "l" || l == "h" || l == "q" {
+        scalars.removeFirst()
+      }
+      guard let conversion = scalars.popFirst() else {
+        out += "%" + spec
+        break
+      }
+      switch conversion {
+      case "@":
+        let index = position.map { $0 - 1 } ?? next
+        if position == nil { next += 1 }
+        out += arguments.indices.contains(index) ? arguments[index] : ""
+      case "u", "d", "i":
+        if let count {
+          out += String(count)
+        } else {
+          let index = position.map { $0 - 1 } ?? next
+          if position == nil { next += 1 }
+          out += arguments.indices.contains(index) ? arguments[index] : ""
+        }
+      case "%":
+        out += "%"
+      default:
+        out += "%" + spec + String(conversion)
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,91 @@
+/// The `--help` texts. Kept true to what the code does.
+enum Help {
+  static let sessionOptions = """
+    Session options:
+      --categories FILE        registered categories (JSON; see README)
+      --extension FILE         a content-extension descriptor (JSON or Info.plist); repeatable
+      --device iphone|ipad     device profile (default iphone)
+      --theme NAME|FILE        a theme from Themes/ or a theme file (default "default")
+      --locked                 the device starts locked
+      --passcode CODE          passcode for authentication-required actions (default: any input)
+      --log FILE               append every response to FILE (JSON Lines, synced)
+      --app-name NAME          app name in headers (default: from Simulator Target Bundle, else App)
+      --media-dir DIR          attachments may only be read inside DIR (default: the payload's folder)
+      --service-timeout DUR    the service extension's time budget (default 30s)
+      --previews always|when-unlocked|never
+                               when previews show (default when-unlocked: hidden while locked)
+      --trace                  print the service-extension pipeline's steps to stderr
+    """
+
+  static let main = """
+    unterm — an interactive emulator of the iOS notification center
+
+    Usage:
+      unterm [SESSION OPTIONS] [PAYLOAD ...]       interactive notification center (needs a terminal)
+      unterm render [OPTIONS] PAYLOAD ...          print one screen; no terminal needed
+      unterm lint [OPTIONS] [--json] [--strict] PAYLOAD ...
+                                                   check payloads, categories and extensions
+      unterm run [OPTIONS] SCRIPT ...              run session scripts (expectations, snapshots)
+      unterm push [--socket PATH] PAYLOAD ...      deliver into a running interactive session
+      unterm --help | unterm COMMAND --help | unterm --version
+
+    With no arguments, unterm opens a demo built from SamplePayloads/.
+    A PAYLOAD is a .json or .apns file, or - for standard input.
+
+    \(sessionOptions)
+    Exit codes: 0 success · 1 lint error or failed expectation · 2 usage error ·
+    65 invalid input data · 66 missing or unreadable file · 70 internal error
+    """
+
+  static let render = """
+    unterm render — deliver payloads in order and print one screen
+
+    Usage: unterm render [SESSION OPTIONS] [RENDER OPTIONS] PAYLOAD ...
+
+    Render options:
+      --view banner|expanded|center   the newest notification's banner, its expanded
+                                      (long-press) view, or the notification list (default banner)
+      --size COLSxROWS                screen size (default: the terminal's, else 80x24)
+      --color auto|always|never       ANSI colour (default auto: only on a terminal; NO_COLOR
+                                      set means never)
+      --now ISO8601                   the clock, for deterministic output (default: now)
+
+    \(sessionOptions)
+    """
+
+  static let lint = """
+    unterm lint — check payloads, categories and content extensions
+
+    Usage: unterm lint [SESSION OPTIONS] [--json] [--strict] PAYLOAD ...
+
+    Prints one finding a line: FILE:JSON.PATH: SEVERITY[CODE]: MESSAGE
+      --json      print a JSON array of {"file","path","severity","code","message"}
+      --strict    a content extension that overflows its height budget is an error
+
+    Exit codes: 0 no errors (warnings allowed) · 1 an error was found · 2 usage error ·
+    66 a file is missing or unreadable
+
+    \(sessionOptions)
+    """
+}
+
+extension Help {
+  static let run = """
+    unterm run — run session scripts: deterministic, with expectations and snapshots
+
+    Usage: unterm run [--update-snapshots] [--log F] [--cast F] [--live] [--speed X] SCRIPT ...
+
+      --update-snapshots   re-record every snapshot the scripts take
+      --log F              append every response to F (JSON Lines)
+      --cast F             write an asciicast v2 recording (markers at deliveries and responses)
+      --live               play the scripts in this terminal at a person's pace, with captions
+      --speed X            pace for --live and --cast (2 = twice as fast)
+
+    A script is UTF-8 text, one command a line (see README). The clock is virtual: 'wait'
+    advances it at once, so runs are deterministic. Snapshots are NAME.txt files beside the
+    script; a missing one is recorded (a failure when CI is set).
+
+    Exit codes: 0 every expectation held · 1 one failed (a report follows) ·
+    65 a script has a syntax error (nothing runs) or a file it loads is invalid · 66 a file is missing
+    """
+}

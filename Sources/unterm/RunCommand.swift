@@ -1,0 +1,102 @@
+import Foundation
+import UNTermCore
+import UNTermRuntime
+
+/// `unterm run`: run session scripts with expectations and snapshots; optionally play them live
+/// or record an asciicast.
+enum RunCommand {
+  static func run(_ input: Arguments) throws(UNTermError) -> ExitCode {
+    var arguments = input
+    var options = RunOptions()
+    var castFile: String?
+    var live = false
+    var speed = 1.0
+    var wantsHelp = false
+    let parser = arguments
+    let files = try arguments.parse(
+      flags: ["--update-snapshots", "--live", "--help", "-h"],
+      options: ["--log", "--cast", "--speed"]
+    ) { (name, value) throws(UNTermError) in
+      switch name {
+      case "--update-snapshots": options.updateSnapshots = true
+      case "--live": live = true
+      case "--help", "-h": wantsHelp = true
+      case "--log": options.logFile = value
+      case "--cast": castFile = value
+      case "--speed":
+        guard let v = Double(value ?? ""), v > 0, v <= 100 else {
+          throw parser.usage("--speed takes a number such as 2 or 0.5, not '\(value ?? "")'")
+        }
+        speed = v
+      default: break
+      }
+    }
+    if wantsHelp {
+      print(Help.run)
+      return .success
+    }
+    guard !files.isEmpty else { throw parser.usage("run needs at least one SCRIPT file") }
+    options.isCI = !(ProcessInfo.processInfo.environment["CI"] ?? "").isEmpty
+
+    // Parse everything before running anything.
+    var scripts: [SessionScript] = []
+    var parseFailed = false
+    var missing = false
+    for file in files {
+      do throws(UNTermError) {
+        let bytes = try InputFile.read(file, limit: 4 * 1024 * 1024)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+          throw UNTermError(.dataError, file: file, "the script is not valid UTF-8")
+        }
+        scripts.append(try parseScript(text, file: file))
+      } catch {
+        UNTermMain.warn(error.description)
+        if error.exitCode == .noInput { missing = true } else { parseFailed = true }
+      }
+    }
+    if missing { return .noInput }
+    if parseFailed { return .dataError }
+
+    var cast: CastWriter?
+    if let castFile {
+      do {
+        cast = try CastWriter(path: castFile, speed: speed)
+      } catch {
+        throw UNTermError(.noInput, file: castFile, error.localizedDescription)
+      }
+    }
+    let player = live ? LivePlayer(speed: speed) : nil
+    defer { player?.finish() }
+    var worst: ExitCode = .success
+    var passed = 0
+    for script in scripts {
+      let observer: (any ScriptObserver)? = player ?? cast
+      if let player, let cast { player.chained = cast }
+      let result = ScriptRunner(script: script, options: options, observer: observer).run()
+      for path in result.recorded {
+        UNTermMain.warn("recorded snapshot \(path)")
+      }
+      if result.passed {
+        passed += 1
+        print("✓ \(script.file) — \(result.steps) steps, \(result.expectations) expectations")
+      } else {
+        print("✗ \(script.file)")
+        if let report = result.report { print(report) }
+        if worst == .success || result.exitCode != .failure { worst = result.exitCode }
+      }
+    }
+    if scripts.count > 1 {
+      print("\(passed) of \(scripts.count) scripts passed")
+    }
+    cast?.close()
+    return worst
+  }
+
+  private static func parseScript(_ text: String, file: String) throws(UNTermError) -> SessionScript {
+    do {
+      return try SessionScript.parse(text, file: file)
+    } catch {
+      throw UNTermError(.dataError, file: file, location: "\(error.line):\(error.column)", error.message)
+    }
+  }
+}

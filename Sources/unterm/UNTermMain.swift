@@ -1,0 +1,55 @@
+import Foundation
+import UNTermCore
+import UNTermRuntime
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The `unterm` executable: picks a command, runs it, and maps errors to the contract's exit
+/// codes and one-line messages — the only place that does.
+@main
+enum UNTermMain {
+  static let version = "0.1.0"
+
+  static func main() {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    let code: ExitCode
+    do {
+      code = try run(arguments)
+    } catch {
+      FileHandle.standardError.write(Data((error.description + "\n").utf8))
+      code = error.exitCode
+    }
+    exit(code.rawValue)
+  }
+
+  static func run(_ arguments: [String]) throws(UNTermError) -> ExitCode {
+    guard let first = arguments.first else {
+      print(Help.main)
+      return .success
+    }
+    let rest = Array(arguments.dropFirst())
+    switch first {
+    case "--help", "-h", "help":
+      if first == "help", let topic = rest.first {
+        return try run([topic, "--help"])
+      }
+      print(Help.main)
+      return .success
+    case "--version":
+      print("unterm \(version)")
+      return .success
+    case "render": return try RenderCommand.run(Arguments(rest, command: "render"))
+    case "lint": return try LintCommand.run(Arguments(rest, command: "lint"))
+    case "run": return try RunCommand.run(Arguments(rest, command: "run"))
+    default:
+      throw UNTermError(.usage, "unknown command '\(first)'; see 'unterm --help'")
+    }
+  }
+
+  /// Writes a line to standard error.
+  static func warn(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+  }
+}

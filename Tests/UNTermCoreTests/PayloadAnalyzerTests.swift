@@ -1,0 +1,182 @@
+import Foundation
+import Testing
+import UNTermTestSupport
+@testable import UNTermCore
+@testable import UserNotifications
+
+@Suite("APNs payload loading")
+struct PayloadAnalyzerTests {
+  private func codes(_ payload: Payload, _ severity: Severity? = nil) -> [String] {
+    payload.diagnostics.filter { severity == nil || $0.severity == severity }.map(\.code)
+  }
+
+  @Test func alertStringBecomesTheBody() throws {
+    let payload = Fixtures.payload(#"{"aps":{"alert":"Hi"}}"#)
+    #expect(payload.content?.body == "Hi")
+    #expect(payload.content?.title == "")
+    #expect(!payload.hasErrors)
+  }
+
+  @Test func readsTheWholeApsDictionary() throws {
+    let payload = Fixtures.payload(
+      #"""
+      {"aps":{"alert":{"title":"T","subtitle":"S","body":"B","launch-image":"L"},"badge":7,
+      "sound":{"critical":1,"name":"alarm.caf","volume":0.5},"thread-id":"th","category":"cat",
+      "mutable-content":1,"target-content-id":"win","interruption-level":"time-sensitive",
+      "relevance-score":0.25,"filter-criteria":"work"},"custom":{"n":[1,2]},"Simulator Target Bundle":"com.example.App"}
+      """#)
+    let content = try #require(payload.content)
+    #expect(content.title == "T")
+    #expect(content.subtitle == "S")
+    #expect(content.body == "B")
+    #expect(content.launchImageName == "L")
+    #expect(content.badge == 7)
+    #expect(content.sound?.isCritical == true)
+    #expect(content.sound?.volume == 0.5)
+    #expect(content.threadIdentifier == "th")
+    #expect(content.categoryIdentifier == "cat")
+    #expect(content.targetContentIdentifier == "win")
+    #expect(content.interruptionLevel == .timeSensitive)
+    #expect(content.relevanceScore == 0.25)
+    #expect(content.filterCriteria == "work")
+    #expect(payload.info.mutableContent)
+    #expect(payload.info.bundleIdentifier == "com.example.App")
+    #expect((content.userInfo["custom"] as? [String: Any])?["n"] as? [Any] != nil)
+    #expect(content.userInfo["Simulator Target Bundle"] == nil)
+    #expect(content.userInfo["aps"] != nil)
+  }
+
+  @Test func customKeysReachUserInfoAsFoundationValues() throws {
+    let content = try #require(Fixtures.payload(#"{"aps":{"alert":"x"},"n":3,"d":2.5,"b":true,"s":"str","z":null}"#).content)
+    #expect(content.userInfo["n"] as? Int == 3)
+    #expect(content.userInfo["n"] as? Double == 3)
+    #expect(content.userInfo["d"] as? Double == 2.5)
+    #expect(content.userInfo["b"] as? Bool == true)
+    #expect(content.userInfo["s"] as? String == "str")
+    #expect(content.userInfo["z"] is NSNull)
+  }
+
+  @Test func keysInsideApsThatAppleDoesNotDefineAreIgnoredWithAWarning() {
+    let payload = Fixtures.payload(#"{"aps":{"alert":"x","custom":1}}"#)
+    #expect(codes(payload, .warning) == ["unknown-aps-key"])
+    #expect(payload.content != nil)
+  }
+
+  @Test func sizeLimitIsExactly4096Bytes() {
+    func payload(ofSize size: Int) -> String {
+      let base = #"{"aps":{"alert":""}}"#
+      return #"{"aps":{"alert":""# + String(repeating: "a", count: size - base.utf8.count) + #""}}"#
+    }
+    let ok = Fixtures.payload(payload(ofSize: 4096))
+    #expect(ok.info.byteCount == 4096)
+    #expect(!ok.hasErrors)
+    let big = Fixtures.payload(payload(ofSize: 4097))
+    #expect(codes(big, .error) == ["payload-too-large"])
+    #expect(big.diagnostics.first?.message.contains("4097 bytes") == true)
+    // An editor's final newline does not count.
+    #expect(!Fixtures.payload(payload(ofSize: 4096) + "\n").hasErrors)
+  }
+
+  @Test(arguments: [
+    (#"[]"#, "not-an-object"), (#"{"alert":"x"}"#, "missing-aps"), (#"{"aps":[]}"#, "type-mismatch"),
+    (#"{"aps":{"alert":5}}"#, "type-mismatch"), (#"{"aps":{"alert":{"title":5}}}"#, "type-mismatch"),
+    (#"{"aps":{"alert":"x","badge":-1}}"#, "invalid-value"), (#"{"aps":{"alert":"x","badge":1.5}}"#, "invalid-value"),
+    (#"{"aps":{"alert":"x","badge":"3"}}"#, "type-mismatch"),
+    (#"{"aps":{"alert":"x","badge":123456789012345678901234567890}}"#, "invalid-value"),
+    (#"{"aps":{"alert":"x","sound":{"critical":2}}}"#, "invalid-value"),
+    (#"{"aps":{"alert":"x","sound":{"volume":3}}}"#, "invalid-value"),
+    (#"{"aps":{"alert":{"loc-args":[1]}}}"#, "type-mismatch"),
+    (#"{"aps":{"alert":"x"},"big":1e400}"#, "number-out-of-range"),
+    (#"{"aps":{"alert":"x","thread-id":7}}"#, "type-mismatch"),
+    (#"{"aps":{"alert":"x"},"Simulator Target Bundle":1}"#, "type-mismatch"),
+    (#"{"aps":{"alert":"A","alert":"B"}}"#, "duplicate-key"),
+    ("{\"aps\":{\"alert\":\"x\"", "invalid-json"),
+  ])
+  func rejectsShapeAndTypeErrors(json: String, code: String) {
+    let payload = Fixtures.payload(json)
+    #expect(payload.hasErrors)
+    #expect(codes(payload, .error).contains(code), "\(codes(payload))")
+    #expect(payload.content == nil)
+    #expect(throws: UNTermError.self) { try payload.request(identifier: "r") }
+  }
+
+  @Test func errorsNameTheJSONPath() {
+    let payload = Fixtures.payload(#"{"aps":{"alert":{"title":["x"]}}}"#)
+    let error = payload.diagnostics.first { $0.severity == .error }
+    #expect(error?.formatted == "test.json:aps.alert.title: error[type-mismatch]: must be a string, not a array")
+  }
+
+  @Test func unknownCategoryIsAWarningWithDidYouMean() throws {
+    let categories = try Fixtures.sampleCategories().byIdentifier
+    let payload = Fixtures.payload(#"{"aps":{"alert":"x","category":"Message"}}"#, categories: categories)
+    let warning = payload.diagnostics.first { $0.code == "unknown-category" }
+    #expect(warning?.severity == .warning)
+    #expect(warning?.message.contains("Did you mean \"message\"?") == true)
+    #expect(!payload.hasErrors)
+    #expect(codes(Fixtures.payload(#"{"aps":{"alert":"x","category":"message"}}"#, categories: categories)).isEmpty)
+  }
+
+  @Test func mutableContentWithoutAlertTextIsFlagged() {
+    #expect(codes(Fixtures.payload(#"{"aps":{"mutable-content":1,"badge":1}}"#)).contains("mutable-content-without-alert"))
+    #expect(!codes(Fixtures.payload(#"{"aps":{"mutable-content":1,"alert":"x"}}"#)).contains("mutable-content-without-alert"))
+  }
+
+  @Test func contentAvailableWithAlertIsFlagged() {
+    #expect(codes(Fixtures.payload(#"{"aps":{"content-available":1,"alert":"x","sound":"default"}}"#)).contains("content-available-with-alert"))
+    #expect(codes(Fixtures.payload(#"{"aps":{"content-available":1}}"#)).isEmpty)
+  }
+
+  @Test func unknownInterruptionLevelSuggestsTheSpelling() {
+    let payload = Fixtures.payload(#"{"aps":{"alert":"x","interruption-level":"time-senstive"}}"#)
+    let warning = payload.diagnostics.first { $0.code == "unknown-interruption-level" }
+    #expect(warning?.message.contains("Did you mean \"time-sensitive\"?") == true)
+    #expect(payload.content?.interruptionLevel == .active)
+  }
+
+  @Test func relevanceScoreOutsideZeroToOneIsFlagged() {
+    #expect(codes(Fixtures.payload(#"{"aps":{"alert":"x","relevance-score":25}}"#)).contains("relevance-score-range"))
+  }
+
+  @Test func localizationKeysShowTheKeyWithArguments() {
+    let payload = Fixtures.payload(#"{"aps":{"alert":{"loc-key":"%@ and %@ invited you","loc-args":["Jenna","Frank"]}}}"#)
+    #expect(payload.content?.body == "Jenna and Frank invited you")
+    #expect(codes(payload, .note) == ["localization-key"])
+  }
+
+  @Test func controlCharactersAreKeptInTheModel() {
+    let payload = Fixtures.payload(#"{"aps":{"alert":{"body":"A\u0000B\u001b[2J\u202eC"}}}"#)
+    #expect(payload.content?.body == "A\u{0}B\u{1B}[2J\u{202E}C")
+  }
+
+  @Test func hostileInputsGiveADefinedResult() {
+    let inputs: [[UInt8]] = [
+      [0xEF, 0xBB, 0xBF] + Array(#"{"aps":{"alert":"bom"}}"#.utf8),
+      [0xFF, 0xFE] + Array(#"{"aps":{}}"#.utf8).flatMap { [$0, 0] },
+      Array(#"{"aps":{"alert":""#.utf8) + [0xFF] + Array(#""}}"#.utf8),
+      Array(#"{"aps":{"alert":"\ud800"}}"#.utf8),
+      Array(#"{"aps":{"alert":"x","badge":-0}}"#.utf8),
+      Array(("{\"aps\":{\"alert\":\"" + String(repeating: "x", count: 1_000_000) + "\"}}").utf8),
+    ]
+    let verdicts = inputs.map { PayloadAnalyzer.analyze($0, file: "x", categories: nil).hasErrors }
+    #expect(verdicts == [false, true, true, true, false, true])
+  }
+
+  @Test func randomMutationsNeverCrash() throws {
+    let seeds = try FileManager.default.contentsOfDirectory(atPath: Fixtures.samples.path)
+      .filter { $0.hasSuffix(".json") || $0.hasSuffix(".apns") }
+      .compactMap { FileManager.default.contents(atPath: Fixtures.sample($0)).map { [UInt8]($0) } }
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<2_000 {
+      var bytes = seeds.randomElement(using: &generator) ?? []
+      for _ in 0..<Int.random(in: 1...8, using: &generator) where !bytes.isEmpty {
+        let i = Int.random(in: 0..<bytes.count, using: &generator)
+        switch Int.random(in: 0..<3, using: &generator) {
+        case 0: bytes[i] = UInt8.random(in: 0...255, using: &generator)
+        case 1: bytes.remove(at: i)
+        default: bytes.insert(bytes[Int.random(in: 0..<bytes.count, using: &generator)], at: i)
+        }
+      }
+      _ = PayloadAnalyzer.analyze(bytes, file: "fuzz", categories: nil)
+    }
+  }
+}

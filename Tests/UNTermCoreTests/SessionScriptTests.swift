@@ -1,0 +1,100 @@
+import Testing
+@testable import UNTermCore
+
+@Suite("Session language parser")
+struct SessionScriptTests {
+  private func parse(_ text: String) throws(SessionScript.ParseError) -> [ScriptCommand] {
+    try SessionScript.parse(text, file: "s.session").lines.map(\.command)
+  }
+
+  @Test func parsesEveryCommand() throws {
+    let commands = try parse(#"""
+      # a comment
+      size 100x30
+      device ipad
+      theme dark
+      categories cats.json
+      extension ext.json
+      passcode 1234
+      lock
+      unlock
+      unlock 1234
+      push msg.json
+      push msg.json as chat-1   # trailing comment
+      wait 250ms
+      wait 1.5s
+      key enter
+      key x x3
+      key space
+      longpress
+      tap
+      action reply
+      type "On my way \"now\"\n#1 \\ ok"
+      send
+      dismiss
+      center
+      expect response reply "On my way"
+      expect response @default
+      expect response @dismiss
+      expect no response
+      expect screen "Ana Lima"
+      expect screen not "Delete"
+      expect badge 3
+      snapshot after-reply
+      """#)
+    #expect(commands == [
+      .size(width: 100, height: 30), .device(.ipad), .theme("dark"), .categories("cats.json"),
+      .contentExtension("ext.json"), .passcode("1234"), .lock, .unlock(nil), .unlock("1234"),
+      .push("msg.json", identifier: nil), .push("msg.json", identifier: "chat-1"), .wait(0.25), .wait(1.5),
+      .key(.enter, count: 1), .key(.character("x"), count: 3), .key(.character(" "), count: 1),
+      .longPress, .tap, .action("reply"), .type("On my way \"now\"\n#1 \\ ok"), .send, .dismiss, .center,
+      .expectResponse("reply", text: "On my way"),
+      .expectResponse("com.apple.UNNotificationDefaultActionIdentifier", text: nil),
+      .expectResponse("com.apple.UNNotificationDismissActionIdentifier", text: nil),
+      .expectNoResponse, .expectScreen("Ana Lima"), .expectScreenNot("Delete"), .expectBadge(3),
+      .snapshot("after-reply"),
+    ])
+  }
+
+  @Test(arguments: [
+    ("bogus", 1, 1, "unknown command"),
+    ("longpres", 1, 1, "did you mean 'longpress'"),
+    ("size 80by24", 1, 6, "expected a size"),
+    ("device android", 1, 8, "expected iphone or ipad"),
+    ("wait 2 s", 1, 6, "expected a duration"),
+    ("wait", 1, 5, "expected a duration"),
+    ("key hyper", 1, 5, "unknown key"),
+    ("key x 3", 1, 7, "repeat count"),
+    ("type \"open", 1, 6, "unterminated string"),
+    ("type \"bad \\q\"", 1, 11, "unknown escape"),
+    ("push a.json sa x", 1, 13, "expected 'as ID'"),
+    ("push a.json as", 1, 15, "request identifier"),
+    ("expect", 1, 7, "response, no response"),
+    ("expect maybe", 1, 8, "expected response"),
+    ("expect no reply", 1, 11, "expect no response"),
+    ("expect badge many", 1, 14, "badge number"),
+    ("tap now", 1, 5, "unexpected \"now\""),
+    ("snapshot a/b", 1, 10, "plain file name"),
+    ("type x\"y\"", 1, 7, "quote must start a token"),
+  ])
+  func reportsErrorsWithLineAndColumn(line: String, row: Int, column: Int, message: String) {
+    do {
+      _ = try parse(line)
+      Issue.record("expected a parse error for \(line)")
+    } catch {
+      #expect(error.line == row)
+      #expect(error.column == column, "\(error)")
+      #expect(error.message.contains(message), "\(error.message)")
+      #expect(error.description.hasPrefix("s.session:\(row):\(column): error: "))
+    }
+  }
+
+  @Test func errorLineNumbersCountCommentsAndBlankLines() {
+    do {
+      _ = try parse("# header\n\nlock\n  oops")
+      Issue.record("expected an error")
+    } catch {
+      #expect(error.line == 4 && error.column == 3)
+    }
+  }
+}

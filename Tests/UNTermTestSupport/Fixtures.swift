@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import UNTermCore
+import UNTermRender
+import UNTermRuntime
+import UserNotifications
+
+/// Paths and builders shared by the test suites.
+package enum Fixtures {
+  /// The package root, found from this file's location.
+  package static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+  package static var samples: URL { root.appendingPathComponent("SamplePayloads") }
+  package static var themes: URL { root.appendingPathComponent("Themes") }
+  package static var testData: URL { root.appendingPathComponent("Tests/Fixtures") }
+
+  package static func sample(_ name: String) -> String { samples.appendingPathComponent(name).path }
+  package static func data(_ name: String) -> String { testData.appendingPathComponent(name).path }
+
+  /// The built products folder (where `unterm` and the helpers are).
+  package static var productsDirectory: URL {
+    if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+      var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+      for _ in 0..<4 {
+        if FileManager.default.fileExists(atPath: dir.appendingPathComponent("unterm").path) { return dir }
+        dir = dir.deletingLastPathComponent()
+      }
+    }
+    return root.appendingPathComponent(".build/debug")
+  }
+
+  /// The `unterm` binary under test.
+  package static var unterm: String { productsDirectory.appendingPathComponent("unterm").path }
+
+  /// A fixed clock for deterministic screens.
+  package static let now = Date(timeIntervalSince1970: 1_764_446_400)  // 2025-11-29T20:00:00Z
+
+  /// A payload from JSON text.
+  package static func payload(_ json: String, file: String = "test.json", categories: [String: UNNotificationCategory]? = nil) -> Payload {
+    PayloadAnalyzer.analyze(Array(json.utf8), file: file, categories: categories)
+  }
+
+  /// The sample categories.
+  package static func sampleCategories() throws -> CategoriesFile {
+    try CategoriesFile.load(sample("categories.json"))
+  }
+
+  /// A session like `unterm render` makes, with the sample categories and the plain theme.
+  package static func session(
+    categories: Bool = true, device: DeviceProfile.Kind = .iphone, size: (Int, Int) = (80, 24),
+    configure: (inout SessionConfiguration) -> Void = { _ in }
+  ) throws -> Session {
+    var configuration = SessionConfiguration()
+    configuration.device = device
+    if categories { configuration.categoriesFile = sample("categories.json") }
+    configure(&configuration)
+    let session = try SessionFactory.make(configuration, now: now)
+    session.resize(width: size.0, height: size.1)
+    return session
+  }
+
+  /// Pushes JSON text into a session.
+  package static func push(_ json: String, into session: Session, as id: String? = nil) throws {
+    let payload = Fixtures.payload(json, categories: session.state.store.categories)
+    try session.push(payload, identifier: id)
+  }
+
+  /// Runs a process and collects its output.
+  package static func run(
+    _ executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil,
+    directory: String? = nil
+  ) throws -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    var env = ProcessInfo.processInfo.environment
+    env["NO_COLOR"] = nil
+    env["CI"] = nil
+    for (k, v) in environment ?? [:] { env[k] = v }
+    process.environment = env
+    let out = Pipe()
+    let err = Pipe()
+    let input = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try input.fileHandleForWriting.close()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+  }
+
+  /// A fresh temporary folder.
+  package static func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("unterm-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+}
