@@ -207,12 +207,12 @@ extension Renderer {
     canvas.box(buttonRect, role: .button, fill: .card)
     canvas.text(button, x: buttonRect.x + 2, y: buttonRect.y + 1, role: .button)
     canvas.hit(buttonRect, .send)
-    let textWidth = fieldWidth - 3
+    let textWidth = fieldWidth - 4
     let text = reply.field.text
     if text.isEmpty {
       let placeholder = TerminalText.sanitize(action?.textInputPlaceholder ?? "", multiline: false)
-      canvas.text(TextLayout.truncate(placeholder, width: textWidth), x: field.x + 1, y: field.y + 1, role: .fieldPlaceholder, over: .field)
-      canvas.frame.cursor = (field.x + 1, field.y + 1)
+      canvas.text(TextLayout.truncate(placeholder, width: textWidth), x: field.x + 2, y: field.y + 1, role: .fieldPlaceholder, over: .field)
+      canvas.frame.cursor = (field.x + 2, field.y + 1)
       return
     }
     // Scroll horizontally so the cursor stays in view.
@@ -229,7 +229,7 @@ extension Renderer {
       column += w
     }
     let shown = TextLayout.truncate(visible, width: textWidth)
-    canvas.text(shown, x: field.x + 1, y: field.y + 1, role: .field, clip: field.inset(dx: 1, dy: 1))
-    canvas.frame.cursor = (field.x + 1 + min(textWidth, cursorColumn - skip), field.y + 1)
+    canvas.text(shown, x: field.x + 2, y: field.y + 1, role: .field, clip: field.inset(dx: 1, dy: 1))
+    canvas.frame.cursor = (field.x + 2 + min(textWidth, cursorColumn - skip), field.y + 1)
   }
 }

@@ -37,7 +37,7 @@ package struct Renderer {
     if state.isListShown {
       drawList(&canvas, state, area: area)
     } else {
-      drawHome(&canvas, state, area: area)
+      if state.overlay == nil { drawHome(&canvas, state, area: area) }
       if state.isBannerShown, let banner = state.banner {
         drawBanner(&canvas, state, banner.notification, area: area)
       }
@@ -96,7 +96,8 @@ package struct Renderer {
     } else {
       message = "\(count) in Notification Center · c to open"
     }
-    let y = area.y + area.height / 2
+    // Near the bottom, so a banner never hides it.
+    let y = max(area.y, area.maxY - (state.appState == .foreground ? 3 : 2))
     let text = TextLayout.truncate(message, width: area.width)
     canvas.text(text, x: area.x + max(0, (area.width - DisplayWidth.of(text)) / 2), y: y, role: .secondary)
     if state.appState == .foreground {

@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+import UNTermTestSupport
+@testable import UNTermCore
+@testable import UNTermRender
+@testable import UNTermRuntime
+
+/// Every sample payload on both devices in all three views, as `unterm render` draws it at
+/// 80×24. The golden files under Tests/Golden are what a person should see;
+/// `RECORD_SNAPSHOTS=1 swift test` re-records them after a deliberate change.
+@Suite("Golden screens")
+struct GoldenScreenTests {
+  static let samples: [String] = {
+    ((try? FileManager.default.contentsOfDirectory(atPath: Fixtures.samples.path)) ?? [])
+      .filter { ($0.hasSuffix(".json") || $0.hasSuffix(".apns")) && $0 != "categories.json" && !$0.hasPrefix("extension-") }
+      .sorted()
+  }()
+
+  @Test(arguments: samples)
+  func sampleScreens(_ name: String) throws {
+    for device in DeviceProfile.Kind.allCases {
+      for view in ["banner", "expanded", "center"] {
+        let session = try Fixtures.session(device: device)
+        let payload = try Payload.load(Fixtures.sample(name), categories: session.state.store.categories)
+        try session.push(payload)
+        if view == "expanded" { session.send(.command(.longPress)) }
+        if view == "center" { session.send(.command(.openCenter)) }
+        let base = (name as NSString).deletingPathExtension
+        expectGolden(session.frame().grid.text + "\n", named: "\(base).\(device.rawValue).\(view)")
+      }
+    }
+  }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+import UNTermTestSupport
+@testable import UNTermCore
+@testable import UNTermRender
+@testable import UNTermRuntime
+
+/// What a person sees in each view, as screens.
+@Suite("Views")
+struct ViewTests {
+  let message = #"""
+    {"aps":{"alert":{"title":"Ana Lima","subtitle":"Dinner tonight?","body":"Are we still on for 8?"},
+    "badge":3,"thread-id":"chat-ana","category":"message"}}
+    """#
+
+  @Test func bannerShowsHeaderTextAndTheFirstTwoActions() throws {
+    let session = try Fixtures.session(size: (47, 10))
+    try Fixtures.push(message, into: session)
+    expectScreen(session.frame().grid, [
+      " ╭───────────────────────────────────────────╮",
+      " │ App                                   now │",
+      " │ Ana Lima                                  │",
+      " │ Dinner tonight?                           │",
+      " │ Are we still on for 8?                    │",
+      " │ ▾ Reply · Like · +1 more                  │",
+      " ╰───────────────────────────────────────────╯",
+      "     1 in Notification Center · c to open",
+      "",
+      " iPhone · Unlocked · badge 3 │ ? keys",
+    ])
+  }
+
+  @Test func expandedViewListsActionsWithTheirMarks() throws {
+    let session = try Fixtures.session(size: (47, 14))
+    try Fixtures.push(message, into: session)
+    session.send(.command(.longPress))
+    expectScreen(session.frame().grid, [
+      " ╭───────────────────────────────────────────╮",
+      " │ App                                now  ✕ │",
+      " ├───────────────────────────────────────────┤",
+      " │ Ana Lima                                  │",
+      " │ Dinner tonight?                           │",
+      " │ Are we still on for 8?                    │",
+      " ├───────────────────────────────────────────┤",
+      " │ 1  Reply                  (unlock, reply) │",
+      " │ 2  Like                                   │",
+      " │ 3  Delete                                 │",
+      " ╰───────────────────────────────────────────╯",
+      "",
+      "",
+      " iPhone · Unlocked · badge 3 │ ? keys",
+    ])
+  }
+
+  @Test func replyFieldShowsPlaceholderAndButtonTitle() throws {
+    let session = try Fixtures.session(size: (47, 14))
+    try Fixtures.push(message, into: session)
+    session.send(.command(.longPress))
+    session.send(.command(.chooseAction("reply")))
+    let lines = session.frame().grid.lines
+    #expect(lines.contains { $0.contains("│ Message…") })
+    #expect(lines.contains { $0.contains("│ Send │") })
+    session.send(.command(.type("আমি আসছি")))
+    #expect(session.frame().grid.text.contains("আমি আসছি"))
+  }
+
+  @Test func destructiveActionsUseTheDestructiveColour() throws {
+    let session = try Fixtures.session(size: (47, 14))
+    try Fixtures.push(message, into: session)
+    session.send(.command(.longPress))
+    let grid = session.frame().grid
+    let row = try #require(grid.lines.firstIndex { $0.contains("Delete") })
+    let x = try #require((0..<grid.width).first { grid[$0, row].text == "D" })
+    #expect(grid[x, row].style.foreground == session.renderer.theme[.destructive].foreground)
+    #expect(grid[x, row].style.foreground != session.renderer.theme[.action].foreground)
+  }
+
+  @Test func listGroupsByThreadWithTheCategorySummary() throws {
+    let session = try Fixtures.session(size: (47, 16))
+    try Fixtures.push(message, into: session)
+    try Fixtures.push(message, into: session)
+    try Fixtures.push(#"{"aps":{"alert":{"title":"Design review","body":"Room 4"},"category":"meeting-invite"}}"#, into: session)
+    session.send(.command(.openCenter))
+    expectScreen(session.frame().grid, [
+      " Notification Center                        3",
+      "",
+      " ┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┓",
+      " ┃ App                                   now ┃",
+      " ┃ Design review                             ┃",
+      " ┃ Room 4                                    ┃",
+      " ┗━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┛",
+      " ╭───────────────────────────────────────────╮",
+      " │ App                                   now │",
+      " │ Ana Lima · Dinner tonight?                │",
+      " │ Are we still on for 8?                    │",
+      " ╰───────────────────────────────────────────╯",
+      "    1 more messages from Ana Lima",
+      "",
+      "",
+      " iPhone · Unlocked · badge 3 │ ↑↓ move  ? keys",
+    ])
+  }
+
+  @Test func lockedDeviceShowsTheHiddenPreviewsPlaceholder() throws {
+    let session = try Fixtures.session(size: (47, 12)) { $0.locked = true }
+    try Fixtures.push(message, into: session)
+    try Fixtures.push(message, into: session)
+    let text = session.frame().grid.text
+    #expect(text.contains("Locked · 20:00"))
+    #expect(text.contains("Ana Lima"))  // hiddenPreviewsShowTitle
+    #expect(text.contains("2 new messages"))
+    #expect(!text.contains("Are we still on"))
+  }
+
+  @Test func passiveNotificationGoesToTheListWithoutABanner() throws {
+    let session = try Fixtures.session(size: (47, 12))
+    try Fixtures.push(#"{"aps":{"alert":"Water the plants","interruption-level":"passive"}}"#, into: session)
+    let text = session.frame().grid.text
+    #expect(!text.contains("Water the plants"))
+    #expect(text.contains("1 in Notification Center"))
+    session.send(.command(.openCenter))
+    #expect(session.frame().grid.text.contains("Water the plants"))
+  }
+
+  @Test func tinyTerminalsSaySoAndNeverCrash() throws {
+    let session = try Fixtures.session(size: (80, 24))
+    try Fixtures.push(message, into: session)
+    for (w, h) in [(1, 1), (2, 10), (5, 20), (10, 2), (0, 0), (23, 7), (24, 8), (200, 60)] {
+      session.resize(width: w, height: h)
+      session.send(.command(.longPress))
+      let grid = session.frame().grid
+      #expect(grid.width == w && grid.height == h)
+      if w >= 10 && h >= 2 && w < Renderer.minimumWidth { #expect(grid.text.contains("Terminal")) }
+    }
+  }
+
+  @Test func hostilePayloadRendersVisiblyAndInertly() throws {
+    let session = try Fixtures.session(size: (80, 24))
+    try Fixtures.push(#"""
+      {"aps":{"alert":{"title":"\u001b]0;pwned\u0007T\u202eitle","subtitle":"Approve\rDeny ok\b\bNO",
+      "body":"A\u001b]52;c;SGVsbG8=\u0007B \u001b[2J\u001b[H \u009b2J\u009d0;x\u009c before\u0000after %s%n \u2066q\u2069 \u200e\u200f\u061c"},
+      "category":"message"}}
+      """#, into: session)
+    for view in 0..<3 {
+      if view == 1 { session.send(.command(.longPress)) }
+      if view == 2 { session.send(.command(.openCenter)) }
+      let grid = session.frame().grid
+      for cell in grid.cells {
+        #expect(!cell.text.unicodeScalars.contains(where: TerminalTextTests.isForbidden))
+      }
+      let ansi = grid.ansiText(depth: .trueColor)
+      let withoutSGR = ansi.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+      #expect(!withoutSGR.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || (0x80...0x9F).contains($0.value) })
+    }
+    session.send(.key(.escape))
+    session.send(.command(.longPress))
+    let text = session.frame().grid.text
+    #expect(text.contains("␛]0;pwned␇T‹RLO›itle"))
+    #expect(text.contains("Approve␍Deny ok␈␈NO"))
+    #expect(text.contains("before␀after"))
+  }
+
+  @Test func bodyTallerThanTheBudgetIsClippedWithTheOverflowInPoints() throws {
+    // Title (headline, 22 pt) + 20 body lines (22 pt each) = 462 pt.
+    let body = (1...20).map { "line \($0)" }.joined(separator: "\\n")
+    let json = #"{"aps":{"alert":{"title":"Tall","body":"\#(body)"}}}"#
+    for (device, shown, over) in [(DeviceProfile.Kind.iphone, 13, 142), (.ipad, 15, 110)] {
+      let session = try Fixtures.session(device: device, size: (80, 40))
+      try Fixtures.push(json, into: session)
+      session.send(.command(.longPress))
+      let text = session.frame().grid.text
+      #expect(text.contains("line \(shown)"))
+      #expect(!text.contains("line \(shown + 1)"))
+      #expect(text.contains("\(over) pt over the \(Int(DeviceProfile.profile(device).contentBudget)) pt budget"))
+    }
+  }
+}
