@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+import UNTermTestSupport
+@testable import UNTermCore
+
+/// The `unterm` binary as users and CI call it: exit codes, one-line errors, output formats.
+@Suite("unterm command line")
+struct CommandLineTests {
+  private func unterm(_ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil) throws
+    -> (status: Int32, stdout: String, stderr: String)
+  {
+    try Fixtures.run(Fixtures.unterm, arguments, stdin: stdin, environment: environment)
+  }
+
+  private func write(_ text: String, _ name: String = "payload.json") throws -> String {
+    let url = try Fixtures.temporaryDirectory().appendingPathComponent(name)
+    try Data(text.utf8).write(to: url)
+    return url.path
+  }
+
+  @Test func versionAndHelp() throws {
+    #expect(try unterm(["--version"]).stdout.hasPrefix("unterm "))
+    for args in [["--help"], ["render", "--help"], ["lint", "--help"], ["run", "--help"]] {
+      let result = try unterm(args)
+      #expect(result.status == 0)
+      #expect(result.stdout.contains("Usage"))
+    }
+  }
+
+  @Test func usageErrorsExitTwoWithOneLine() throws {
+    for args in [["render", "--bogus", "x.json"], ["render", "--view"], ["render", "--view", "side", "x.json"],
+                 ["lint"], ["render"], ["frobnicate"], ["render", "--size", "80by24", "x.json"]] {
+      let result = try unterm(args)
+      #expect(result.status == 2, "\(args)")
+      #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+      #expect(result.stderr.contains("error: "))
+    }
+  }
+
+  @Test func missingFileExits66() throws {
+    let result = try unterm(["render", "/nonexistent/payload.json"])
+    #expect(result.status == 66)
+    #expect(result.stderr == "/nonexistent/payload.json: error: no such file\n")
+  }
+
+  @Test func invalidPayloadExits65NamingThePath() throws {
+    let path = try write(#"{"aps":{"alert":{"title":42}}}"#)
+    let result = try unterm(["render", path])
+    #expect(result.status == 65)
+    #expect(result.stderr == "\(path):aps.alert.title: error: must be a string, not a number\n")
+  }
+
+  @Test func syntaxErrorNamesLineAndColumn() throws {
+    let path = try write("{\n  \"aps\": {\"alert\": \"x\",}\n}")
+    let result = try unterm(["render", path])
+    #expect(result.status == 65)
+    #expect(result.stderr == "\(path):2:24: error: unexpected '}'; expected a key in double quotes\n")
+  }
+
+  @Test func oversizePayloadGivesTheByteCount() throws {
+    let body = String(repeating: "x", count: 4200)
+    let path = try write(#"{"aps":{"alert":"\#(body)"}}"#)
+    let result = try unterm(["render", path])
+    #expect(result.status == 65)
+    #expect(result.stderr.contains("the payload is 4220 bytes; APNs refuses payloads over 4096 bytes"))
+  }
+
+  @Test func badInputIsRejectedQuickly() throws {
+    let start = Date()
+    let deep = try unterm(["render", try write(#"{"aps":"# + String(repeating: "[", count: 40))])
+    #expect(deep.status == 65)
+    #expect(deep.stderr.contains("nesting deeper than 32 levels"))
+    let huge = try unterm(["render", try write(String(repeating: "[", count: 100_000))])
+    #expect(huge.status == 65)
+    let big = try unterm(["render", try write(String(repeating: " ", count: 300_000))])
+    #expect(big.status == 65)
+    #expect(big.stderr.contains("the file is 300000 bytes"))
+    #expect(Date().timeIntervalSince(start) < 5)
+  }
+
+  @Test func readsStandardInput() throws {
+    let result = try unterm(["render", "--now", "2026-11-29T20:00:00Z", "-"], stdin: #"{"aps":{"alert":"from stdin"}}"#)
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("from stdin"))
+  }
+
+  @Test func colourOnlyWhenAskedAndNeverWithNoColor() throws {
+    let sample = Fixtures.sample("message.json")
+    #expect(!(try unterm(["render", sample]).stdout.contains("\u{1B}[")))
+    #expect(try unterm(["render", "--color", "always", sample]).stdout.contains("\u{1B}["))
+    #expect(!(try unterm(["render", "--color", "always", sample], environment: ["NO_COLOR": "1"]).stdout.contains("\u{1B}[")))
+  }
+
+  @Test func renderIsDeterministicForAGivenNow() throws {
+    let args = ["render", "--now", "2026-11-29T20:00:00Z", "--categories", Fixtures.sample("categories.json"),
+                "--view", "center", Fixtures.sample("message.json"), Fixtures.sample("meeting.json")]
+    let a = try unterm(args)
+    let b = try unterm(args)
+    #expect(a.status == 0)
+    #expect(a.stdout == b.stdout)
+    #expect(a.stdout.split(separator: "\n", omittingEmptySubsequences: false).count == 25)
+  }
+
+  @Test func lintExitCodes() throws {
+    let categories = Fixtures.sample("categories.json")
+    let clean = try unterm(["lint", "--categories", categories, Fixtures.sample("message.json")])
+    #expect(clean.status == 0)
+    let warned = try unterm(["lint", "--categories", categories, Fixtures.sample("wrong-category-case.json")])
+    #expect(warned.status == 0)
+    #expect(warned.stdout.contains("aps.category: warning[unknown-category]: category \"Message\" is not registered; on iOS the notification shows with no action buttons and no error. Did you mean \"message\"?"))
+    let bad = try unterm(["lint", try write(#"{"aps":{"alert":"x","badge":-1}}"#)])
+    #expect(bad.status == 1)
+    #expect(bad.stdout.contains("aps.badge: error[invalid-value]"))
+    let missing = try unterm(["lint", "/nonexistent.json"])
+    #expect(missing.status == 66)
+  }
+
+  @Test func lintJSONIsMachineReadable() throws {
+    let result = try unterm(["lint", "--json", try write(#"{"aps":{"alert":"x","interruption-level":"urgent","relevance-score":3}}"#)])
+    #expect(result.status == 0)
+    let items = try #require(try JSONParser.parse(Array(result.stdout.utf8)).array)
+    #expect(items.count == 2)
+    for item in items {
+      let object = try #require(item.object)
+      #expect(object.keys.prefix(5) == ["file", "path", "severity", "code", "message"])
+    }
+    #expect(items.compactMap { $0.object?["code"]?.string } == ["unknown-interruption-level", "relevance-score-range"])
+  }
+
+  @Test func runParseErrorsStopEverythingWithExit65() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let good = dir.appendingPathComponent("good.session")
+    try Data("push \(Fixtures.sample("message.json"))\nsnapshot should-not-exist\n".utf8).write(to: good)
+    let bad = dir.appendingPathComponent("bad.session")
+    try Data("push a.json\nwait soon\n".utf8).write(to: bad)
+    let result = try unterm(["run", good.path, bad.path])
+    #expect(result.status == 65)
+    #expect(result.stderr.contains("bad.session:2:6: error: expected a duration"))
+    #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("should-not-exist.txt").path))
+  }
+
+  @Test func runReportsFailuresWithExit1AndWritesTheLog() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let script = dir.appendingPathComponent("s.session")
+    try Data("""
+      categories \(Fixtures.sample("categories.json"))
+      push \(Fixtures.sample("message-bengali.json"))
+      longpress
+      action reply
+      type "আমি আসছি"
+      send
+      expect response reply "আমি আসছি"
+      expect badge 99
+      """.utf8).write(to: script)
+    let log = dir.appendingPathComponent("log.jsonl").path
+    let result = try unterm(["run", "--log", log, script.path])
+    #expect(result.status == 1)
+    #expect(result.stdout.contains("s.session:8: expect badge 99"))
+    let logged = String(decoding: try Data(contentsOf: URL(fileURLWithPath: log)), as: UTF8.self)
+    #expect(logged.contains(#""actionIdentifier":"reply","userText":"আমি আসছি","requestIdentifier":"req-1""#))
+  }
+}

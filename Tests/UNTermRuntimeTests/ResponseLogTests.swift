@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import UNTermTestSupport
+@testable import UNTermCore
+@testable import UNTermRuntime
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+@Suite("Durable response log")
+struct ResponseLogTests {
+  @Test func recordsFollowTheContractFormat() throws {
+    let session = try Fixtures.session { $0.logFile = nil }
+    try Fixtures.push(#"{"aps":{"alert":"hi","category":"message","thread-id":"chat_123"}}"#, into: session)
+    var record: String?
+    session.onResponse = { response, context in
+      record = JSONWriter.write(Session.logRecord(response, context))
+    }
+    session.send(.command(.longPress))
+    session.send(.command(.chooseAction("reply")))
+    session.send(.command(.type("On my way")))
+    session.send(.command(.send))
+    #expect(record == #"{"actionIdentifier":"reply","userText":"On my way","requestIdentifier":"req-1","categoryIdentifier":"message","threadIdentifier":"chat_123","date":"2025-11-29T20:00:00Z","device":"iphone","locked":false}"#)
+  }
+
+  @Test func hostileTextIsEscapedInTheLog() {
+    #expect(JSONWriter.quote("a\u{1B}[2J\u{0}\u{202E}\"\\\n") == #""a\u001b[2J\u0000\u202e\"\\\n""#)
+  }
+
+  @Test func tornLastLineIsClosedOnOpen() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let path = dir.appendingPathComponent("log.jsonl").path
+    // A complete record, then half a record ending in half a multibyte character.
+    var bytes = Array("{\"actionIdentifier\":\"a\"}\n{\"actionIdentifier\":\"b\",\"userText\":\"ক".utf8)
+    bytes.removeLast()
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    let log = try ResponseLog(path: path)
+    #expect(log.repairedTornTail)
+    try log.append(.object([("actionIdentifier", .string("c"))]))
+    let contents = try ResponseLog.read(path)
+    #expect(contents.records == [#"{"actionIdentifier":"a"}"#, #"{"actionIdentifier":"c"}"#])
+    #expect(contents.damagedLines == [2])
+    #expect(contents.tornTail == nil)
+  }
+
+  @Test func createdWithOwnerOnlyPermissions() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let path = dir.appendingPathComponent("new.jsonl").path
+    _ = try ResponseLog(path: path)
+    let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+  }
+
+  /// A child writes records and prints "ack ID" after each sync; it is killed with SIGKILL at a
+  /// random moment, five times over the same file. Every acknowledged record must be there
+  /// exactly once, and every complete line must parse.
+  @Test func everyAcknowledgedRecordSurvivesKillMinus9() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let path = dir.appendingPathComponent("stress.jsonl").path
+    let helper = Fixtures.productsDirectory.appendingPathComponent("unterm-log-stress").path
+    var acknowledged: [String] = []
+    for round in 0..<5 {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: helper)
+      process.arguments = [path, "1000000", "r\(round)"]
+      let out = Pipe()
+      process.standardOutput = out
+      try process.run()
+      let target = Int.random(in: 20...300)
+      var buffer = Data()
+      while buffer.split(separator: 0x0A).count < target {
+        let chunk = out.fileHandleForReading.availableData
+        if chunk.isEmpty { break }
+        buffer.append(chunk)
+      }
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      #expect(process.terminationReason == .uncaughtSignal)
+      buffer.append(out.fileHandleForReading.readDataToEndOfFile())
+      let lines = String(decoding: buffer, as: UTF8.self).split(separator: "\n")
+      // The last line may be cut off mid-print; a whole "ack" line was printed after its sync.
+      acknowledged += lines.dropLast().filter { $0.hasPrefix("ack ") }.map { String($0.dropFirst(4)) }
+    }
+    let contents = try ResponseLog.read(path)
+    var seen: [String: Int] = [:]
+    for line in contents.records {
+      guard let range = line.range(of: #""requestIdentifier":""#) else { continue }
+      let id = String(line[range.upperBound...].prefix { $0 != "\"" })
+      seen[id, default: 0] += 1
+    }
+    #expect(acknowledged.count > 50)
+    for id in acknowledged {
+      #expect(seen[id] == 1, "acknowledged record \(id) appears \(seen[id] ?? 0) times")
+    }
+    #expect(contents.records.allSatisfy { (try? JSONParser.parse(Array($0.utf8)))?.object != nil })
+    // At most one torn record per kill, each closed off by the next open.
+    #expect(contents.damagedLines.count <= 5)
+  }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+import UNTermTestSupport
+@testable import UNTermCore
+@testable import UNTermRuntime
+
+@Suite("Script runner")
+struct ScriptRunnerTests {
+  private func run(_ text: String, options: RunOptions = RunOptions(), in dir: URL? = nil) throws -> ScriptResult {
+    let folder = try dir ?? Fixtures.temporaryDirectory()
+    let path = folder.appendingPathComponent("test.session").path
+    let samples = Fixtures.samples.path
+    let script = try SessionScript.parse(text.replacingOccurrences(of: "$S", with: samples), file: path)
+    return ScriptRunner(script: script, options: options).run()
+  }
+
+  @Test func passingScript() throws {
+    let result = try run("""
+      categories $S/categories.json
+      push $S/message.json as chat-1
+      expect screen "Ana Lima"
+      expect badge 3
+      longpress
+      expect screen "Delete"
+      action reply
+      type "On my way"
+      send
+      expect response reply "On my way"
+      push $S/meeting.json
+      tap
+      expect response @default
+      expect no response
+      """)
+    #expect(result.passed, "\(result.report ?? "")")
+    #expect(result.steps == 14)
+    #expect(result.expectations == 6)
+  }
+
+  @Test(arguments: [
+    ("expect response like", "no unchecked response remains"),
+    ("expect screen \"Nobody\"", "expected the screen to show \"Nobody\""),
+    ("expect screen not \"Ana Lima\"", "expected the screen not to show"),
+    ("expect badge 9", "actual badge   3"),
+    ("action reply", "no actions are listed"),
+    ("type \"hello\"", "no text field is open"),
+  ])
+  func failuresExplainThemselves(line: String, message: String) throws {
+    let result = try run("categories $S/categories.json\npush $S/message.json\n\(line)\nexpect badge 3")
+    #expect(!result.passed)
+    #expect(result.exitCode == .failure)
+    let report = try #require(result.report)
+    #expect(report.contains(message), "\(report)")
+    #expect(report.contains("test.session:3: \(line)"))
+    #expect(report.contains("screen:"))
+    #expect(report.contains("Ana Lima"))
+    #expect(result.steps == 3)
+  }
+
+  @Test func wrongResponseShowsExpectedAndActual() throws {
+    let result = try run("""
+      categories $S/categories.json
+      push $S/message.json
+      longpress
+      action like
+      expect response reply "hi"
+      """)
+    let report = try #require(result.report)
+    #expect(report.contains("expected response reply \"hi\""))
+    #expect(report.contains("actual response   like (request req-1)"))
+    #expect(report.contains("recent responses:"))
+  }
+
+  @Test func dismissWithAndWithoutCustomDismissAction() throws {
+    let result = try run("""
+      categories $S/categories.json
+      push $S/message.json
+      dismiss
+      expect response @dismiss
+      push $S/reminder-passive.json
+      center
+      dismiss
+      expect no response
+      expect screen not "Water the plants"
+      """)
+    #expect(result.passed, "\(result.report ?? "")")
+  }
+
+  @Test func waitRetiresTheBannerOnTheVirtualClock() throws {
+    let result = try run("""
+      push $S/message.json
+      expect screen "Dinner tonight?"
+      wait 4s
+      expect screen "Dinner tonight?"
+      wait 1s
+      expect screen not "Dinner tonight?"
+      """)
+    #expect(result.passed, "\(result.report ?? "")")
+  }
+
+  @Test func snapshotsAreRecordedComparedAndReRecorded() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let script = "push $S/message.json\nsnapshot shot"
+    let first = try run(script, in: dir)
+    #expect(first.passed)
+    #expect(first.recorded.count == 1)
+    let file = dir.appendingPathComponent("shot.txt")
+    #expect(String(decoding: try Data(contentsOf: file), as: UTF8.self).contains("Ana Lima"))
+    #expect(try run(script, in: dir).recorded.isEmpty)
+    try Data("something else\n".utf8).write(to: file)
+    let changed = try run(script, in: dir)
+    #expect(!changed.passed)
+    #expect(changed.report?.contains("differs from snapshot shot.txt") == true)
+    var update = RunOptions()
+    update.updateSnapshots = true
+    #expect(try run(script, options: update, in: dir).passed)
+    #expect(try run(script, in: dir).passed)
+  }
+
+  @Test func missingSnapshotFailsUnderCI() throws {
+    var options = RunOptions()
+    options.isCI = true
+    let result = try run("push $S/message.json\nsnapshot never-recorded", options: options)
+    #expect(!result.passed)
+    #expect(result.report?.contains("missing") == true)
+  }
+
+  @Test func missingFileIsExitCode66WithItsLine() throws {
+    let result = try run("push nowhere.json")
+    #expect(result.exitCode == .noInput)
+    #expect(result.report?.contains("test.session:1: push nowhere.json") == true)
+  }
+
+  @Test func lockedAuthenticationRequiredActionWithPasscode() throws {
+    let result = try run("""
+      categories $S/categories.json
+      passcode 1234
+      lock
+      push $S/security-alert.apns
+      expect screen "Locked"
+      longpress
+      action approve
+      expect screen "Enter Passcode"
+      type "9999"
+      key enter
+      expect no response
+      expect screen "Wrong passcode"
+      unlock 1234
+      expect response approve
+      """)
+    #expect(result.passed, "\(result.report ?? "")")
+  }
+}
