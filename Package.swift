@@ -12,7 +12,7 @@ let package = Package(
     .target(name: "UserNotificationsUI", dependencies: ["UserNotifications"]),
     .target(name: "UNTermCore", dependencies: ["UserNotifications", "UserNotificationsUI"]),
     .target(name: "UNTermRender", dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermCore"]),
-    .target(name: "UNTermRuntime", dependencies: ["UserNotifications", "UNTermCore", "UNTermRender"]),
+    .target(name: "UNTermRuntime", dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermRender"]),
     .executableTarget(name: "unterm", dependencies: ["UserNotifications", "UNTermCore", "UNTermRuntime"]),
 
     // Tests

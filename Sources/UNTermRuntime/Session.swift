@@ -2,6 +2,7 @@ import Foundation
 import UNTermCore
 import UNTermRender
 import UserNotifications
+import UserNotificationsUI
 
 /// A running notification center: the state, the app's center and delegate, the response log.
 ///
@@ -22,6 +23,7 @@ package final class Session: @unchecked Sendable {
   private var publishedStore = NotificationStore()
   private var attached = false
   private var retained: [AnyObject] = []
+  package let extensions = ExtensionRegistry()
 
   /// Called for every response after the delegate and the log have it.
   package var onResponse: ((UNNotificationResponse, ResponseContext) -> Void)?
@@ -55,6 +57,11 @@ package final class Session: @unchecked Sendable {
       let categories = try CategoriesFile.load(file)
       self.state.store.setCategories(categories.categories)
     }
+    for file in configuration.extensionFiles {
+      let (descriptor, _) = try ContentExtensionDescriptor.load(file)
+      try extensions.add(.descriptor(descriptor))
+    }
+    self.state.extensions = extensions.attributesByCategory
     if let file = configuration.logFile {
       do {
         log = try ResponseLog(path: file)
@@ -109,6 +116,7 @@ package final class Session: @unchecked Sendable {
   package func send(_ event: Event) -> Outcome {
     let outcome = state.handle(event)
     perform(outcome.effects)
+    if !isDraining { drain() }
     if case .command(.setTheme(let name)) = event { applyTheme(name) }
     if case .key(.character("t")) = event { applyTheme(state.themeName) }
     publish()
@@ -137,8 +145,38 @@ package final class Session: @unchecked Sendable {
         record(response, context)
       case .quit:
         break
+      case .loadExtension(let notification):
+        let actions = state.category(of: notification)?.actions ?? []
+        if let view = extensions.load(notification, actions: actions, host: self) {
+          send(.extensionLoaded(notification: notification.request.identifier, view))
+        }
+      case .extensionAction(let response, let context):
+        guard let controller = extensions.activeController else {
+          send(.extensionCompleted(response, context, nil))
+          continue
+        }
+        controller.didReceive(response) { [weak self] option in
+          self?.queue.post { [weak self] in self?.send(.extensionCompleted(response, context, option)) }
+        }
+        if UNContentExtensionDefaults.takeUnimplemented(controller) {
+          send(.extensionCompleted(response, context, nil))
+        }
+        drain()
+      case .extensionMedia(let play):
+        if let controller = extensions.activeController {
+          if play { controller.mediaPlay() } else { controller.mediaPause() }
+        }
+      case .extensionButton(let action, let notification, let context):
+        if let controller = extensions.activeController {
+          controller.buttonPressed(action: action)
+        } else if !action.isEmpty {
+          // A described view has no code: its button's action reaches the app as a response;
+          // the view stays open.
+          record(UNNotificationResponse(notification: notification, actionIdentifier: action), context)
+        }
       }
     }
+    if state.expanded == nil { extensions.close() }
   }
 
   private func record(_ response: UNNotificationResponse, _ context: ResponseContext) {
@@ -202,8 +240,13 @@ package final class Session: @unchecked Sendable {
     }
   }
 
+  private var isDraining = false
+
   /// Runs work posted from other threads (or from callbacks made during an update).
   package func drain() {
+    guard !isDraining else { return }
+    isDraining = true
+    defer { isDraining = false }
     var rounds = 0
     while !queue.isEmpty && rounds < 100 {
       for work in queue.take() { work() }
@@ -312,8 +355,34 @@ package enum SessionFactory {
 }
 
 extension Session {
-  /// Adds a content-extension descriptor. (Filled in with the content-extension work.)
+  /// Adds a content-extension descriptor (JSON or Info.plist).
   package func addExtension(_ path: String) throws(UNTermError) {
-    throw UNTermError(.dataError, file: path, "TEMPORARY: content extensions arrive in the next step")
+    let (descriptor, _) = try ContentExtensionDescriptor.load(path)
+    try extensions.add(.descriptor(descriptor))
+    state.extensions = extensions.attributesByCategory
+  }
+
+  /// Adds a program's content extension.
+  package func addExtension(_ program: ProgramExtension) throws(UNTermError) {
+    try extensions.add(.program(program))
+    state.extensions = extensions.attributesByCategory
+  }
+}
+
+extension Session: UNNotificationExtensionHost {
+  package func extensionSetActions(_ actions: [UNNotificationAction]) {
+    queue.post { [weak self] in self?.send(.extensionSetActions(actions)) }
+  }
+
+  package func extensionPerformDefaultAction() {
+    queue.post { [weak self] in self?.send(.extensionDefaultAction) }
+  }
+
+  package func extensionDismiss() {
+    queue.post { [weak self] in self?.send(.extensionDismiss) }
+  }
+
+  package func extensionMediaChanged(playing: Bool) {
+    queue.post { [weak self] in self?.send(.extensionMediaChanged(playing: playing)) }
   }
 }

@@ -50,22 +50,29 @@ enum LintCommand {
         note(error)
       }
     }
+    let registered = options.categoriesFile == nil ? nil : categories.mapValues(\.category)
+    var payloads: [Payload] = []
     for file in files {
       do {
         let bytes = try InputFile.read(file)
-        let payload = PayloadAnalyzer.analyze(
-          bytes, file: file, categories: options.categoriesFile == nil ? nil : categories.mapValues(\.category))
+        let payload = PayloadAnalyzer.analyze(bytes, file: file, categories: registered)
         report.diagnostics += payload.diagnostics
+        payloads.append(payload)
       } catch {
         note(error)
       }
     }
+    let qa = ExtensionQA.report(
+      extensionFiles: options.extensionFiles, payloads: payloads, categories: registered, strict: strict,
+      images: MediaSupport.images())
+    report.diagnostics += qa.diagnostics
+    if qa.missingFile { missing = true }
     if json {
       print(report.json)
     } else {
       for diagnostic in report.diagnostics { print(diagnostic.formatted) }
       if !report.diagnostics.isEmpty || files.count > 1 {
-        UNTermMain.warn(report.summary(files: files.count + (options.categoriesFile == nil ? 0 : 1)))
+        UNTermMain.warn(report.summary(files: files.count + options.extensionFiles.count + (options.categoriesFile == nil ? 0 : 1)))
       }
     }
     if missing { return .noInput }
@@ -94,6 +101,10 @@ struct LintReport {
       ]
       if case .position(let p) = d.location {
         members += [("line", .int(p.line)), ("column", .int(p.column))]
+      }
+      for key in d.details.keys.sorted() {
+        let value = d.details[key] ?? ""
+        members.append((key, Double(value).map { JSONWriter.Value.double($0) } ?? .string(value)))
       }
       return .object(members)
     }

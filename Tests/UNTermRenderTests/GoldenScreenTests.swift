@@ -31,3 +31,23 @@ struct GoldenScreenTests {
     }
   }
 }
+
+/// The content-extension designs in SamplePayloads, expanded on both devices (80×40 so the
+/// whole card shows).
+@Suite("Golden screens of content extensions")
+struct ExtensionGoldenTests {
+  @Test(arguments: [
+    ("extension-media-card.json", "media-episode.json"), ("extension-chat-card.json", "chat-thread.json"),
+  ])
+  func extensionScreens(_ descriptor: String, _ payload: String) throws {
+    for device in DeviceProfile.Kind.allCases {
+      let session = try Fixtures.session(device: device, size: (80, 40)) {
+        $0.extensionFiles = [Fixtures.sample(descriptor)]
+      }
+      try session.push(try Payload.load(Fixtures.sample(payload), categories: session.state.store.categories))
+      session.send(.command(.longPress))
+      let base = (descriptor as NSString).deletingPathExtension
+      expectGolden(session.frame().grid.text + "\n", named: "\(base).\(device.rawValue).expanded")
+    }
+  }
+}

@@ -37,6 +37,8 @@ package struct Diagnostic: Sendable, Hashable {
   package var severity: Severity
   package var code: String
   package var message: String
+  /// Measurements a QA finding carries for `--json` (heights in points, and so on).
+  package var details: [String: String] = [:]
 
   package init(
     file: String, location: DiagnosticLocation, severity: Severity, code: String, message: String
@@ -125,7 +127,7 @@ package enum Suggestion {
     if let same = list.first(where: { $0.lowercased() == word.lowercased() && $0 != word }) {
       return same
     }
-    let limit = max(1, min(3, word.count / 3))
+    let limit = max(1, min(3, (word.count + 1) / 3))
     var best: (String, Int)?
     for candidate in list where candidate != word {
       let d = distance(word.lowercased(), candidate.lowercased())

@@ -1,5 +1,6 @@
 import Foundation
 import UserNotifications
+import UserNotificationsUI
 
 extension CenterState {
   /// Applies one event and says what the shell must do.
@@ -9,8 +10,7 @@ extension CenterState {
       advance(to: date)
       return Outcome()
     case .deliver(let notification, let presentation):
-      deliver(notification, presentation: presentation)
-      return Outcome()
+      return deliver(notification, presentation: presentation)
     case .key(let key):
       return handleKey(key)
     case .command(let command):
@@ -26,6 +26,64 @@ extension CenterState {
     case .notice(let kind, let text):
       note(kind, text)
       return Outcome()
+    case .extensionLoaded(let id, var view):
+      guard case .expanded(var e) = overlay else { return Outcome() }
+      let sameThread = !e.notification.request.content.threadIdentifier.isEmpty
+        && store.delivered(id)?.request.content.threadIdentifier == e.notification.request.content.threadIdentifier
+      guard e.notification.request.identifier == id || sameThread else { return Outcome() }
+      view.isPlaying = e.extensionView?.isPlaying ?? view.isPlaying
+      view.buttonFocus = e.extensionView?.buttonFocus
+      e.extensionView = view
+      overlay = .expanded(e)
+      return Outcome()
+    case .extensionCompleted(let response, let context, let option):
+      return extensionCompleted(response, context, option)
+    case .extensionSetActions(let actions):
+      guard case .expanded(var e) = overlay else { return Outcome() }
+      e.actionOverride = actions
+      e.selection = e.selection.map { min($0, max(0, min(actions.count, 10) - 1)) }
+      if actions.isEmpty { e.selection = nil }
+      overlay = .expanded(e)
+      return Outcome()
+    case .extensionDefaultAction:
+      guard let e = expanded else { return Outcome() }
+      return tap(e.notification)
+    case .extensionDismiss:
+      if expanded != nil { overlay = nil }
+      return Outcome()
+    case .extensionMediaChanged(let playing):
+      guard case .expanded(var e) = overlay, var view = e.extensionView else { return Outcome() }
+      view.isPlaying = playing
+      e.extensionView = view
+      overlay = .expanded(e)
+      return Outcome()
+    }
+  }
+
+  private mutating func extensionCompleted(
+    _ response: UNNotificationResponse, _ context: ResponseContext,
+    _ option: UNNotificationContentExtensionResponseOption?
+  ) -> Outcome {
+    guard case .expanded(var e) = overlay, e.isAwaitingExtension,
+      e.notification.request.identifier == response.notification.request.identifier
+    else { return Outcome() }
+    e.isAwaitingExtension = false
+    e.reply = nil
+    overlay = .expanded(e)
+    switch option {
+    case nil:
+      // The extension does not implement didReceive(_:completionHandler:): the app gets it.
+      return deliverResponse(response, context)
+    case .doNotDismiss:
+      note(.info, "The extension handled \(response.actionIdentifier) and kept its view open")
+      return Outcome()
+    case .dismiss:
+      note(.info, "The extension handled \(response.actionIdentifier) and closed; the app is not told")
+      remove(response.notification)
+      return Outcome()
+    case .dismissAndForwardAction:
+      note(.info, "The extension handled \(response.actionIdentifier) and forwarded it to the app")
+      return deliverResponse(response, context)
     }
   }
 
@@ -43,7 +101,7 @@ extension CenterState {
     store.takeDue(at: now)
   }
 
-  private mutating func deliver(_ notification: UNNotification, presentation: UNNotificationPresentationOptions) {
+  private mutating func deliver(_ notification: UNNotification, presentation: UNNotificationPresentationOptions) -> Outcome {
     let id = notification.request.identifier
     let content = notification.request.content
     guard content.hasAlertText else {
@@ -51,7 +109,15 @@ extension CenterState {
       // still changes.
       if presentation.contains(.badge) { store.applyBadge(of: content) }
       note(.info, "\(id): no alert text, so nothing is shown (background update or badge/sound only)")
-      return
+      return Outcome()
+    }
+    var effects: [Effect] = []
+    if let e = expanded, e.extensionView != nil, extensionAttributes(for: e.notification) != nil,
+      e.notification.request.identifier == id
+        || (!content.threadIdentifier.isEmpty && content.threadIdentifier == e.notification.request.content.threadIdentifier)
+    {
+      // A notification of the open thread arrives: iOS calls didReceive(_:) again.
+      effects.append(.loadExtension(notification))
     }
     if presentation.showsInList {
       store.deliver(notification)
@@ -76,6 +142,7 @@ extension CenterState {
       listTop = nil
     }
     ListLayout.scrollToFocus(&self)
+    return Outcome(effects: effects)
   }
 
   private mutating func applyCenterOperation(_ operation: UNCenterOperation) {
@@ -234,7 +301,30 @@ extension CenterState {
       if !actions.isEmpty { e.selection = min((e.selection ?? -1) + 1, actions.count - 1) }
     case .enter:
       if let s = e.selection, s < actions.count { return choose(actions[s], in: e) }
+      if let view = e.extensionView, view.attributes.userInteractionEnabled, let focus = view.buttonFocus,
+        focus < view.buttons.count
+      {
+        let context = ResponseContext(date: now, device: device.kind, isLocked: isLocked)
+        note(.info, "Pressed “\(view.buttons[focus].title)” in the extension's view")
+        return Outcome(effects: [.extensionButton(action: view.buttons[focus].action, e.notification, context)])
+      }
       return perform(.tap)
+    case .tab:
+      // Moves the focus through the extension view's buttons, when it takes input.
+      guard var view = e.extensionView, view.attributes.userInteractionEnabled, !view.buttons.isEmpty else {
+        break
+      }
+      let next = (view.buttonFocus ?? -1) + 1
+      view.buttonFocus = next < view.buttons.count ? next : nil
+      e.extensionView = view
+      e.selection = nil
+    case .character("p"):
+      // The system's play/pause button.
+      guard var view = e.extensionView, view.mediaButton != .none else { break }
+      view.isPlaying.toggle()
+      e.extensionView = view
+      overlay = .expanded(e)
+      return Outcome(effects: [.extensionMedia(play: view.isPlaying)])
     case .character("x"): return perform(.dismiss)
     case .escape:
       overlay = nil
@@ -267,6 +357,9 @@ extension CenterState {
       }
       if banner?.notification.request.identifier == target.request.identifier { banner = nil }
       overlay = .expanded(Expanded(notification: target))
+      if extensionAttributes(for: target) != nil {
+        return Outcome(effects: [.loadExtension(target)])
+      }
       return Outcome()
     case .tap:
       if passcodePrompt != nil { return .failed("the passcode prompt is open") }
@@ -476,6 +569,26 @@ extension CenterState {
       response = UNNotificationResponse(notification: target, actionIdentifier: actionIdentifier)
     }
     let context = ResponseContext(date: now, device: device.kind, isLocked: isLocked)
+    let isCustomAction = actionIdentifier != UNNotificationDefaultActionIdentifier
+      && actionIdentifier != UNNotificationDismissActionIdentifier
+    if isCustomAction, case .expanded(var e) = overlay, e.extensionView?.isProgram == true,
+      e.notification.request.identifier == target.request.identifier
+    {
+      e.isAwaitingExtension = true
+      overlay = .expanded(e)
+      return Outcome(effects: [.extensionAction(response, context)])
+    }
+    return deliverResponse(response, context, label: label)
+  }
+
+  /// Hands a response to the app: the notification leaves the list and the pane records it.
+  private mutating func deliverResponse(
+    _ response: UNNotificationResponse, _ context: ResponseContext, label: String? = nil
+  ) -> Outcome {
+    let target = response.notification
+    let actionIdentifier = response.actionIdentifier
+    let text = (response as? UNTextInputNotificationResponse)?.userText
+    let label = label ?? actionIdentifier
     remove(target)
     responses.append(
       ResponseEntry(

@@ -49,6 +49,10 @@ package struct CenterState: @unchecked Sendable {
     package var reply: Reply?
     /// Actions set at runtime by a content extension, replacing the category's.
     package var actionOverride: [UNNotificationAction]?
+    /// The content extension's view, once loaded.
+    package var extensionView: ExtensionView?
+    /// An action handed to a program's extension, waiting for its answer.
+    package var isAwaitingExtension = false
   }
 
   /// The passcode prompt.
@@ -106,6 +110,8 @@ package struct CenterState: @unchecked Sendable {
   package var responses: [ResponseEntry] = []
   package var notices: [Notice] = []
   package var hasQuit = false
+  /// Content extensions by the category they serve.
+  package var extensions: [String: ContentExtensionAttributes] = [:]
 
   /// How long a banner stays before it retires into the list.
   package static let bannerDuration: TimeInterval = 5
@@ -153,6 +159,12 @@ package struct CenterState: @unchecked Sendable {
   /// The registered category of a notification, matched case-sensitively.
   package func category(of notification: UNNotification) -> UNNotificationCategory? {
     store.category(notification.request.content.categoryIdentifier)
+  }
+
+  /// The content extension serving a notification's category, matched case-sensitively.
+  package func extensionAttributes(for notification: UNNotification) -> ContentExtensionAttributes? {
+    let id = notification.request.content.categoryIdentifier
+    return id.isEmpty ? nil : extensions[id]
   }
 
   /// The actions the expanded view lists: up to 10, from the category or a content extension.

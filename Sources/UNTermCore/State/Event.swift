@@ -1,5 +1,6 @@
 import Foundation
 import UserNotifications
+import UserNotificationsUI
 
 /// Something that happened: time passed, a notification arrived, the user did something.
 package enum Event: @unchecked Sendable {
@@ -18,6 +19,18 @@ package enum Event: @unchecked Sendable {
   case center(UNCenterOperation)
   /// A message for the activity pane.
   case notice(CenterState.Notice.Kind, String)
+  /// A content extension loaded (or reloaded) its view for a notification.
+  case extensionLoaded(notification: String, ExtensionView)
+  /// A program's extension answered an action; `nil` means it does not handle actions.
+  case extensionCompleted(UNNotificationResponse, ResponseContext, UNNotificationContentExtensionResponseOption?)
+  /// The extension replaced the actions (`extensionContext.notificationActions`).
+  case extensionSetActions([UNNotificationAction])
+  /// The extension asked for the default action (`performNotificationDefaultAction()`).
+  case extensionDefaultAction
+  /// The extension closed its view (`dismissNotificationContentExtension()`).
+  case extensionDismiss
+  /// The extension's playback started or paused on its own.
+  case extensionMediaChanged(playing: Bool)
 }
 
 /// A user gesture named by what it does rather than by a key.
@@ -42,6 +55,14 @@ package enum Effect: @unchecked Sendable {
   case respond(UNNotificationResponse, ResponseContext)
   /// Stop the session.
   case quit
+  /// Load the content extension's view for a notification (calls `didReceive(_:)`).
+  case loadExtension(UNNotification)
+  /// Hand an action to a program's extension (`didReceive(_:completionHandler:)`).
+  case extensionAction(UNNotificationResponse, ResponseContext)
+  /// Tell the extension to play or pause its media.
+  case extensionMedia(play: Bool)
+  /// A button in the extension's view was pressed.
+  case extensionButton(action: String, UNNotification, ResponseContext)
 }
 
 /// The device's state when a response was made, for the log.

@@ -80,31 +80,37 @@ package struct BudgetedContent: @unchecked Sendable {
 
   /// Lays blocks top to bottom and clips them at `budget` points.
   ///
-  /// A text block keeps the lines that end within the budget; any other block keeps the whole
-  /// rows that fit.
-  package init(blocks: [ContentBlock], budget: Double) {
+  /// A text block keeps the lines that end within the budget; an image or a spacer keeps the
+  /// whole rows that fit; a one-row control (button, progress, player) shows whole or not at
+  /// all. `height`, when given, is the view's own height (an extension's preferred height):
+  /// the content is clipped there too, and the overflow is counted from it.
+  package init(blocks: [ContentBlock], budget: Double, height: Double? = nil) {
     self.budget = budget
+    let limit = min(budget, height ?? .infinity)
     var y = 0.0
     var placed: [Placed] = []
     var cut: [String] = []
     for block in blocks {
-      let remaining = max(0, budget - y)
+      let remaining = max(0, limit - y)
       if block.points <= remaining + 0.0001 {
         placed.append(Placed(block: block, visibleRows: block.rows))
       } else {
         let visible: Int
-        if case .text(_, _, let style) = block.kind {
+        switch block.kind {
+        case .text(_, _, let style):
           visible = min(block.rows, Int((remaining / style.lineHeight).rounded(.down)))
-        } else {
+        case .image, .spacer:
           visible = min(block.rows, Int((remaining / Projection.pointsPerRow).rounded(.down)))
+        case .media, .progress, .button:
+          visible = 0
         }
         placed.append(Placed(block: block, visibleRows: visible))
-        cut.append(visible == 0 ? block.name : "\(block.name) (partly)")
+        if block.points > 0 { cut.append(visible == 0 ? block.name : "\(block.name) (partly)") }
       }
       y += block.points
     }
     self.placed = placed
-    self.totalPoints = y
+    self.totalPoints = height ?? y
     self.cut = cut
   }
 }

@@ -4,6 +4,7 @@ package enum HitTarget: Hashable, Sendable {
   case action(Int)
   case send
   case close
+  case extensionButton(Int)
 }
 
 /// A clickable rectangle.

@@ -5,10 +5,12 @@ import UserNotificationsUI
 extension Renderer {
   /// The content blocks of the system's expanded view: the attachment, then title, subtitle and
   /// the full body.
-  func defaultContentBlocks(_ notification: UNNotification, _ state: CenterState, width: Int) -> [ContentBlock] {
+  func defaultContentBlocks(
+    _ notification: UNNotification, _ state: CenterState, width: Int, includeAttachment: Bool = true
+  ) -> [ContentBlock] {
     let shown = DisplayedNotification(notification, in: state)
     var blocks: [ContentBlock] = []
-    if !shown.isHidden, let attachment = notification.request.content.attachments.first {
+    if includeAttachment, !shown.isHidden, let attachment = notification.request.content.attachments.first {
       blocks.append(attachmentBlock(attachment, state))
     }
     if !shown.title.isEmpty {
@@ -44,45 +46,54 @@ extension Renderer {
     let notification = e.notification
     let inner = area.width - 4
     guard inner > 4 else { return }
-    let blocks = defaultContentBlocks(notification, state, width: inner)
-    let content = BudgetedContent(blocks: blocks, budget: state.device.contentBudget)
+    var rows: [ContentRow] = []
+    var headerTitle: String?
+    if let view = e.extensionView {
+      // The custom view, held to the budget, then the default content unless it is hidden.
+      let measured = ExtensionLayout.measure(view, for: notification, device: state.device, columns: inner, images: images)
+      rows += expandRows(measured.content, media: view, focus: view.buttonFocus)
+      if measured.overflow > 0 { rows.append(.marker(overflowLabel(measured.overflow, budget: measured.budget))) }
+      if !view.attributes.defaultContentHidden {
+        let defaults = defaultContentBlocks(notification, state, width: inner, includeAttachment: false)
+        if !defaults.isEmpty && !rows.isEmpty { rows.append(.blank) }
+        rows += expandRows(BudgetedContent(blocks: defaults, budget: .infinity))
+      }
+      if view.attributes.overridesDefaultTitle, let title = view.title, !title.isEmpty {
+        headerTitle = TerminalText.sanitize(title, multiline: false)
+      }
+    } else {
+      let content = BudgetedContent(
+        blocks: defaultContentBlocks(notification, state, width: inner), budget: state.device.contentBudget)
+      rows = expandRows(content)
+      if content.overflow > 0 { rows.append(.marker(overflowLabel(content.overflow, budget: content.budget))) }
+    }
     let actions = state.actions(for: e)
     let bottomRows = e.reply != nil ? 4 : actions.count
     let fixed = 2 + 1 + 1 + (bottomRows > 0 ? 1 + bottomRows : 0)
-    let markerRows = content.overflow > 0 ? 1 : 0
-    let available = max(1, area.height - fixed - markerRows)
-    var contentRows = expandRows(content)
+    let available = max(1, area.height - fixed)
     var moreRows = 0
     var scroll = 0
-    if contentRows.count > available {
-      scroll = min(e.scroll, contentRows.count - (available - 1))
-      moreRows = contentRows.count - scroll - (available - 1)
-      contentRows = Array(contentRows[scroll..<(scroll + available - 1)])
+    if rows.count > available {
+      scroll = min(e.scroll, rows.count - (available - 1))
+      moreRows = rows.count - scroll - (available - 1)
+      rows = Array(rows[scroll..<(scroll + available - 1)])
     }
-    let height = fixed + contentRows.count + markerRows + (moreRows > 0 || scroll > 0 ? 1 : 0)
+    let height = fixed + rows.count + (moreRows > 0 || scroll > 0 ? 1 : 0)
     let rect = Rect(x: area.x, y: area.y, width: area.width, height: min(height, area.height))
     canvas.box(rect, role: .cardBorder)
-    drawHeader(&canvas, state, notification, x: rect.x + 2, y: rect.y + 1, width: inner, trailing: "✕")
+    drawHeader(&canvas, state, notification, x: rect.x + 2, y: rect.y + 1, width: inner, trailing: "✕", title: headerTitle)
     canvas.hit(Rect(x: rect.maxX - 3, y: rect.y + 1, width: 2, height: 1), .close)
     canvas.divider(rect, y: rect.y + 2, role: .cardBorder)
     var y = rect.y + 3
     let clip = rect.inset(dx: 1, dy: 1)
-    for row in contentRows {
+    canvas.hit(Rect(x: rect.x, y: y, width: rect.width, height: rows.count), .notification(notification.request.identifier))
+    for row in rows {
       drawContentRow(&canvas, row, x: rect.x + 2, y: y, width: inner, clip: clip)
       y += 1
     }
     if moreRows > 0 || scroll > 0 {
       let text = moreRows > 0 ? "⋯ \(moreRows) more row\(moreRows == 1 ? "" : "s") · PgDn" : "⋯ top · PgUp"
       canvas.text(text, x: rect.x + 2, y: y, role: .secondary, clip: clip)
-      y += 1
-    }
-    if markerRows > 0 {
-      let budget = Int(content.budget)
-      let over = Int(content.overflow.rounded(.up))
-      let label = " \(over) pt over the \(budget) pt budget "
-      let side = max(0, (inner - DisplayWidth.of(label)) / 2)
-      let marker = String(repeating: "╌", count: side) + label + String(repeating: "╌", count: max(0, inner - side - DisplayWidth.of(label)))
-      canvas.text(TextLayout.truncate(marker, width: inner), x: rect.x + 2, y: y, role: .overflow, clip: clip)
       y += 1
     }
     if bottomRows > 0 {
@@ -96,28 +107,49 @@ extension Renderer {
         }
       }
     }
-    canvas.hit(Rect(x: rect.x, y: rect.y + 3, width: rect.width, height: max(0, contentRows.count)), .notification(notification.request.identifier))
+  }
+
+  /// The marker drawn where content is clipped at the budget.
+  func overflowLabel(_ overflow: Double, budget: Double) -> String {
+    "\(Int(overflow.rounded(.up))) pt over the \(Int(budget)) pt budget"
   }
 
   /// One drawable row of content.
   enum ContentRow {
     case text(String, Role)
-    case image(ImageReference, row: Int, rows: Int)
+    /// One row of an image; `caption` is drawn on the middle row (the media button).
+    case image(ImageReference, row: Int, rows: Int, caption: String?)
     case media(UNNotificationAttachment, playing: Bool)
     case progress(Double)
-    case button(String, enabled: Bool)
+    case button(String, enabled: Bool, focused: Bool, index: Int)
+    case marker(String)
     case blank
   }
 
-  /// The rows of a budgeted content area, top to bottom.
-  func expandRows(_ content: BudgetedContent) -> [ContentRow] {
+  /// The rows of a budgeted content area, top to bottom. With a media button, the system's
+  /// play/pause control is drawn over the first image.
+  func expandRows(_ content: BudgetedContent, media: ExtensionView? = nil, focus: Int? = nil) -> [ContentRow] {
     var rows: [ContentRow] = []
-    for placed in content.placed where placed.visibleRows > 0 {
+    var mediaDrawn = false
+    var buttonIndex = 0
+    for placed in content.placed {
+      let index = buttonIndex
+      if case .button = placed.block.kind { buttonIndex += 1 }
+      guard placed.visibleRows > 0 else { continue }
       switch placed.block.kind {
       case .text(let lines, let role, _):
         rows += lines.prefix(placed.visibleRows).map { .text($0, role) }
       case .image(let image):
-        rows += (0..<placed.visibleRows).map { .image(image, row: $0, rows: placed.block.rows) }
+        var caption: String?
+        if let media, media.mediaButton != .none, !mediaDrawn {
+          mediaDrawn = true
+          if media.mediaButton == .default || !media.isPlaying {
+            caption = media.isPlaying ? "❚❚ Pause · p" : "▶ Play · p"
+          }
+        }
+        rows += (0..<placed.visibleRows).map {
+          .image(image, row: $0, rows: placed.block.rows, caption: caption)
+        }
       case .media(let attachment, let playing):
         rows.append(.media(attachment, playing: playing))
         rows += Array(repeating: .blank, count: max(0, placed.visibleRows - 1))
@@ -127,7 +159,7 @@ extension Renderer {
         rows.append(.progress(value))
         rows += Array(repeating: .blank, count: max(0, placed.visibleRows - 1))
       case .button(let title, _, let enabled):
-        rows.append(.button(title, enabled: enabled))
+        rows.append(.button(title, enabled: enabled, focused: focus == index, index: index))
         rows += Array(repeating: .blank, count: max(0, placed.visibleRows - 1))
       }
     }
@@ -138,7 +170,13 @@ extension Renderer {
     switch row {
     case .text(let text, let role):
       canvas.text(text, x: x, y: y, role: role, clip: clip)
-    case .image(let image, let index, let total):
+    case .image(let image, let index, let total, let caption):
+      defer {
+        if let caption, index == total / 2 {
+          let text = " \(caption) "
+          canvas.text(text, x: x + max(0, (width - DisplayWidth.of(text)) / 2), y: y, role: .button, clip: clip)
+        }
+      }
       if let art = images?.art(of: image, columns: width, rows: total) {
         for column in 0..<min(width, art.columns) {
           let pixels = art.cells[index * art.columns + column]
@@ -146,7 +184,7 @@ extension Renderer {
         }
       } else {
         canvas.fill(Rect(x: x, y: y, width: width, height: 1).intersection(clip), role: .mediaArt)
-        if index == total / 2 {
+        if index == total / 2 - (caption == nil ? 0 : 1) {
           let label = "▨ \(image.attachment?.format.displayName ?? "image") · \(TerminalText.sanitize(image.label, multiline: false))"
           let text = TextLayout.truncate(label, width: width)
           canvas.text(text, x: x + max(0, (width - DisplayWidth.of(text)) / 2), y: y, role: .mediaArt, clip: clip)
@@ -163,9 +201,16 @@ extension Renderer {
       canvas.text(String(repeating: "━", count: filled), x: x, y: y, role: .accent, clip: clip)
       canvas.text(String(repeating: "─", count: barWidth - filled), x: x + filled, y: y, role: .secondary, clip: clip)
       canvas.text(percent, x: x + barWidth, y: y, role: .secondary, clip: clip)
-    case .button(let title, let enabled):
+    case .button(let title, let enabled, let focused, let index):
       let label = "[ \(TerminalText.sanitize(title, multiline: false)) ]"
-      canvas.text(TextLayout.truncate(label, width: width), x: x, y: y, role: enabled ? .button : .secondary, clip: clip)
+      let text = TextLayout.truncate(label, width: width)
+      canvas.text(text, x: x, y: y, role: focused ? .actionSelected : enabled ? .button : .secondary, clip: clip)
+      if enabled { canvas.hit(Rect(x: x, y: y, width: DisplayWidth.of(text), height: 1), .extensionButton(index)) }
+    case .marker(let label):
+      let padded = " \(label) "
+      let side = max(0, (width - DisplayWidth.of(padded)) / 2)
+      let line = String(repeating: "╌", count: side) + padded + String(repeating: "╌", count: max(0, width - side - DisplayWidth.of(padded)))
+      canvas.text(TextLayout.truncate(line, width: width), x: x, y: y, role: .overflow, clip: clip)
     case .blank:
       break
     }

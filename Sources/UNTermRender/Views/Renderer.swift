@@ -111,12 +111,12 @@ package struct Renderer {
   /// The header row of a card: app name (and interruption level) left, time right.
   func drawHeader(
     _ canvas: inout Canvas, _ state: CenterState, _ notification: UNNotification, x: Int, y: Int,
-    width: Int, trailing: String? = nil
+    width: Int, trailing: String? = nil, title: String? = nil
   ) {
     let time = DisplayedNotification.relativeTime(of: notification.date, now: state.now, timeZone: timeZone)
     let right = trailing.map { "\(time)  \($0)" } ?? time
     let rightWidth = DisplayWidth.of(right)
-    var name = TerminalText.sanitize(state.appName(for: notification), multiline: false)
+    var name = title ?? TerminalText.sanitize(state.appName(for: notification), multiline: false)
     if let label = DisplayedNotification.levelLabel(notification.request.content) {
       name += " · " + label
     }

@@ -1,0 +1,413 @@
+import Foundation
+import UserNotifications
+import UserNotificationsUI
+
+/// The `NSExtensionAttributes` of a notification content extension.
+package struct ContentExtensionAttributes: Hashable, Sendable {
+  /// The categories served, matched case-sensitively.
+  package var categories: [String]
+  /// Height ÷ width of the view while it loads.
+  package var initialContentSizeRatio: Double
+  /// Hide the default title, subtitle and body.
+  package var defaultContentHidden = false
+  /// Show the view's title in the header instead of the app name.
+  package var overridesDefaultTitle = false
+  /// Let the view's buttons take input (iOS 12+).
+  package var userInteractionEnabled = false
+
+  package init(
+    categories: [String], initialContentSizeRatio: Double, defaultContentHidden: Bool = false,
+    overridesDefaultTitle: Bool = false, userInteractionEnabled: Bool = false
+  ) {
+    self.categories = categories
+    self.initialContentSizeRatio = initialContentSizeRatio
+    self.defaultContentHidden = defaultContentHidden
+    self.overridesDefaultTitle = overridesDefaultTitle
+    self.userInteractionEnabled = userInteractionEnabled
+  }
+}
+
+/// A view element as a descriptor writes it, with templates still unresolved.
+package enum ElementDescription: Hashable, Sendable {
+  case image(source: String, height: Double?)
+  case label(template: String, style: UNTextStyle, maxLines: Int?)
+  case spacer(Double)
+  case progress(template: String)
+  case button(title: String, action: String)
+
+  /// What a QA report calls the element.
+  package var name: String {
+    switch self {
+    case .image(let source, _): return "image \"\(source)\""
+    case .label(let template, _, _): return "label \(OneLine.quote(template, limit: 30))"
+    case .spacer(let points): return "spacer \(Int(points)) pt"
+    case .progress(let template): return "progress \(OneLine.quote(template, limit: 30))"
+    case .button(let title, _): return "button \(OneLine.quote(title, limit: 30))"
+    }
+  }
+}
+
+/// A content-extension descriptor: the attributes plus a description of the custom view.
+package struct ContentExtensionDescriptor: Sendable {
+  package var file: String
+  package var attributes: ContentExtensionAttributes
+  /// The view's title template (shown in the header when the title is overridden).
+  package var titleTemplate: String?
+  package var mediaButton: UNNotificationContentExtensionMediaPlayPauseButtonType = .none
+  package var elements: [ElementDescription] = []
+  /// Whether the descriptor describes a view (a bare Info.plist does not).
+  package var hasView = false
+
+  /// Loads a descriptor file (JSON, or an extension's Info.plist).
+  ///
+  /// - Throws: `UNTermError`: 66 for a missing file, 65 for one that cannot be loaded.
+  package static func load(_ path: String) throws(UNTermError) -> (ContentExtensionDescriptor, [Diagnostic]) {
+    let bytes = try InputFile.read(path)
+    let result = analyze(bytes, file: path)
+    if let error = result.diagnostics.first(where: { $0.severity == .error }) {
+      throw UNTermError(error)
+    }
+    guard let descriptor = result.descriptor else {
+      throw UNTermError(.dataError, file: path, "the descriptor could not be loaded")
+    }
+    return (descriptor, result.diagnostics)
+  }
+
+  /// Parses and checks a descriptor.
+  package static func analyze(_ bytes: [UInt8], file: String) -> (descriptor: ContentExtensionDescriptor?, diagnostics: [Diagnostic]) {
+    var sink = DiagnosticSink(file: file)
+    let isPlist = file.hasSuffix(".plist") || bytes.starts(with: Array("bplist".utf8))
+      || bytes.starts(with: Array("<?xml".utf8))
+    if isPlist {
+      let attributes = PlistAttributes.read(bytes, file: file, path: .root, sink: &sink)
+      guard let attributes else { return (nil, sink.diagnostics) }
+      return (ContentExtensionDescriptor(file: file, attributes: attributes), sink.diagnostics)
+    }
+    let document: JSONNode
+    do {
+      document = try JSONParser.parse(bytes)
+    } catch {
+      sink.add(.error, error.kind.rawValue, at: .position(error.position), error.message)
+      return (nil, sink.diagnostics)
+    }
+    guard let root = document.object else {
+      sink.error("type-mismatch", .root, "a descriptor is a JSON object with \"NSExtensionAttributes\" (or \"infoPlist\") and \"view\"")
+      return (nil, sink.diagnostics)
+    }
+    for key in root.keys where !["NSExtensionAttributes", "infoPlist", "view"].contains(key) {
+      sink.warning("unknown-key", JSONPath([.key(key)]), "unknown key \"\(key)\" is ignored")
+    }
+    var attributes: ContentExtensionAttributes?
+    if let node = root["NSExtensionAttributes"] {
+      if root["infoPlist"] != nil {
+        sink.error("conflicting-keys", JSONPath([.key("infoPlist")]), "give NSExtensionAttributes or infoPlist, not both")
+      }
+      attributes = JSONAttributes.read(node, path: JSONPath([.key("NSExtensionAttributes")]), sink: &sink)
+    } else if let node = root["infoPlist"] {
+      let path = JSONPath([.key("infoPlist")])
+      if let relative = node.string {
+        let plistPath = relative.hasPrefix("/") ? relative
+          : URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(relative).path
+        do {
+          let plist = try InputFile.read(plistPath)
+          attributes = PlistAttributes.read(plist, file: plistPath, path: path, sink: &sink)
+        } catch {
+          sink.error("unreadable-file", path, "\(plistPath): \(error.message)")
+        }
+      } else {
+        sink.error("type-mismatch", path, "must be the path of the extension's Info.plist")
+      }
+    } else {
+      sink.error("missing-key", .root, "expected \"NSExtensionAttributes\" or \"infoPlist\"")
+    }
+    guard let attributes else { return (nil, sink.diagnostics) }
+    var descriptor = ContentExtensionDescriptor(file: file, attributes: attributes)
+    if let view = root["view"] {
+      descriptor.hasView = true
+      ViewReader.read(view, into: &descriptor, sink: &sink)
+    }
+    return (descriptor, sink.diagnostics)
+  }
+
+  package init(file: String, attributes: ContentExtensionAttributes) {
+    self.file = file
+    self.attributes = attributes
+  }
+}
+
+/// Reads the attribute keys from JSON.
+private enum JSONAttributes {
+  static func read(_ node: JSONNode, path: JSONPath, sink: inout DiagnosticSink) -> ContentExtensionAttributes? {
+    guard let object = node.object else {
+      sink.error("type-mismatch", path, "must be a dictionary of extension attributes")
+      return nil
+    }
+    var values: [String: Any] = [:]
+    for member in object.members {
+      switch member.value.value {
+      case .string(let s): values[member.key] = s
+      case .bool(let b): values[member.key] = b
+      case .number(let n): values[member.key] = n.double ?? Double.nan
+      case .array(let items): values[member.key] = items.map { $0.string ?? "\u{0}" }
+      default: values[member.key] = NSNull()
+      }
+    }
+    return AttributeValidator.validate(values, path: path, sink: &sink)
+  }
+}
+
+/// Reads the attribute keys from an Info.plist (`NSExtension` → `NSExtensionAttributes`), or
+/// from a plist that is just the attributes dictionary.
+private enum PlistAttributes {
+  static func read(_ bytes: [UInt8], file: String, path: JSONPath, sink: inout DiagnosticSink) -> ContentExtensionAttributes? {
+    let plist: Any
+    do {
+      plist = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
+    } catch {
+      sink.error("invalid-plist", path, "\(file) is not a readable property list")
+      return nil
+    }
+    guard let root = plist as? [String: Any] else {
+      sink.error("invalid-plist", path, "\(file) must hold a dictionary")
+      return nil
+    }
+    var attributes = root
+    if let ext = root["NSExtension"] as? [String: Any] {
+      if let point = ext["NSExtensionPointIdentifier"] as? String,
+        point != "com.apple.usernotifications.content-extension"
+      {
+        sink.warning("wrong-extension-point", path, "NSExtensionPointIdentifier is \(point), not com.apple.usernotifications.content-extension")
+      }
+      guard let inner = ext["NSExtensionAttributes"] as? [String: Any] else {
+        sink.error("missing-key", path, "\(file): NSExtension has no NSExtensionAttributes dictionary")
+        return nil
+      }
+      attributes = inner
+    } else if root["UNNotificationExtensionCategory"] == nil {
+      sink.error("missing-key", path, "\(file): no NSExtension → NSExtensionAttributes dictionary")
+      return nil
+    }
+    var values: [String: Any] = [:]
+    for (key, value) in attributes {
+      if let s = value as? String {
+        values[key] = s
+      } else if let a = value as? [Any] {
+        values[key] = a.map { ($0 as? String) ?? "\u{0}" }
+      } else if let n = value as? NSNumber {
+        // Property lists keep booleans and numbers apart; NSNumber can't tell us reliably, so
+        // read booleans by key.
+        values[key] = AttributeValidator.booleanKeys.contains(key) ? n.boolValue as Any : n.doubleValue as Any
+      } else {
+        values[key] = NSNull()
+      }
+    }
+    return AttributeValidator.validate(values, path: path, sink: &sink)
+  }
+}
+
+/// Checks attribute values the same way for JSON and plists.
+private enum AttributeValidator {
+  static let booleanKeys: Set<String> = [
+    "UNNotificationExtensionDefaultContentHidden", "UNNotificationExtensionOverridesDefaultTitle",
+    "UNNotificationExtensionUserInteractionEnabled",
+  ]
+  static let knownKeys: Set<String> = booleanKeys.union([
+    "UNNotificationExtensionCategory", "UNNotificationExtensionInitialContentSizeRatio",
+  ])
+
+  static func validate(_ values: [String: Any], path: JSONPath, sink: inout DiagnosticSink) -> ContentExtensionAttributes? {
+    for key in values.keys.sorted() where !knownKeys.contains(key) {
+      let hint = Suggestion.closest(to: key, in: knownKeys).map { " Did you mean \"\($0)\"?" } ?? ""
+      sink.warning("unknown-key", path.appending(key), "unknown attribute \"\(key)\" is ignored.\(hint)")
+    }
+    var ok = true
+    var categories: [String] = []
+    let categoryPath = path.appending("UNNotificationExtensionCategory")
+    switch values["UNNotificationExtensionCategory"] {
+    case let single as String: categories = [single]
+    case let list as [String]:
+      categories = list
+      if list.contains("\u{0}") {
+        sink.error("type-mismatch", categoryPath, "every category must be a string")
+        ok = false
+      }
+    case nil:
+      sink.error("missing-key", categoryPath, "UNNotificationExtensionCategory is required (a string or an array of strings)")
+      ok = false
+    default:
+      sink.error("type-mismatch", categoryPath, "must be a string or an array of strings")
+      ok = false
+    }
+    if ok && categories.isEmpty {
+      sink.error("invalid-value", categoryPath, "the extension must serve at least one category")
+      ok = false
+    }
+    if categories.contains("") {
+      sink.error("invalid-value", categoryPath, "a category identifier must not be empty")
+      ok = false
+    }
+    let ratioPath = path.appending("UNNotificationExtensionInitialContentSizeRatio")
+    var ratio = 0.0
+    switch values["UNNotificationExtensionInitialContentSizeRatio"] {
+    case let value as Double where value.isFinite && value > 0:
+      ratio = value
+      if value > 4 {
+        sink.warning("large-size-ratio", ratioPath, "a ratio of \(value) makes the loading view \(value)× as tall as it is wide")
+      }
+    case nil:
+      sink.error("missing-key", ratioPath, "UNNotificationExtensionInitialContentSizeRatio is required (height ÷ width, such as 0.5)")
+      ok = false
+    default:
+      sink.error("invalid-value", ratioPath, "must be a number greater than 0 (height ÷ width)")
+      ok = false
+    }
+    var flags: [String: Bool] = [:]
+    for key in booleanKeys {
+      guard let value = values[key] else { continue }
+      if let b = value as? Bool {
+        flags[key] = b
+      } else {
+        sink.error("type-mismatch", path.appending(key), "must be true or false")
+        ok = false
+      }
+    }
+    guard ok else { return nil }
+    return ContentExtensionAttributes(
+      categories: categories, initialContentSizeRatio: ratio,
+      defaultContentHidden: flags["UNNotificationExtensionDefaultContentHidden"] ?? false,
+      overridesDefaultTitle: flags["UNNotificationExtensionOverridesDefaultTitle"] ?? false,
+      userInteractionEnabled: flags["UNNotificationExtensionUserInteractionEnabled"] ?? false)
+  }
+}
+
+/// Reads the `view` description.
+private enum ViewReader {
+  static func read(_ node: JSONNode, into descriptor: inout ContentExtensionDescriptor, sink: inout DiagnosticSink) {
+    let path = JSONPath([.key("view")])
+    guard let view = node.object else {
+      sink.error("type-mismatch", path, "must be an object with \"elements\"")
+      return
+    }
+    for key in view.keys where !["title", "mediaPlayPauseButtonType", "elements"].contains(key) {
+      sink.warning("unknown-key", path.appending(key), "unknown key \"\(key)\" is ignored")
+    }
+    if let title = view["title"] {
+      if let text = title.string {
+        descriptor.titleTemplate = text
+        Template.check(text, path: path.appending("title"), sink: &sink)
+      } else {
+        sink.error("type-mismatch", path.appending("title"), "must be a string")
+      }
+    }
+    if let type = view["mediaPlayPauseButtonType"] {
+      switch type.string {
+      case "none": descriptor.mediaButton = .none
+      case "default": descriptor.mediaButton = .default
+      case "overlay": descriptor.mediaButton = .overlay
+      default: sink.error("invalid-value", path.appending("mediaPlayPauseButtonType"), "must be none, default or overlay")
+      }
+    }
+    guard let elementsNode = view["elements"] else { return }
+    guard let elements = elementsNode.array else {
+      sink.error("type-mismatch", path.appending("elements"), "must be an array")
+      return
+    }
+    for (i, element) in elements.enumerated() {
+      if let parsed = self.element(element, path: path.appending("elements").appending(i), descriptor: descriptor, sink: &sink) {
+        descriptor.elements.append(parsed)
+      }
+    }
+  }
+
+  private static func number(_ node: JSONNode?, _ path: JSONPath, _ name: String, sink: inout DiagnosticSink) -> Double? {
+    guard let node else { return nil }
+    guard let value = node.number?.double, value >= 0 else {
+      sink.error("invalid-value", path, "\(name) must be a number of points, 0 or more")
+      return nil
+    }
+    return value
+  }
+
+  private static func element(
+    _ node: JSONNode, path: JSONPath, descriptor: ContentExtensionDescriptor, sink: inout DiagnosticSink
+  ) -> ElementDescription? {
+    guard let object = node.object else {
+      sink.error("type-mismatch", path, "an element must be an object such as {\"label\": \"{{title}}\"}")
+      return nil
+    }
+    let kinds = ["image", "label", "spacer", "progress", "button"].filter { object[$0] != nil }
+    guard kinds.count == 1, let kind = kinds.first else {
+      sink.error(
+        "invalid-element", path,
+        kinds.isEmpty ? "an element needs one of image, label, spacer, progress or button" : "an element has one kind, not \(kinds.joined(separator: " and "))")
+      return nil
+    }
+    let allowed: [String: Set<String>] = [
+      "image": ["image", "height"], "label": ["label", "style", "maxLines"], "spacer": ["spacer"],
+      "progress": ["progress"], "button": ["button", "action"],
+    ]
+    for key in object.keys where !(allowed[kind] ?? []).contains(key) {
+      sink.warning("unknown-key", path.appending(key), "\(kind) elements have no \"\(key)\"; it is ignored")
+    }
+    switch kind {
+    case "image":
+      guard let source = object["image"]?.string, !source.isEmpty else {
+        sink.error("type-mismatch", path.appending("image"), "must be \"attachment:N\" or an image file path")
+        return nil
+      }
+      if source.hasPrefix("attachment:") && Int(source.dropFirst("attachment:".count)) == nil {
+        sink.error("invalid-value", path.appending("image"), "expected attachment:N with a number N")
+        return nil
+      }
+      return .image(source: source, height: number(object["height"], path.appending("height"), "height", sink: &sink))
+    case "label":
+      guard let template = object["label"]?.string else {
+        sink.error("type-mismatch", path.appending("label"), "must be a string (a template such as \"{{title}}\")")
+        return nil
+      }
+      Template.check(template, path: path.appending("label"), sink: &sink)
+      var style = UNTextStyle.body
+      if let styleNode = object["style"] {
+        if let name = styleNode.string, let s = UNTextStyle(rawValue: name) {
+          style = s
+        } else {
+          let hint = Suggestion.closest(to: styleNode.string ?? "", in: UNTextStyle.allCases.map(\.rawValue)).map { "; did you mean \"\($0)\"?" } ?? ""
+          sink.error("invalid-value", path.appending("style"), "unknown text style; expected \(UNTextStyle.allCases.map(\.rawValue).joined(separator: ", "))\(hint)")
+        }
+      }
+      var maxLines: Int?
+      if let node = object["maxLines"] {
+        if let n = node.number?.integer, n >= 1 { maxLines = n } else {
+          sink.error("invalid-value", path.appending("maxLines"), "must be a whole number of 1 or more")
+        }
+      }
+      return .label(template: template, style: style, maxLines: maxLines)
+    case "spacer":
+      guard let points = number(object["spacer"], path.appending("spacer"), "spacer", sink: &sink) else { return nil }
+      return .spacer(points)
+    case "progress":
+      if let n = object["progress"]?.number?.double { return .progress(template: String(n)) }
+      guard let template = object["progress"]?.string else {
+        sink.error("type-mismatch", path.appending("progress"), "must be a number from 0 to 1 or a template")
+        return nil
+      }
+      Template.check(template, path: path.appending("progress"), sink: &sink)
+      return .progress(template: template)
+    default:
+      guard let title = object["button"]?.string else {
+        sink.error("type-mismatch", path.appending("button"), "must be the button's title")
+        return nil
+      }
+      let action = object["action"]?.string ?? ""
+      if action.isEmpty {
+        sink.warning("button-without-action", path, "the button has no \"action\" identifier")
+      }
+      if !descriptor.attributes.userInteractionEnabled {
+        sink.warning(
+          "button-not-interactive", path,
+          "buttons take no input unless UNNotificationExtensionUserInteractionEnabled is true; this one is drawn but cannot be pressed")
+      }
+      return .button(title: title, action: action)
+    }
+  }
+}

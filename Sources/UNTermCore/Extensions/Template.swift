@@ -1,0 +1,80 @@
+import Foundation
+import UserNotifications
+
+/// `{{…}}` templates in descriptors: `title`, `subtitle`, `body`, `categoryIdentifier`,
+/// `threadIdentifier` and `userInfo.KEY` (dotted paths into nested objects).
+package enum Template {
+  static let fields: Set<String> = ["title", "subtitle", "body", "categoryIdentifier", "threadIdentifier"]
+
+  /// The names used in a template.
+  static func references(_ template: String) -> [String] {
+    var names: [String] = []
+    var rest = template[...]
+    while let open = rest.range(of: "{{") {
+      guard let close = rest[open.upperBound...].range(of: "}}") else { break }
+      names.append(rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces))
+      rest = rest[close.upperBound...]
+    }
+    return names
+  }
+
+  /// Warns about names a template cannot resolve.
+  static func check(_ template: String, path: JSONPath, sink: inout DiagnosticSink) {
+    if template.contains("{{") && references(template).isEmpty {
+      sink.warning("template-unclosed", path, "\"{{\" without a closing \"}}\"")
+    }
+    for name in references(template) where !fields.contains(name) && !name.hasPrefix("userInfo.") {
+      let hint = Suggestion.closest(to: name, in: fields).map { " Did you mean {{\($0)}}?" } ?? ""
+      sink.warning(
+        "template-unknown-field", path,
+        "{{\(name)}} is not a field; use title, subtitle, body, categoryIdentifier, threadIdentifier or userInfo.KEY.\(hint)")
+    }
+  }
+
+  /// A template filled in from a notification; unknown names and missing keys give "".
+  package static func render(_ template: String, with content: UNNotificationContent) -> String {
+    var out = ""
+    var rest = template[...]
+    while let open = rest.range(of: "{{") {
+      out += rest[..<open.lowerBound]
+      guard let close = rest[open.upperBound...].range(of: "}}") else {
+        out += rest[open.lowerBound...]
+        return out
+      }
+      let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+      out += value(name, content)
+      rest = rest[close.upperBound...]
+    }
+    return out + rest
+  }
+
+  private static func value(_ name: String, _ content: UNNotificationContent) -> String {
+    switch name {
+    case "title": return content.title
+    case "subtitle": return content.subtitle
+    case "body": return content.body
+    case "categoryIdentifier": return content.categoryIdentifier
+    case "threadIdentifier": return content.threadIdentifier
+    default:
+      guard name.hasPrefix("userInfo.") else { return "" }
+      var current: Any? = content.userInfo
+      for part in name.dropFirst("userInfo.".count).split(separator: ".") {
+        if let dict = current as? [AnyHashable: Any] {
+          current = dict[String(part)]
+        } else if let dict = current as? [String: Any] {
+          current = dict[String(part)]
+        } else if let array = current as? [Any], let i = Int(part), array.indices.contains(i) {
+          current = array[i]
+        } else {
+          return ""
+        }
+      }
+      switch current {
+      case let s as String: return s
+      case let n as NSNumber: return n.stringValue
+      case nil, is NSNull: return ""
+      default: return ""
+      }
+    }
+  }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import UNTermCore
+import UserNotifications
+import UserNotificationsUI
+
+/// A program's content extension: its attributes and how to make its view controller.
+package struct ProgramExtension {
+  package var attributes: ContentExtensionAttributes
+  package var make: () -> any UNNotificationContentExtension & UNNotificationContentViewController
+
+  package init(
+    attributes: ContentExtensionAttributes,
+    make: @escaping () -> any UNNotificationContentExtension & UNNotificationContentViewController
+  ) {
+    self.attributes = attributes
+    self.make = make
+  }
+}
+
+/// The content extensions of a session, by the categories they serve, and the one whose view is
+/// open.
+package final class ExtensionRegistry {
+  package enum Provider {
+    case descriptor(ContentExtensionDescriptor)
+    case program(ProgramExtension)
+
+    var attributes: ContentExtensionAttributes {
+      switch self {
+      case .descriptor(let d): return d.attributes
+      case .program(let p): return p.attributes
+      }
+    }
+
+    var source: String {
+      switch self {
+      case .descriptor(let d): return d.file
+      case .program: return "a program's extension"
+      }
+    }
+  }
+
+  private(set) var providers: [String: Provider] = [:]
+  /// The open program extension: its view controller and the notification it shows.
+  private(set) var active: (controller: any UNNotificationContentExtension & UNNotificationContentViewController, notification: String, thread: String)?
+
+  package init() {}
+
+  /// Adds an extension; two extensions claiming one category is an error (exit code 65).
+  package func add(_ provider: Provider) throws(UNTermError) {
+    for category in provider.attributes.categories {
+      if let existing = providers[category] {
+        throw UNTermError(
+          .dataError, file: provider.source,
+          "category \"\(category)\" is already served by \(existing.source); on iOS two content extensions must not claim one category")
+      }
+    }
+    for category in provider.attributes.categories { providers[category] = provider }
+  }
+
+  /// The attributes by category, for the state machine.
+  package var attributesByCategory: [String: ContentExtensionAttributes] {
+    providers.mapValues(\.attributes)
+  }
+
+  /// Loads (or reloads) the view for a notification: fills a description's templates, or calls
+  /// the program's `didReceive(_:)` and reads its view.
+  package func load(
+    _ notification: UNNotification, actions: [UNNotificationAction], host: any UNNotificationExtensionHost
+  ) -> ExtensionView? {
+    let category = notification.request.content.categoryIdentifier
+    guard let provider = providers[category] else { return nil }
+    switch provider {
+    case .descriptor(let descriptor):
+      active = nil
+      return descriptor.view(for: notification)
+    case .program(let program):
+      let thread = notification.request.content.threadIdentifier
+      let controller: any UNNotificationContentExtension & UNNotificationContentViewController
+      if let active, active.notification == notification.request.identifier
+        || (!thread.isEmpty && active.thread == thread)
+      {
+        controller = active.controller
+      } else {
+        controller = program.make()
+        let context = NSExtensionContext(actions: actions)
+        context.host = host
+        controller.extensionContext = context
+      }
+      active = (controller, notification.request.identifier, thread)
+      controller.didReceive(notification)
+      let height = Double(controller.preferredContentSize.height)
+      return ExtensionView(
+        attributes: program.attributes, title: controller.title, elements: controller.view.elements,
+        preferredHeight: height > 0 ? height : nil, mediaButton: controller.mediaPlayPauseButtonType,
+        isProgram: true)
+    }
+  }
+
+  /// The open program extension's view controller.
+  package var activeController: (any UNNotificationContentExtension & UNNotificationContentViewController)? {
+    active?.controller
+  }
+
+  /// Forgets the open view controller (the expanded view closed).
+  package func close() { active = nil }
+}

@@ -1,0 +1,265 @@
+import Foundation
+import Testing
+import UNTermTestSupport
+@testable import UNTermCore
+@testable import UNTermRender
+@testable import UNTermRuntime
+@testable import UserNotifications
+@testable import UserNotificationsUI
+
+@Suite("Content extensions")
+struct ContentExtensionTests {
+  private func descriptor(_ json: String, file: String = "/tmp/ext.json") -> (ContentExtensionDescriptor?, [Diagnostic]) {
+    ContentExtensionDescriptor.analyze(Array(json.utf8), file: file)
+  }
+
+  @Test func readsAttributesFromJSONAndFromAnInfoPlist() throws {
+    let (json, _) = descriptor(#"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"chat","UNNotificationExtensionInitialContentSizeRatio":0.5,"UNNotificationExtensionUserInteractionEnabled":true},"view":{"elements":[]}}"#)
+    #expect(json?.attributes == ContentExtensionAttributes(categories: ["chat"], initialContentSizeRatio: 0.5, userInteractionEnabled: true))
+    let (plist, _) = try ContentExtensionDescriptor.load(Fixtures.sample("extension-chat-card.json"))
+    #expect(plist.attributes.categories == ["chat"])
+    #expect(plist.attributes.initialContentSizeRatio == 0.5)
+    #expect(plist.attributes.defaultContentHidden)
+    #expect(!plist.attributes.overridesDefaultTitle)
+    #expect(plist.attributes.userInteractionEnabled)
+    let (bare, _) = try ContentExtensionDescriptor.load(Fixtures.sample("ChatExtension/Info.plist"))
+    #expect(!bare.hasView)
+  }
+
+  @Test(arguments: [
+    (#"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"a"}}"#, "missing-key"),
+    (#"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":5,"UNNotificationExtensionInitialContentSizeRatio":1}}"#, "type-mismatch"),
+    (#"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"a","UNNotificationExtensionInitialContentSizeRatio":0}}"#, "invalid-value"),
+    (#"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"a","UNNotificationExtensionInitialContentSizeRatio":1,"UNNotificationExtensionDefaultContentHidden":"yes"}}"#, "type-mismatch"),
+    (#"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"a","UNNotificationExtensionInitialContentSizeRatio":1},"view":{"elements":[{"label":"x","style":"huge"}]}}"#, "invalid-value"),
+    (#"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"a","UNNotificationExtensionInitialContentSizeRatio":1},"view":{"elements":[{"wobble":1}]}}"#, "invalid-element"),
+    (#"{"view":{}}"#, "missing-key"),
+  ])
+  func rejectsBadDescriptors(json: String, code: String) {
+    let (_, diagnostics) = descriptor(json)
+    #expect(diagnostics.contains { $0.severity == .error && $0.code == code }, "\(diagnostics.map(\.formatted))")
+  }
+
+  @Test func warnsAboutButtonsThatCannotBePressedAndUnknownTemplates() {
+    let (_, diagnostics) = descriptor(#"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"a","UNNotificationExtensionInitialContentSizeRatio":1},"view":{"elements":[{"button":"Go","action":"go"},{"label":"{{titel}}"}]}}"#)
+    #expect(diagnostics.map(\.code).contains("button-not-interactive"))
+    #expect(diagnostics.first { $0.code == "template-unknown-field" }?.message.contains("Did you mean {{title}}?") == true)
+  }
+
+  @Test func twoExtensionsClaimingOneCategoryIsAnError() throws {
+    do {
+      _ = try Fixtures.session {
+        $0.extensionFiles = [Fixtures.sample("extension-chat-card.json"), Fixtures.sample("ChatExtension/Info.plist")]
+      }
+      Issue.record("expected an error")
+    } catch let error as UNTermError {
+      #expect(error.exitCode == .dataError)
+      #expect(error.message.contains("category \"chat\" is already served by"))
+    }
+  }
+
+  /// The QA numbers, computed by hand.
+  ///
+  /// Media card on iPhone (41 columns): image 200 + headline 22 + body 3 lines × 22 = 66 +
+  /// spacer 8 + progress 20 + credits in footnote, 2 lines × 18 = 36 → 352 pt; 32 pt over the
+  /// 320 pt budget; the credits label is cut. Initial 359 × 0.75 = 269.25 → 269 pt.
+  /// On iPad (59 columns) the body takes 2 lines (44) and the credits 1 (18) → 312 pt.
+  /// Chat card: avatar 64 + (caption1 16 + body 22 + spacer 8) × 2 + caption1 16 + body 22 +
+  /// spacer 8 + button 44 = 246 pt on both devices.
+  @Test func qaReportNumbersMatchHandComputation() throws {
+    let categories = try Fixtures.sampleCategories().byIdentifier
+    let payloads = try ["media-episode.json", "chat-thread.json"].map { try Payload.load(Fixtures.sample($0), categories: categories) }
+    let (diagnostics, missing) = ExtensionQA.report(
+      extensionFiles: [Fixtures.sample("extension-media-card.json"), Fixtures.sample("extension-chat-card.json")],
+      payloads: payloads, categories: categories, strict: false)
+    #expect(!missing)
+    let sizes = diagnostics.filter { $0.code == "extension-size" }.map(\.details)
+    #expect(sizes.map { $0["device"] } == ["iphone", "ipad", "iphone", "ipad"])
+    #expect(sizes.map { $0["initialHeight"] } == ["269", "375", "180", "250"])
+    #expect(sizes.map { $0["preferredHeight"] } == ["352", "312", "246", "246"])
+    #expect(sizes.map { $0["budget"] } == ["320", "352", "320", "352"])
+    #expect(sizes.map { $0["overflow"] } == ["32", "0", "0", "0"])
+    #expect(sizes[0]["cut"] == "label \"{{userInfo.credits}}\"")
+    let overflow = diagnostics.filter { $0.code == "extension-overflow" }
+    #expect(overflow.count == 1)
+    #expect(overflow.first?.severity == .warning)
+    let strict = ExtensionQA.report(
+      extensionFiles: [Fixtures.sample("extension-media-card.json"), Fixtures.sample("extension-chat-card.json")],
+      payloads: payloads, categories: categories, strict: true)
+    #expect(strict.diagnostics.filter { $0.severity == .error }.map(\.file) == [Fixtures.sample("extension-media-card.json")])
+  }
+
+  @Test func strictLintFailsExactlyTheOverflowingDesign() throws {
+    let base = ["lint", "--strict", "--categories", Fixtures.sample("categories.json")]
+    let media = try Fixtures.run(Fixtures.unterm, base + ["--extension", Fixtures.sample("extension-media-card.json"), Fixtures.sample("media-episode.json")])
+    #expect(media.status == 1)
+    #expect(media.stdout.contains("error[extension-overflow]: on iPhone the view is 352 pt tall, 32 pt over the 320 pt budget"))
+    let chat = try Fixtures.run(Fixtures.unterm, base + ["--extension", Fixtures.sample("extension-chat-card.json"), Fixtures.sample("chat-thread.json")])
+    #expect(chat.status == 0)
+  }
+
+  @Test func expandedViewUsesTheExtensionAndTheBannerDoesNot() throws {
+    let session = try Fixtures.session(size: (80, 40)) { $0.extensionFiles = [Fixtures.sample("extension-media-card.json")] }
+    try session.push(try Payload.load(Fixtures.sample("media-episode.json"), categories: session.state.store.categories))
+    let banner = session.frame().grid.text
+    #expect(banner.contains("App"))
+    #expect(banner.contains("Episode 42: Night Trains"))
+    #expect(!banner.contains("Slow Travel"))
+    session.send(.command(.longPress))
+    let expanded = session.frame().grid.text
+    #expect(expanded.contains("Slow Travel"))  // OverridesDefaultTitle: the view's title in the header
+    #expect(expanded.contains("32 pt over the 320 pt budget"))
+    #expect(!expanded.contains("Hosted by"))  // cut at the budget
+    #expect(expanded.contains("1  Play"))  // the system still draws the actions
+    session.send(.command(.setDevice(.ipad)))
+    session.send(.key(.escape))
+    session.send(.command(.longPress))
+    let ipad = session.frame().grid.text
+    #expect(ipad.contains("Hosted by Marta Reis"))
+    #expect(!ipad.contains("pt over"))
+  }
+
+  @Test func defaultContentShowsUnlessHidden() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let path = dir.appendingPathComponent("ext.json")
+    try Data(#"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"reminder","UNNotificationExtensionInitialContentSizeRatio":0.2,"UNNotificationExtensionDefaultContentHidden":false},"view":{"elements":[{"label":"CUSTOM {{userInfo.n}}","style":"title3"}]}}"#.utf8).write(to: path)
+    let session = try Fixtures.session(size: (80, 30)) { $0.extensionFiles = [path.path] }
+    try Fixtures.push(#"{"aps":{"alert":{"title":"Default title","body":"Default body"},"category":"reminder"},"n":7}"#, into: session)
+    session.send(.command(.longPress))
+    let text = session.frame().grid.text
+    #expect(text.contains("CUSTOM 7"))
+    #expect(text.contains("Default title"))
+    #expect(text.contains("Default body"))
+    let lines = session.frame().grid.lines
+    #expect(lines.firstIndex { $0.contains("CUSTOM 7") }! < lines.firstIndex { $0.contains("Default title") }!)
+  }
+
+  @Test func describedViewButtonsRespondWhenInteractive() throws {
+    let session = try Fixtures.session(size: (80, 40)) { $0.extensionFiles = [Fixtures.sample("extension-chat-card.json")] }
+    var received: [String] = []
+    session.onResponse = { response, _ in received.append(response.actionIdentifier) }
+    try session.push(try Payload.load(Fixtures.sample("chat-thread.json"), categories: session.state.store.categories))
+    session.send(.command(.longPress))
+    #expect(session.frame().grid.text.contains("[ 👍 Like ]"))
+    session.send(.key(.tab))
+    session.send(.key(.enter))
+    #expect(received == ["like-message"])
+    #expect(session.state.expanded != nil)
+  }
+}
+
+// MARK: - A program's extension
+
+final class ProbeExtension: UNNotificationContentViewController, UNNotificationContentExtension {
+  nonisolated(unsafe) static var option: UNNotificationContentExtensionResponseOption?
+  nonisolated(unsafe) static var received: [String] = []
+  nonisolated(unsafe) static var mediaCalls: [String] = []
+
+  func didReceive(_ notification: UNNotification) {
+    Self.received.append(notification.request.content.body)
+    title = "Probe: \(notification.request.content.title)"
+    view.elements = [.label("Seen \(Self.received.count)", style: .title2)]
+    preferredContentSize = CGSize(width: 9999, height: 400)
+    if notification.request.content.body == "swap" {
+      extensionContext?.notificationActions = [UNNotificationAction(identifier: "new-one", title: "New One")]
+    }
+  }
+
+  func didReceive(
+    _ response: UNNotificationResponse,
+    completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void
+  ) {
+    if response.actionIdentifier == "open" {
+      extensionContext?.performNotificationDefaultAction()
+      return
+    }
+    completion(Self.option ?? .doNotDismiss)
+  }
+
+  var mediaPlayPauseButtonType: UNNotificationContentExtensionMediaPlayPauseButtonType { .default }
+  func mediaPlay() { Self.mediaCalls.append("play") }
+  func mediaPause() { Self.mediaCalls.append("pause") }
+}
+
+final class SilentExtension: UNNotificationContentViewController, UNNotificationContentExtension {
+  func didReceive(_ notification: UNNotification) { view.elements = [.label("silent")] }
+}
+
+@Suite("Program content extensions", .serialized)
+struct ProgramExtensionTests {
+  private func session(_ make: @escaping () -> any UNNotificationContentExtension & UNNotificationContentViewController) throws -> (Session, () -> [String]) {
+    let session = try Fixtures.session(size: (80, 40))
+    try session.addExtension(ProgramExtension(
+      attributes: ContentExtensionAttributes(categories: ["chat"], initialContentSizeRatio: 0.5, overridesDefaultTitle: true),
+      make: make))
+    var received: [String] = []
+    session.onResponse = { response, _ in received.append(response.actionIdentifier) }
+    return (session, { received })
+  }
+
+  private let chat = #"{"aps":{"alert":{"title":"Kenji","body":"hello"},"category":"chat","thread-id":"t1"}}"#
+
+  @Test(arguments: [
+    (UNNotificationContentExtensionResponseOption.doNotDismiss, [String](), true, true),
+    (.dismiss, [], false, false),
+    (.dismissAndForwardAction, ["mute"], false, false),
+  ])
+  func responseOptions(option: UNNotificationContentExtensionResponseOption, app: [String], stillOpen: Bool, stillListed: Bool) throws {
+    ProbeExtension.option = option
+    let (session, received) = try session { ProbeExtension() }
+    try Fixtures.push(chat, into: session)
+    session.send(.command(.longPress))
+    session.send(.command(.chooseAction("mute")))
+    #expect(received() == app)
+    #expect((session.state.expanded != nil) == stillOpen)
+    #expect((session.state.store.delivered("req-1") != nil) == stillListed)
+  }
+
+  @Test func sizingTitleAndReloadOnTheSameThread() throws {
+    ProbeExtension.received = []
+    let (session, _) = try session { ProbeExtension() }
+    try Fixtures.push(chat, into: session)
+    session.send(.command(.longPress))
+    let text = session.frame().grid.text
+    #expect(text.contains("Probe: Kenji"))
+    #expect(text.contains("80 pt over the 320 pt budget"))  // 400 pt asked; the width is ignored
+    try Fixtures.push(#"{"aps":{"alert":{"title":"Kenji","body":"again"},"category":"chat","thread-id":"t1"}}"#, into: session)
+    #expect(ProbeExtension.received == ["hello", "again"])
+    #expect(session.frame().grid.text.contains("Seen 2"))
+    try Fixtures.push(#"{"aps":{"alert":{"title":"Other","body":"elsewhere"},"category":"chat","thread-id":"t2"}}"#, into: session)
+    #expect(ProbeExtension.received == ["hello", "again"])
+  }
+
+  @Test func dynamicActionsAndDefaultAction() throws {
+    let (session, received) = try session { ProbeExtension() }
+    try Fixtures.push(#"{"aps":{"alert":{"title":"Kenji","body":"swap"},"category":"chat"}}"#, into: session)
+    session.send(.command(.longPress))
+    let text = session.frame().grid.text
+    #expect(text.contains("1  New One"))
+    #expect(!text.contains("Mute Thread"))
+    #expect(session.send(.command(.chooseAction("mute"))).failure != nil)
+    session.send(.extensionSetActions([UNNotificationAction(identifier: "open", title: "Open")]))
+    session.send(.command(.chooseAction("open")))
+    #expect(received() == [UNNotificationDefaultActionIdentifier])
+  }
+
+  @Test func withoutDidReceiveResponseActionsGoToTheApp() throws {
+    let (session, received) = try session { SilentExtension() }
+    try Fixtures.push(chat, into: session)
+    session.send(.command(.longPress))
+    session.send(.command(.chooseAction("mute")))
+    #expect(received() == ["mute"])
+    #expect(session.state.expanded == nil)
+  }
+
+  @Test func mediaButtonCallsPlayAndPause() throws {
+    ProbeExtension.mediaCalls = []
+    let (session, _) = try session { ProbeExtension() }
+    try Fixtures.push(chat, into: session)
+    session.send(.command(.longPress))
+    session.send(.key(.character("p")))
+    session.send(.key(.character("p")))
+    #expect(ProbeExtension.mediaCalls == ["play", "pause"])
+  }
+}
+
