@@ -30,6 +30,10 @@ let package = Package(
       name: "UNTermRenderTests",
       dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermRuntime", "UNTermTestSupport"]),
     .testTarget(
+      name: "AppleSampleTests",
+      dependencies: ["UserNotifications", "UNTermCore", "UNTermRuntime", "UNTermTestSupport"],
+      swiftSettings: [.swiftLanguageMode(.v5)]),
+    .testTarget(
       name: "UNTermRuntimeTests",
       dependencies: [
         "UserNotifications", "UNTermCore", "UNTermRender", "UNTermRuntime", "UNTermTestSupport",

@@ -86,6 +86,7 @@ package final class ScriptRunner {
     }
     observer?.scriptWillStart(script, session: session)
     for line in script.lines {
+      session.settleServiceExtensions()
       observer?.lineWillRun(line, session: session)
       result.steps += 1
       if line.command.isExpectation { result.expectations += 1 }

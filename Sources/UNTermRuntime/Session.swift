@@ -24,6 +24,12 @@ package final class Session: @unchecked Sendable {
   private var attached = false
   private var retained: [AnyObject] = []
   package let extensions = ExtensionRegistry()
+  /// Runs service extensions for mutable-content payloads.
+  package let pipeline = ServicePipeline()
+  /// The app's own service extension; `nil` uses the built-in one.
+  package var serviceExtension: (() -> UNNotificationServiceExtension)?
+  /// Writes trace lines somewhere besides the activity pane (`--trace` prints to stderr).
+  package var traceOutput: ((String) -> Void)?
 
   /// Called for every response after the delegate and the log have it.
   package var onResponse: ((UNNotificationResponse, ResponseContext) -> Void)?
@@ -73,6 +79,31 @@ package final class Session: @unchecked Sendable {
       }
     }
     publish()
+    pipeline.post = { [weak self] work in self?.queue.post(work) }
+    pipeline.trace = { [weak self] text, timing in
+      self?.traceOutput?(timing.map { "\(text) \($0)" } ?? text)
+      self?.queue.post { [weak self] in self?.state.note(.trace, text) }
+    }
+    pipeline.deliver = { [weak self] request, content in
+      guard let self else { return }
+      self.present(content.map { request.replacing(content: self.checkedAttachments($0, request: request)) } ?? request)
+    }
+  }
+
+  /// Drops attachments the media decoder cannot read (corrupt, truncated, too large to
+  /// decode), so the notification shows without them, with a note saying why.
+  private func checkedAttachments(_ content: UNNotificationContent, request: UNNotificationRequest) -> UNNotificationContent {
+    guard let images = renderer.images as? any AttachmentValidating,
+      let mutable = content.mutableCopy() as? UNMutableNotificationContent
+    else { return content }
+    mutable.attachments = content.attachments.filter { attachment in
+      guard let problem = images.problem(with: attachment) else { return true }
+      let text = "\(request.identifier): attachment \(attachment.url.lastPathComponent) dropped — \(problem)"
+      traceOutput?(text)
+      state.note(.warning, text)
+      return false
+    }
+    return mutable
   }
 
   /// Keeps an object alive as long as the session (the center holds its delegate weakly).
@@ -217,10 +248,46 @@ package final class Session: @unchecked Sendable {
     return "req-\(requestCounter)"
   }
 
-  /// Delivers a loaded payload now.
+  /// Delivers a loaded payload now; a mutable-content payload with alert text goes through the
+  /// service extension first.
   package func push(_ payload: Payload, identifier: String? = nil) throws(UNTermError) {
     let request = try payload.request(identifier: identifier ?? nextRequestIdentifier())
-    present(request)
+    guard ServicePipeline.applies(to: request) else {
+      present(request)
+      return
+    }
+    let service: UNNotificationServiceExtension
+    let name: String
+    if let make = serviceExtension {
+      service = make()
+      name = "the app's service extension (\(type(of: service)))"
+    } else {
+      let folder = payload.file == "-"
+        ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        : URL(fileURLWithPath: payload.file).deletingLastPathComponent()
+      service = BuiltInServiceExtension(
+        payloadDirectory: folder, mediaDirectory: configuration.mediaDirectory.map { URL(fileURLWithPath: $0) },
+        budget: configuration.serviceTimeout,
+        trace: { [weak self] text in
+          // A unit separator splits the deterministic part from real-time timing.
+          let parts = text.split(separator: "\u{1F}", maxSplits: 1).map(String.init)
+          self?.pipeline.trace?(parts[0], parts.count > 1 ? parts[1] : nil)
+        })
+      name = "the built-in service extension"
+    }
+    pipeline.start(request, with: service, name: name, now: state.now, budget: configuration.serviceTimeout)
+  }
+
+  /// Waits, in real time, for running service extensions to finish, up to `limit`; whatever is
+  /// still running then expires. `render` uses this: one screen, after everything arrived.
+  package func finishServiceExtensions(within limit: TimeInterval) {
+    guard pipeline.isBusy else { return }
+    pipeline.settle(grace: limit)
+    drain()
+    if pipeline.isBusy {
+      pipeline.expire(at: .distantFuture)
+      drain()
+    }
   }
 
   /// Presents a request: through the delegate's `willPresent` when the app is in the
@@ -258,21 +325,37 @@ package final class Session: @unchecked Sendable {
 
   /// Moves the clock to `date`, letting banners retire and triggers fire on the way, in order.
   package func advance(to date: Date) {
+    settleServiceExtensions()
     var steps = 0
-    while let deadline = state.nextDeadline, deadline <= date, steps < 10_000 {
+    while let deadline = nextDeadline, deadline <= date, steps < 10_000 {
       steps += 1
       send(.tick(max(deadline, state.now)))
       for request in state.takeDueRequests() { present(request) }
+      pipeline.expire(at: state.now)
       drain()
-      if state.nextDeadline == deadline { break }
+      if nextDeadline == deadline { break }
     }
     send(.tick(date))
     for request in state.takeDueRequests() { present(request) }
     drain()
   }
 
-  /// The next time something happens by itself.
-  package var nextDeadline: Date? { state.nextDeadline }
+  /// The next time something happens by itself: a banner retiring, a trigger firing, a
+  /// service extension's budget running out.
+  package var nextDeadline: Date? {
+    [state.nextDeadline, pipeline.nextDeadline].compactMap { $0 }.min()
+  }
+
+  /// How long, in real time, a running service extension gets before the virtual clock moves.
+  package static let settleGrace: TimeInterval = 1
+
+  /// Lets quick service extensions finish before the clock moves or the screen is checked,
+  /// so a script runs the same way every time.
+  package func settleServiceExtensions() {
+    guard pipeline.isBusy else { return }
+    pipeline.settle(grace: Self.settleGrace)
+    drain()
+  }
 
   // MARK: - Drawing
 

@@ -64,9 +64,13 @@ enum RenderCommand {
     guard !payloads.isEmpty else { throw parser.usage("render needs at least one PAYLOAD file (or - for stdin)") }
     let clock = now ?? Date()
     let session = try SessionFactory.make(configuration.value, now: clock)
+    if configuration.value.trace {
+      session.traceOutput = { UNTermMain.warn("trace: " + $0) }
+    }
     for path in payloads {
       let payload = try Payload.load(path, categories: session.state.store.categories)
       try session.push(payload)
+      session.finishServiceExtensions(within: configuration.value.serviceTimeout)
     }
     let (width, height) = size ?? ScreenSize.terminal() ?? (80, 24)
     session.resize(width: width, height: height)

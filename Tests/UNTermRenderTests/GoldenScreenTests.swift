@@ -23,6 +23,7 @@ struct GoldenScreenTests {
         let session = try Fixtures.session(device: device)
         let payload = try Payload.load(Fixtures.sample(name), categories: session.state.store.categories)
         try session.push(payload)
+        session.finishServiceExtensions(within: 5)
         if view == "expanded" { session.send(.command(.longPress)) }
         if view == "center" { session.send(.command(.openCenter)) }
         let base = (name as NSString).deletingPathExtension
@@ -45,6 +46,7 @@ struct ExtensionGoldenTests {
         $0.extensionFiles = [Fixtures.sample(descriptor)]
       }
       try session.push(try Payload.load(Fixtures.sample(payload), categories: session.state.store.categories))
+      session.finishServiceExtensions(within: 5)
       session.send(.command(.longPress))
       let base = (descriptor as NSString).deletingPathExtension
       expectGolden(session.frame().grid.text + "\n", named: "\(base).\(device.rawValue).expanded")

@@ -101,6 +101,7 @@ struct ContentExtensionTests {
   @Test func expandedViewUsesTheExtensionAndTheBannerDoesNot() throws {
     let session = try Fixtures.session(size: (80, 40)) { $0.extensionFiles = [Fixtures.sample("extension-media-card.json")] }
     try session.push(try Payload.load(Fixtures.sample("media-episode.json"), categories: session.state.store.categories))
+    session.finishServiceExtensions(within: 5)
     let banner = session.frame().grid.text
     #expect(banner.contains("App"))
     #expect(banner.contains("Episode 42: Night Trains"))
@@ -139,6 +140,7 @@ struct ContentExtensionTests {
     var received: [String] = []
     session.onResponse = { response, _ in received.append(response.actionIdentifier) }
     try session.push(try Payload.load(Fixtures.sample("chat-thread.json"), categories: session.state.store.categories))
+    session.finishServiceExtensions(within: 5)
     session.send(.command(.longPress))
     #expect(session.frame().grid.text.contains("[ 👍 Like ]"))
     session.send(.key(.tab))

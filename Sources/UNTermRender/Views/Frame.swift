@@ -1,3 +1,5 @@
+import UserNotifications
+
 /// What a mouse click at a place means.
 package enum HitTarget: Hashable, Sendable {
   case notification(String)
@@ -56,4 +58,10 @@ package protocol ImageProvider: AnyObject {
   func aspectRatio(of image: ImageReference) -> Double?
   /// The image as block art of exactly `columns × rows` cells, when it can be decoded.
   func art(of image: ImageReference, columns: Int, rows: Int) -> BlockArt?
+}
+
+/// An image decoder that can say why an attachment cannot be shown.
+package protocol AttachmentValidating: AnyObject {
+  /// Why the attachment cannot be decoded, or `nil` when it is fine (or not an image).
+  func problem(with attachment: UNNotificationAttachment) -> String?
 }

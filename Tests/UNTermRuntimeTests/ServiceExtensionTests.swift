@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+import UNTermTestSupport
+@testable import UNTermCore
+@testable import UNTermRuntime
+@testable import UserNotifications
+
+/// The mutable-content pipeline, with a loopback server started by the test and the virtual
+/// clock of the session.
+@Suite("Service extensions", .serialized)
+struct ServiceExtensionTests {
+  static let png = TestImages.png(width: 4, height: 2) { x, y in y == 0 ? (255, 0, 0) : (0, 0, 255) }
+
+  private func session(timeout: TimeInterval = 30, mediaDir: String? = nil) throws -> (Session, () -> [String]) {
+    let session = try Fixtures.session(size: (80, 30)) {
+      $0.serviceTimeout = timeout
+      $0.mediaDirectory = mediaDir
+    }
+    let box = TraceBox()
+    session.traceOutput = { box.append($0) }
+    return (session, { box.lines })
+  }
+
+  private func payload(_ json: String, in dir: URL) throws -> Payload {
+    let file = dir.appendingPathComponent("payload.json")
+    try Data(json.utf8).write(to: file)
+    return try Payload.load(file.path)
+  }
+
+  private func delivered(_ session: Session) -> UNNotification? {
+    session.state.store.delivered("req-1")
+  }
+
+  @Test func attachesARelativeFileAndRunsOnlyForMutableContentWithAlertText() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    try Data(Self.png).write(to: dir.appendingPathComponent("pic.png"))
+    let (session, trace) = try session()
+    try session.push(try payload(#"{"aps":{"alert":"hi","mutable-content":1},"image-url":"pic.png"}"#, in: dir))
+    session.settleServiceExtensions()
+    #expect(delivered(session)?.request.content.attachments.first?.type == "public.png")
+    #expect(trace().contains { $0.contains("attached PNG") })
+    // Without mutable-content, or without alert text, nothing runs.
+    try session.push(try payload(#"{"aps":{"alert":"hi"},"image-url":"pic.png"}"#, in: dir))
+    #expect(session.state.store.delivered("req-2")?.request.content.attachments.isEmpty == true)
+    try session.push(try payload(#"{"aps":{"badge":2,"mutable-content":1},"image-url":"pic.png"}"#, in: dir))
+    #expect(!session.pipeline.isBusy)
+    #expect(session.state.store.badge == 2)
+  }
+
+  @Test func downloadsOverHTTP() throws {
+    let server = try LoopbackHTTPServer(routes: ["/pic": .init(contentType: "image/png", body: Self.png)])
+    let dir = try Fixtures.temporaryDirectory()
+    let (session, trace) = try session()
+    try session.push(try payload(#"{"aps":{"alert":"hi","mutable-content":1},"media-url":"\#(server.url("/pic"))"}"#, in: dir))
+    session.settleServiceExtensions()
+    #expect(delivered(session)?.request.content.attachments.first?.format == .png)
+    #expect(trace().contains { $0.contains("downloaded \(Self.png.count) bytes") })
+  }
+
+  @Test func aSlowServerHitsTheBudgetAndTheOriginalIsShownOnTime() throws {
+    let server = try LoopbackHTTPServer(routes: ["/slow": .init(contentType: "image/png", body: Self.png, delay: 8)])
+    let dir = try Fixtures.temporaryDirectory()
+    let (session, trace) = try session(timeout: 5)
+    let start = Date()
+    try session.push(try payload(#"{"aps":{"alert":"original","mutable-content":1},"image-url":"\#(server.url("/slow"))"}"#, in: dir))
+    session.settleServiceExtensions()
+    #expect(delivered(session) == nil)
+    session.advance(to: session.state.now.addingTimeInterval(5.5))
+    let shown = try #require(delivered(session))
+    #expect(shown.request.content.body == "original")
+    #expect(shown.request.content.attachments.isEmpty)
+    #expect(trace().contains { $0.contains("budget ran out; serviceExtensionTimeWillExpire()") })
+    #expect(trace().contains { $0.contains("download cancelled at expiry") })
+    #expect(Date().timeIntervalSince(start) < 5)
+  }
+
+  @Test(arguments: ["../outside.png", "/etc/hostname", "link.png"])
+  func filesOutsideTheMediaFolderAreRefused(_ path: String) throws {
+    let root = try Fixtures.temporaryDirectory()
+    let media = root.appendingPathComponent("media")
+    try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
+    try Data(Self.png).write(to: root.appendingPathComponent("outside.png"))
+    try FileManager.default.createSymbolicLink(atPath: media.appendingPathComponent("link.png").path, withDestinationPath: root.appendingPathComponent("outside.png").path)
+    let (session, trace) = try session()
+    try session.push(try payload(#"{"aps":{"alert":"hi","mutable-content":1},"attachment-url":"\#(path)"}"#, in: media))
+    session.settleServiceExtensions()
+    #expect(delivered(session)?.request.content.attachments.isEmpty == true)
+    #expect(trace().contains { $0.contains("rejected") })
+  }
+
+  @Test func mislabelledAndOversizedFilesAreRefused() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    try Data("not an image at all".utf8).write(to: dir.appendingPathComponent("fake.png"))
+    try Data(Self.png + [UInt8](repeating: 0, count: 10_000_001)).write(to: dir.appendingPathComponent("huge.png"))
+    for (name, reason) in [("fake.png", "not a supported image"), ("huge.png", "at most 10000000 bytes")] {
+      let (session, trace) = try session()
+      try session.push(try payload(#"{"aps":{"alert":"hi","mutable-content":1},"attachment-url":"\#(name)"}"#, in: dir))
+      session.settleServiceExtensions()
+      #expect(delivered(session)?.request.content.attachments.isEmpty == true)
+      #expect(trace().contains { $0.contains(reason) }, "\(trace())")
+    }
+  }
+
+  @Test func theVirtualClockDrivesTheBudget() throws {
+    let (session, _) = try session()
+    NeverCalls.expired = 0
+    session.serviceExtension = { NeverCalls() }
+    try Fixtures.push(#"{"aps":{"alert":"original","mutable-content":1}}"#, into: session)
+    session.advance(to: session.state.now.addingTimeInterval(29))
+    #expect(delivered(session) == nil)
+    #expect(NeverCalls.expired == 0)
+    session.advance(to: session.state.now.addingTimeInterval(2))
+    #expect(NeverCalls.expired == 1)
+    #expect(delivered(session)?.request.content.body == "original")
+  }
+
+  @Test func bestAttemptAtExpiryIsShown() throws {
+    let (session, _) = try session()
+    session.serviceExtension = { BestAttemptAtExpiry() }
+    try Fixtures.push(#"{"aps":{"alert":"original","mutable-content":1}}"#, into: session)
+    session.advance(to: session.state.now.addingTimeInterval(31))
+    #expect(delivered(session)?.request.content.body == "original [best attempt]")
+  }
+
+  @Test func contentWithoutAlertTextIsIgnored() throws {
+    let (session, trace) = try session()
+    session.serviceExtension = { StripsText() }
+    try Fixtures.push(#"{"aps":{"alert":"original","mutable-content":1}}"#, into: session)
+    session.settleServiceExtensions()
+    #expect(delivered(session)?.request.content.body == "original")
+    #expect(trace().contains { $0.contains("without alert text") })
+  }
+
+  @Test func scriptsWaitForTheVirtualBudget() throws {
+    let server = try LoopbackHTTPServer(routes: ["/slow": .init(contentType: "image/png", body: Self.png, delay: 3)])
+    let dir = try Fixtures.temporaryDirectory()
+    try Data(#"{"aps":{"alert":{"title":"Original title"},"mutable-content":1},"image-url":"\#(server.url("/slow"))"}"#.utf8)
+      .write(to: dir.appendingPathComponent("slow.json"))
+    let script = try SessionScript.parse("""
+      push slow.json
+      expect screen not "Original title"
+      wait 31s
+      center
+      expect screen "Original title"
+      """, file: dir.appendingPathComponent("s.session").path)
+    let result = ScriptRunner(script: script, options: RunOptions()).run()
+    #expect(result.passed, "\(result.report ?? "")")
+  }
+}
+
+private final class TraceBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: [String] = []
+  func append(_ line: String) {
+    lock.lock()
+    stored.append(line)
+    lock.unlock()
+  }
+  var lines: [String] {
+    lock.lock()
+    defer { lock.unlock() }
+    return stored
+  }
+}
+
+final class NeverCalls: UNNotificationServiceExtension, @unchecked Sendable {
+  nonisolated(unsafe) static var expired = 0
+  override func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {}
+  override func serviceExtensionTimeWillExpire() { Self.expired += 1 }
+}
+
+final class BestAttemptAtExpiry: UNNotificationServiceExtension, @unchecked Sendable {
+  var handler: ((UNNotificationContent) -> Void)?
+  var best: UNMutableNotificationContent?
+  override func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {
+    handler = contentHandler
+    best = request.content.mutableCopy() as? UNMutableNotificationContent
+    best?.body += " [best attempt]"
+  }
+  override func serviceExtensionTimeWillExpire() {
+    if let handler, let best { handler(best) }
+  }
+}
+
+final class StripsText: UNNotificationServiceExtension, @unchecked Sendable {
+  override func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {
+    contentHandler(UNMutableNotificationContent())
+  }
+}

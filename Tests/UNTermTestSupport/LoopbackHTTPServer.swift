@@ -1,0 +1,156 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A small HTTP/1.0 server on 127.0.0.1 for tests: fixed routes, optional delays, one thread
+/// per connection.
+package final class LoopbackHTTPServer: @unchecked Sendable {
+  package struct Route: Sendable {
+    package var status: Int
+    package var contentType: String
+    package var body: [UInt8]
+    package var delay: TimeInterval
+
+    package init(status: Int = 200, contentType: String = "application/octet-stream", body: [UInt8], delay: TimeInterval = 0) {
+      self.status = status
+      self.contentType = contentType
+      self.body = body
+      self.delay = delay
+    }
+  }
+
+  private let routes: [String: Route]
+  private var listener: Int32 = -1
+  package private(set) var port: Int = 0
+  private let lock = NSLock()
+  private var stopped = false
+
+  package init(routes: [String: Route]) throws {
+    self.routes = routes
+    listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard listener >= 0 else { throw POSIXError(.EIO) }
+    var yes: Int32 = 1
+    setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard bound == 0, listen(listener, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
+    var actual = sockaddr_in()
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &actual) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+    }
+    port = Int(UInt16(bigEndian: actual.sin_port))
+    let thread = Thread { [weak self] in self?.acceptLoop() }
+    thread.start()
+  }
+
+  deinit { stop() }
+
+  /// The URL of a path on this server.
+  package func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+  package func stop() {
+    lock.lock()
+    let wasStopped = stopped
+    stopped = true
+    lock.unlock()
+    if !wasStopped {
+      shutdown(listener, Int32(SHUT_RDWR))
+      close(listener)
+    }
+  }
+
+  private func acceptLoop() {
+    while true {
+      let client = accept(listener, nil, nil)
+      if client < 0 { return }
+      let thread = Thread { [weak self] in self?.serve(client) }
+      thread.start()
+    }
+  }
+
+  private func serve(_ client: Int32) {
+    defer { close(client) }
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    var request: [UInt8] = []
+    while !request.suffix(4).elementsEqual([13, 10, 13, 10]) && request.count < 16_384 {
+      let n = read(client, &buffer, buffer.count)
+      if n <= 0 { break }
+      request += buffer[0..<n]
+    }
+    let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
+    let path = line.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+    let route = routes[path] ?? Route(status: 404, contentType: "text/plain", body: Array("not found".utf8))
+    if route.delay > 0 { Thread.sleep(forTimeInterval: route.delay) }
+    let header = "HTTP/1.0 \(route.status) X\r\nContent-Type: \(route.contentType)\r\nContent-Length: \(route.body.count)\r\nConnection: close\r\n\r\n"
+    let bytes = Array(header.utf8) + route.body
+    var sent = 0
+    while sent < bytes.count {
+      let n = bytes[sent...].withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+      if n <= 0 { return }
+      sent += n
+    }
+  }
+}
+
+/// Tiny PNG files for tests.
+package enum TestImages {
+  /// A PNG of `width` × `height` pixels filled by `color(x, y)`.
+  package static func png(width: Int, height: Int, color: (Int, Int) -> (UInt8, UInt8, UInt8)) -> [UInt8] {
+    var raw: [UInt8] = []
+    for y in 0..<height {
+      raw.append(0)
+      for x in 0..<width {
+        let (r, g, b) = color(x, y)
+        raw += [r, g, b]
+      }
+    }
+    func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+      let typed = Array(type.utf8) + data
+      return bigEndian(UInt32(data.count)) + typed + bigEndian(crc32(typed))
+    }
+    let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, 2, 0, 0, 0]
+    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header)
+      + chunk("IDAT", zlibStored(raw)) + chunk("IEND", [])
+  }
+
+  private static func bigEndian(_ v: UInt32) -> [UInt8] {
+    [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+  }
+
+  private static func crc32(_ data: [UInt8]) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in data {
+      crc ^= UInt32(byte)
+      for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+    }
+    return crc ^ 0xFFFF_FFFF
+  }
+
+  /// zlib with stored (uncompressed) blocks.
+  private static func zlibStored(_ data: [UInt8]) -> [UInt8] {
+    var out: [UInt8] = [0x78, 0x01]
+    var offset = 0
+    repeat {
+      let length = min(65535, data.count - offset)
+      let final: UInt8 = offset + length >= data.count ? 1 : 0
+      out += [final, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8((~length >> 8) & 0xFF)]
+      out += data[offset..<offset + length]
+      offset += length
+    } while offset < data.count
+    var a: UInt32 = 1
+    var b: UInt32 = 0
+    for byte in data {
+      a = (a + UInt32(byte)) % 65521
+      b = (b + a) % 65521
+    }
+    return out + bigEndian(b << 16 | a)
+  }
+}
