@@ -14,6 +14,9 @@ let package = Package(
     .target(name: "UNTermRender", dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermCore"]),
     .target(name: "UNTermRuntime", dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermRender"]),
     .executableTarget(name: "unterm", dependencies: ["UserNotifications", "UNTermCore", "UNTermRuntime"]),
+    .executableTarget(
+      name: "unterm-bench",
+      dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermRuntime"]),
 
     // Tests
     .target(

@@ -1,4 +1,8 @@
 import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 import UNTermCore
 import UNTermRender
 import UserNotifications
@@ -19,8 +23,8 @@ package final class Session: @unchecked Sendable {
   package let queue = EventQueue()
   private var log: ResponseLog?
   private var requestCounter = 0
-  private let storeLock = NSLock()
-  private var publishedStore = NotificationStore()
+  /// The thread the session runs on; the center's reads from it need no hand-off.
+  private var owner = pthread_self()
   private var attached = false
   private var retained: [AnyObject] = []
   package let extensions = ExtensionRegistry()
@@ -134,10 +138,10 @@ package final class Session: @unchecked Sendable {
     center.detach(keeping: state.store)
   }
 
+  /// Remembers the session's thread. (Keeping a copy of the store for other threads would
+  /// force a full copy on every change; they ask the session's thread instead.)
   private func publish() {
-    storeLock.lock()
-    publishedStore = state.store
-    storeLock.unlock()
+    owner = pthread_self()
   }
 
   // MARK: - Events
@@ -396,10 +400,16 @@ extension Session: UNNotificationCenterHost {
     }
   }
 
+  /// The store, read on the session's thread: directly when called there, else by posting a
+  /// request and waiting for the session's loop to answer (up to a second).
   package func storeSnapshot() -> NotificationStore {
-    storeLock.lock()
-    defer { storeLock.unlock() }
-    return publishedStore
+    if pthread_equal(pthread_self(), owner) != 0 { return state.store }
+    let answer = StoreAnswer()
+    queue.post { [weak self] in
+      guard let self else { return }
+      answer.set(self.state.store)
+    }
+    return answer.wait(seconds: 1) ?? NotificationStore()
   }
 }
 
@@ -467,5 +477,26 @@ extension Session: UNNotificationExtensionHost {
 
   package func extensionMediaChanged(playing: Bool) {
     queue.post { [weak self] in self?.send(.extensionMediaChanged(playing: playing)) }
+  }
+}
+
+/// A store handed from the session's thread to a waiting caller.
+private final class StoreAnswer: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var value: NotificationStore?
+
+  func set(_ store: NotificationStore) {
+    condition.lock()
+    value = store
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  func wait(seconds: TimeInterval) -> NotificationStore? {
+    let limit = Date().addingTimeInterval(seconds)
+    condition.lock()
+    defer { condition.unlock() }
+    while value == nil && condition.wait(until: limit) {}
+    return value
   }
 }
