@@ -47,3 +47,13 @@ struct CellGridTests {
     _ = CellGrid(width: 0, height: 0).text
   }
 }
+
+@Suite("Cell grid with unsanitized text")
+struct CellGridRobustnessTests {
+  /// The sanitizer runs first everywhere, but the grid itself must never trap on raw text.
+  @Test func rawControlsNeverCrash() {
+    var grid = CellGrid(width: 10, height: 1)
+    grid.write("a\u{1B}b\u{0}c\u{301}\u{9B}", x: 0, y: 0, style: .plain)
+    #expect(grid.width == 10)
+  }
+}

@@ -130,7 +130,7 @@ package struct CellGrid: Hashable, Sendable {
         // A cluster with no spacing base (a lone combining mark) gets a dotted circle, as
         // text renderers do, so it cannot attach itself to a border.
         cluster = "\u{25CC}" + cluster
-        w = DisplayWidth.of(Character(cluster))
+        w = max(1, DisplayWidth.of(cluster))
       }
       w = min(w, Int(UInt8.max))
       if column + w > area.maxX { break }
