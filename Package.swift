@@ -14,6 +14,10 @@ let package = Package(
     .target(name: "UNTermRender", dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermCore"]),
     .target(name: "UNTermRuntime", dependencies: ["UserNotifications", "UNTermCore", "UNTermRender"]),
     .executableTarget(name: "unterm", dependencies: ["UserNotifications", "UNTermCore", "UNTermRuntime"]),
+    // ncursesw (Debian: libncurses-dev) through a shim; only UNTermCurses imports it.
+    .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
+    .target(name: "UNTermCurses", dependencies: ["CNcursesw", "UNTermRender", "UNTermCore"]),
+    .executableTarget(name: "curses-probe", dependencies: ["UNTermCurses", "UNTermRender", "UNTermCore"]),
 
     // Tests
     .target(
@@ -29,6 +33,8 @@ let package = Package(
     .testTarget(
       name: "UNTermRenderTests",
       dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermRuntime", "UNTermTestSupport"]),
+    .testTarget(
+      name: "UNTermCursesTests", dependencies: ["UNTermCurses", "UNTermRender", "UNTermCore"]),
     .testTarget(
       name: "UNTermRuntimeTests",
       dependencies: [
