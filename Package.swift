@@ -17,6 +17,10 @@ let package = Package(
     .executableTarget(
       name: "unterm-bench",
       dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermRuntime"]),
+    // ncursesw (Debian: libncurses-dev) through a shim; only UNTermCurses imports it.
+    .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
+    .target(name: "UNTermCurses", dependencies: ["CNcursesw", "UNTermRender", "UNTermCore"]),
+    .executableTarget(name: "curses-probe", dependencies: ["UNTermCurses", "UNTermRender", "UNTermCore"]),
 
     // Tests
     .target(
@@ -36,6 +40,8 @@ let package = Package(
       name: "AppleSampleTests",
       dependencies: ["UserNotifications", "UNTermCore", "UNTermRuntime", "UNTermTestSupport"],
       swiftSettings: [.swiftLanguageMode(.v5)]),
+    .testTarget(
+      name: "UNTermCursesTests", dependencies: ["UNTermCurses", "UNTermRender", "UNTermCore"]),
     .testTarget(
       name: "UNTermRuntimeTests",
       dependencies: [

@@ -16,10 +16,13 @@ package enum TerminalRestore {
 
   /// Installs the handler for interrupting signals.
   package static func install() {
+    // Initialise the lazy globals now: the handler must not run Swift's one-time initialisation.
+    precondition(restoreBytes.pointee == 0x1B && restoreCount > 0)
     for signal in signals {
       var action = sigaction()
       action.__sigaction_handler.sa_handler = restoreHandler
-      action.sa_flags = Int32(SA_RESETHAND)
+      // SA_RESETHAND is 0x80000000, a UInt32: Int32(SA_RESETHAND) would trap.
+      action.sa_flags = Int32(bitPattern: SA_RESETHAND)
       sigemptyset(&action.sa_mask)
       sigaction(signal, &action, nil)
     }

@@ -22,6 +22,13 @@ package struct Frame: Sendable {
   /// The text field's cursor, when one is open.
   package var cursor: (x: Int, y: Int)?
 
+  /// A frame of cells, with where clicks land and the text cursor, if any.
+  package init(grid: CellGrid, hits: [HitRegion] = [], cursor: (x: Int, y: Int)? = nil) {
+    self.grid = grid
+    self.hits = hits
+    self.cursor = cursor
+  }
+
   /// The innermost target at a cell.
   package func target(x: Int, y: Int) -> HitTarget? {
     hits.last { $0.rect.contains(x: x, y: y) }?.target

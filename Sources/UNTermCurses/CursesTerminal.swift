@@ -1,0 +1,302 @@
+import Foundation
+import UNTermCore
+import UNTermRender
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The real terminal, driven through ncursesw: draws frames, reads keys and mouse buttons, and
+/// gives the terminal back on every way out.
+///
+/// Open it once per process, and use it from one thread only: ncurses as Debian builds it is
+/// not reentrant, so every ncurses call stays on the thread that opened the terminal, and none
+/// is made from a signal handler.
+///
+/// What opening does: `setlocale` from the environment (falling back to C.UTF-8 for the
+/// character type), `newterm` on the tty (never `initscr`, which exits the process when the
+/// terminal type is unknown), raw mode (Ctrl-C arrives as `.interrupt`), no echo, no newline
+/// translation, keypad codes, an Esc delay of 25 ms, default colours, a hidden cursor, and
+/// mouse press and release reports where the terminal has them.
+///
+/// Ways out, and how each restores the terminal:
+/// * `close()` (also run by `deinit`): mouse off, cursor visible, `endwin`, saved termios.
+/// * SIGINT, SIGTERM, SIGHUP, SIGQUIT: an async-signal-safe handler writes precomputed
+///   terminfo bytes, restores the termios saved before `newterm`, and re-raises the signal so
+///   the exit status shows it. With `Options.politeTermination` the first one is reported as
+///   `InputEvent.signal` instead, so the loop can finish its log and close normally.
+/// * Crashes (SIGSEGV, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE; Swift traps are SIGILL on
+///   x86_64 and SIGTRAP on arm64): the same restore, then the previous handler runs.
+/// * Ctrl-Z: in raw mode it is byte 26, so the terminal raises SIGTSTP itself; ncurses'
+///   SIGTSTP handler does `endwin`, stops, and repaints on SIGCONT.
+/// * SIGKILL cannot be caught: `stty sane` or `reset` afterwards.
+///
+/// Set `SWIFT_BACKTRACE=interactive=no,output-to=stderr` before the process starts: the Swift
+/// runtime reads it at launch, and its defaults would prompt on, and print a backtrace into,
+/// the curses screen. An executable can `setenv` it and re-exec itself when it is unset.
+package final class CursesTerminal {
+  /// How the terminal behaves.
+  package struct Options: Sendable {
+    /// Report mouse presses and releases, where the terminal can.
+    package var mouse = true
+    /// Report the first SIGINT/SIGTERM/SIGHUP/SIGQUIT as `InputEvent.signal` instead of
+    /// restoring and dying at once; a second one still ends the process.
+    package var politeTermination = false
+    /// Stop the process on Ctrl-Z, as a shell's job control expects.
+    package var suspendOnControlZ = true
+    /// How long to wait after Esc for the rest of an escape sequence.
+    package var escapeDelayMilliseconds: Int32 = 25
+
+    package init() {}
+  }
+
+  nonisolated(unsafe) private static var isAnyOpen = false
+
+  let screen: Curses.Screen
+  let window: Curses.Window
+  private let outputStream: Curses.File
+  private let inputStream: Curses.File
+  /// The descriptor ncurses reads keys from.
+  let inputDescriptor: Int32
+  private let terminalInput: Int32
+  private let savedModes: termios?
+  let ownsSignals: Bool
+  let options: Options
+
+  /// The colours the terminal offers.
+  package let palette: CursesPalette
+  /// Whether colour -1 means "the terminal's own colour" (`use_default_colors` worked).
+  package let usesDefaultColors: Bool
+  /// Whether mouse reports were turned on.
+  package let hasMouse: Bool
+  /// Whether the terminal is still in use (`close()` not yet called).
+  package private(set) var isOpen = true
+  /// Whether `suspend()` handed the terminal back for now.
+  package private(set) var isSuspended = false
+
+  // State kept between frames (see CursesTerminal+Present.swift).
+  var previousGrid: CellGrid?
+  var previousWindowSize = (width: 0, height: 0)
+  var previousDepth: ColorDepth?
+  var needsFullRepaint = true
+  var clearsTerminalBeforeNextPresent = false
+  var pairs: [Int64: Int32] = [:]
+  let maxPairs: Int
+  var pairTableOverflowed = false
+  var cursorVisibility: Int32 = -1
+  /// Scratch space for one `cchar_t`'s wide characters and the terminating 0.
+  let characters: UnsafeMutablePointer<wchar_t>
+
+  /// Opens the terminal on standard input and output.
+  ///
+  /// - Throws: `CursesTerminalError` when standard input or output is not a terminal, `TERM`
+  ///   is unset, `dumb` or unknown to terminfo, or no UTF-8 locale exists. Nothing is printed
+  ///   and the process never exits; the caller decides what to say.
+  package convenience init(options: Options = Options()) throws(CursesTerminalError) {
+    let environment = ProcessInfo.processInfo.environment
+    if let problem = CursesTerminalError.precheck(
+      environment: environment, inputIsTerminal: Posix.isTerminal(STDIN_FILENO),
+      outputIsTerminal: Posix.isTerminal(STDOUT_FILENO))
+    {
+      throw problem
+    }
+    try self.init(
+      input: STDIN_FILENO, output: STDOUT_FILENO, terminalType: environment["TERM"] ?? "",
+      options: options, ownsSignals: true, size: nil)
+  }
+
+  /// Opens curses on any pair of descriptors.
+  ///
+  /// - Parameters:
+  ///   - input: Where keys are read.
+  ///   - output: Where the screen is written; a regular file works (see `CursesOutputMeter`).
+  ///   - terminalType: The terminfo name.
+  ///   - options: Behaviour.
+  ///   - ownsSignals: Whether to install the restore handlers (only for a real terminal).
+  ///   - size: A size to force, for output that is not a terminal.
+  init(
+    input: Int32, output: Int32, terminalType: String, options: Options, ownsSignals: Bool,
+    size: (width: Int, height: Int)?
+  ) throws(CursesTerminalError) {
+    guard !Self.isAnyOpen else { throw .alreadyOpen }
+    _ = Curses.setLocaleFromEnvironment()
+    if Curses.codeset() != "UTF-8" {
+      _ = Curses.setCharacterLocale("C.UTF-8")
+      let codeset = Curses.codeset()
+      guard codeset == "UTF-8" else { throw .noUTF8Locale(codeset: codeset) }
+    }
+
+    let inputCopy = Posix.duplicate(input)
+    let outputCopy = Posix.duplicate(output)
+    guard inputCopy >= 0, outputCopy >= 0,
+      let inputStream = Curses.openStream(inputCopy, mode: "r"),
+      let outputStream = Curses.openStream(outputCopy, mode: "w")
+    else {
+      let error = Posix.lastError
+      if inputCopy >= 0 { Posix.close(inputCopy) }
+      if outputCopy >= 0 { Posix.close(outputCopy) }
+      throw .systemCallFailed("dup/fdopen", errno: error)
+    }
+
+    let handled = TerminalSignals.terminationSignals + [SIGWINCH]
+    let savedModes = Posix.terminalModes(input)
+    if ownsSignals {
+      // Installed before newterm, so ncurses does not add its own SIGINT/SIGTERM handlers
+      // (endwin in a signal handler, then _exit(1)); blocked until the restore bytes are known.
+      TerminalSignals.prepare()
+      Posix.setBlocked(handled, true)
+      TerminalSignals.setTerminal(output: outputCopy, input: input, modes: savedModes)
+      TerminalSignals.setPolite(options.politeTermination)
+      TerminalSignals.clearPendingSignal()
+      TerminalSignals.installTermination()
+    }
+
+    let opened =
+      ownsSignals
+      ? Curses.newTerminal(type: terminalType, output: outputStream, input: inputStream)
+      : TerminalSignals.withoutNcursesTerminationHandlers {
+        Curses.newTerminal(type: terminalType, output: outputStream, input: inputStream)
+      }
+    guard let screen = opened, let window = Curses.standardWindow(),
+      Curses.stringCapability("cup") != nil
+    else {
+      if opened != nil { Curses.endWindows() }
+      if let opened { Curses.deleteScreen(opened) }
+      Curses.closeStream(outputStream)
+      Curses.closeStream(inputStream)
+      if ownsSignals {
+        TerminalSignals.uninstallAll()
+        Posix.setBlocked(handled, false)
+      }
+      throw opened == nil
+        ? .unknownTerminalType(terminalType) : .terminalCannotAddressCursor(terminalType)
+    }
+
+    Curses.rawMode()
+    Curses.noEcho()
+    Curses.noNewlineTranslation()
+    Curses.keypadMode(window, true)
+    Curses.noDelay(window, true)
+    Curses.setEscapeDelay(milliseconds: options.escapeDelayMilliseconds)
+    Curses.disableTypeaheadCheck()
+    Curses.leaveCursor(window, true)
+
+    let hasColors = Curses.hasColors() && Curses.startColor()
+    usesDefaultColors = hasColors && Curses.useDefaultColors()
+    palette = CursesPalette(hasColors: hasColors, colorCount: hasColors ? Curses.colorCount() : 0)
+    maxPairs = hasColors ? max(0, Curses.colorPairCount() - 1) : 0
+
+    var mouse = false
+    if options.mouse && Curses.stringCapability("kmous") != nil {
+      mouse = Curses.setMouseMask(CursesMouseDecoder.Mask.requested) != 0
+      Curses.setMouseInterval(milliseconds: 0)
+    }
+    hasMouse = mouse
+    if Curses.setCursorVisibility(0) { cursorVisibility = 0 }
+    if let size {
+      Curses.resizeTerminal(rows: Int32(size.height), columns: Int32(size.width))
+      Curses.discardInput()  // the KEY_RESIZE resizeterm queued: nobody resized anything
+    }
+
+    self.screen = screen
+    self.window = window
+    self.outputStream = outputStream
+    self.inputStream = inputStream
+    self.inputDescriptor = inputCopy
+    self.terminalInput = input
+    self.savedModes = savedModes
+    self.ownsSignals = ownsSignals
+    self.options = options
+    characters = UnsafeMutablePointer<wchar_t>.allocate(capacity: CellRuns.maxScalars + 1)
+    characters.initialize(repeating: 0, count: CellRuns.maxScalars + 1)
+    Self.isAnyOpen = true
+
+    if ownsSignals {
+      TerminalSignals.setRestoreBytes(
+        RestoreSequence.bytes(lookup: Curses.stringCapability, mouseEnabled: mouse))
+      TerminalSignals.setActive(true)
+      TerminalSignals.installCrash()
+      TerminalSignals.installWindowChange()
+      Posix.setBlocked(handled, false)
+    }
+  }
+
+  deinit {
+    close()
+    characters.deallocate()
+  }
+
+  /// Gives the terminal back for good; safe to call more than once.
+  ///
+  /// Mouse reports off, cursor visible, `endwin`, the termios saved at opening, and signal
+  /// dispositions as they were.
+  package func close() {
+    guard isOpen else { return }
+    isOpen = false
+    let handled = TerminalSignals.terminationSignals + [SIGWINCH]
+    if ownsSignals { Posix.setBlocked(handled, true) }
+    if hasMouse { _ = Curses.setMouseMask(0) }
+    _ = Curses.setCursorVisibility(1)
+    Curses.endWindows()
+    Curses.deleteScreen(screen)
+    Curses.closeStream(outputStream)
+    Curses.closeStream(inputStream)
+    if ownsSignals {
+      if var modes = savedModes { Posix.setTerminalModes(terminalInput, &modes) }
+      TerminalSignals.setActive(false)
+      TerminalSignals.uninstallAll()
+      Posix.setBlocked(handled, false)
+    }
+    Self.isAnyOpen = false
+  }
+
+  /// Hands the terminal back for a while (to run a shell command, say): `endwin`.
+  package func suspend() {
+    guard isOpen, !isSuspended else { return }
+    if ownsSignals { TerminalSignals.setActive(false) }
+    Curses.endWindows()
+    isSuspended = true
+  }
+
+  /// Takes the terminal again after `suspend()` and repaints it.
+  package func resume() {
+    guard isOpen, isSuspended else { return }
+    Curses.refresh(window)
+    isSuspended = false
+    if ownsSignals { TerminalSignals.setActive(true) }
+  }
+
+  /// The termination signal that arrived in polite mode, if any.
+  package var pendingSignal: Int32? {
+    guard ownsSignals else { return nil }
+    let signal = TerminalSignals.pendingSignal
+    return signal == 0 ? nil : signal
+  }
+
+  /// Ends the process with a signal's default action (after `close()`), so the exit status
+  /// shows the signal.
+  package static func terminate(with signal: Int32) -> Never {
+    TerminalSignals.terminate(with: signal)
+  }
+
+  /// The current size of the screen in cells.
+  package var size: (width: Int, height: Int) {
+    guard isOpen else { return (0, 0) }
+    return Curses.size(of: window)
+  }
+
+  /// Stops the process the way Ctrl-Z does in a cooked terminal.
+  func suspendForJobControl() {
+    switch TerminalSignals.stopDisposition() {
+    case .ignored:
+      return
+    case .handled:
+      // ncurses' handler: endwin, stop, then repaint on SIGCONT.
+      Posix.raiseSignal(SIGTSTP)
+    case .defaultAction:
+      suspend()
+      Posix.raiseSignal(SIGTSTP)
+      resume()
+    }
+  }
+}

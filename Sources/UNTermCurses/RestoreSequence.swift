@@ -1,0 +1,55 @@
+/// The bytes a signal handler writes to give the terminal back, worked out in advance.
+package enum RestoreSequence {
+  /// The terminfo capabilities written, in order: attributes off, original colours, keypad
+  /// transmit off, cursor visible, alternate screen off.
+  package static let capabilities = ["sgr0", "op", "rmkx", "cnorm", "rmcup"]
+
+  /// Turns off every xterm mouse mode ncurses may have turned on (1000 press/release, 1002
+  /// drag, 1003 motion, 1006 SGR coordinates); written only when the mouse was enabled.
+  package static let mouseOff: [UInt8] = Array(
+    "\u{1B}[?1006l\u{1B}[?1003l\u{1B}[?1002l\u{1B}[?1000l".utf8)
+
+  /// The restore bytes from a terminal's capabilities.
+  ///
+  /// - Parameters:
+  ///   - lookup: A string capability by terminfo name, or `nil` when the terminal lacks it.
+  ///   - mouseEnabled: Whether mouse reporting was turned on.
+  /// - Returns: the capabilities in `capabilities` order with padding removed, mouse-off
+  ///   sequences after `op` when the mouse was on.
+  package static func bytes(lookup: (String) -> [UInt8]?, mouseEnabled: Bool) -> [UInt8] {
+    var out: [UInt8] = []
+    for name in capabilities {
+      if name == "rmkx" && mouseEnabled { out += mouseOff }
+      if let value = lookup(name) { out += removingPadding(value) }
+    }
+    return out
+  }
+
+  /// A capability string without its `$<…>` delays, which `tputs` would turn into waiting but
+  /// a plain `write` would print.
+  package static func removingPadding(_ bytes: [UInt8]) -> [UInt8] {
+    let dollar = UInt8(ascii: "$")
+    let open = UInt8(ascii: "<")
+    let close = UInt8(ascii: ">")
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var i = 0
+    while i < bytes.count {
+      if bytes[i] == dollar && i + 1 < bytes.count && bytes[i + 1] == open,
+        let end = bytes[(i + 2)...].firstIndex(of: close),
+        bytes[(i + 2)..<end].allSatisfy({ isPaddingByte($0) })
+      {
+        i = end + 1
+        continue
+      }
+      out.append(bytes[i])
+      i += 1
+    }
+    return out
+  }
+
+  private static func isPaddingByte(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".")
+      || byte == UInt8(ascii: "*") || byte == UInt8(ascii: "/")
+  }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import UNTermRender
+
+@testable import UNTermCurses
+
+extension NcursesTests {
+  /// ncurses drawing for real, into a temporary file instead of a terminal: no tty needed.
+  @Suite("ncurses output, measured")
+  struct CursesOutputMeterTests {
+    private func frame(_ lines: [String], width: Int = 40, height: Int = 6, style: Style = .plain)
+      -> Frame
+    {
+      var grid = CellGrid(width: width, height: height)
+      for (y, line) in lines.enumerated() { grid.write(line, x: 0, y: y, style: style) }
+      return Frame(grid: grid)
+    }
+
+    private func contains(_ haystack: [UInt8], _ needle: String) -> Bool {
+      let bytes = Array(needle.utf8)
+      guard bytes.count <= haystack.count else { return false }
+      return (0...(haystack.count - bytes.count)).contains {
+        Array(haystack[$0..<($0 + bytes.count)]) == bytes
+      }
+    }
+
+    @Test("A full paint costs bytes, an identical frame none, one changed cell a few")
+    func bytesPerFrame() throws {
+      let meter = try CursesOutputMeter(width: 40, height: 6)
+      let lines = ["┌──────┐", "│ক্ষমা│", "│中文 👍🏽│", "└──────┘"]
+      let first = meter.present(frame(lines), depth: .palette256)
+      let same = meter.present(frame(lines), depth: .palette256)
+      let changed = meter.present(frame(lines + ["x"]), depth: .palette256)
+      #expect(first > 30)
+      #expect(same == 0)
+      #expect(changed > 0 && changed < 20)
+      let output = meter.output
+      #expect(output.count == meter.setupBytes + first + same + changed)
+      for text in ["ক্ষ", "中文", "👍", "🏽", "┌──────┐"] {
+        #expect(contains(output, text), "\(text) reaches the terminal as UTF-8")
+      }
+    }
+
+    @Test("Colours and attributes become SGR sequences from terminfo")
+    func colours() throws {
+      let meter = try CursesOutputMeter(width: 20, height: 2)
+      let style = Style(foreground: .rgb(255, 135, 0), background: .ansi(4), attributes: [.bold])
+      _ = meter.present(frame(["warn"], width: 20, height: 2, style: style), depth: .trueColor)
+      let output = meter.output
+      #expect(contains(output, "38;5;208"))
+      #expect(contains(output, "\u{1B}[1m") || contains(output, ";1m") || contains(output, "[1;"))
+      #expect(contains(output, "44m") || contains(output, "48;5;4m"))
+    }
+
+    @Test("The bottom-right cell is drawn without trouble, and a full repaint redraws")
+    func bottomRight() throws {
+      let meter = try CursesOutputMeter(width: 10, height: 2)
+      var grid = CellGrid(width: 10, height: 2)
+      grid.write("◢", x: 9, y: 1, style: .plain)
+      grid.write("中", x: 7, y: 1, style: .plain)
+      #expect(meter.present(Frame(grid: grid), depth: .palette256) > 0)
+      #expect(contains(meter.output, "◢"))
+      meter.requestFullRepaint(clearingTerminal: true)
+      #expect(meter.present(Frame(grid: grid), depth: .palette256) > 0)
+    }
+
+    @Test("Frames of another size than the screen are clipped, not fatal")
+    func wrongSize() throws {
+      let meter = try CursesOutputMeter(width: 5, height: 2)
+      _ = meter.present(frame(["ক্ষমা করো 中文 👍🏽 long line"], width: 30, height: 4), depth: .palette256)
+      _ = meter.present(frame(["x"], width: 1, height: 1), depth: .palette256)
+      _ = meter.present(frame([], width: 0, height: 0), depth: .palette256)
+    }
+
+    @Test("More colour combinations than the terminal has pairs: no crash, no recycled pairs")
+    func pairOverflow() throws {
+      // xterm: 8 colours, 64 pairs; 9 × 9 combinations with the default colour.
+      let meter = try CursesOutputMeter(width: 81, height: 2, terminalType: "xterm")
+      var grid = CellGrid(width: 81, height: 2)
+      let colors: [Color] = [.terminalDefault] + (0..<8).map { Color.ansi(UInt8($0)) }
+      for (i, pair) in colors.flatMap({ fg in colors.map { (fg, $0) } }).enumerated() {
+        grid.write("x", x: i, y: 0, style: Style(foreground: pair.0, background: pair.1))
+      }
+      #expect(meter.present(Frame(grid: grid), depth: .eight) > 81)
+      var calm = CellGrid(width: 81, height: 2)
+      calm.write("calm", x: 0, y: 0, style: Style(foreground: .ansi(2)))
+      #expect(meter.present(Frame(grid: calm), depth: .eight) > 0)
+    }
+
+    @Test("An unknown terminal type is an error, not an exit; only one screen at a time")
+    func errors() throws {
+      #expect(throws: CursesTerminalError.unknownTerminalType("no-such-terminal-xyz")) {
+        _ = try CursesOutputMeter(width: 10, height: 2, terminalType: "no-such-terminal-xyz")
+      }
+      #expect(throws: CursesTerminalError.terminalCannotAddressCursor("dumb")) {
+        _ = try CursesOutputMeter(width: 10, height: 2, terminalType: "dumb")
+      }
+      let meter = try CursesOutputMeter(width: 10, height: 2)
+      #expect(throws: CursesTerminalError.alreadyOpen) {
+        _ = try CursesOutputMeter(width: 10, height: 2)
+      }
+      meter.close()
+      let again = try CursesOutputMeter(width: 10, height: 2)
+      again.close()
+    }
+
+    @Test("Printed for the record: bytes for an 80×24 screen")
+    func report() throws {
+      let meter = try CursesOutputMeter(width: 80, height: 24)
+      var grid = CellGrid(width: 80, height: 24)
+      for y in 0..<24 {
+        grid.write("row \(y): ক্ষমা করো · یہ ایک اطلاع ہے · 通知 · 👍🏽", x: 0, y: y, style: .plain)
+      }
+      let full = meter.present(Frame(grid: grid), depth: .palette256)
+      grid.write("X", x: 0, y: 5, style: .plain)
+      let small = meter.present(Frame(grid: grid), depth: .palette256)
+      print(
+        "curses bytes, 80×24 xterm-256color: set-up \(meter.setupBytes), full paint \(full), one cell \(small)"
+      )
+      #expect(small < 40)
+    }
+  }
+}
