@@ -6,6 +6,8 @@ let package = Package(
   products: [
     .executable(name: "unterm", targets: ["unterm"]),
     .library(name: "UserNotifications", targets: ["UserNotifications"]),
+    .library(name: "UserNotificationsUI", targets: ["UserNotificationsUI"]),
+    .library(name: "UNTerm", targets: ["UNTerm"]),
   ],
   targets: [
     .target(name: "UserNotifications"),
@@ -13,7 +15,14 @@ let package = Package(
     .target(name: "UNTermCore", dependencies: ["UserNotifications", "UserNotificationsUI"]),
     .target(name: "UNTermRender", dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermCore"]),
     .target(name: "UNTermRuntime", dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermRender"]),
-    .executableTarget(name: "unterm", dependencies: ["UserNotifications", "UNTermCore", "UNTermRuntime"]),
+    .target(
+      name: "UNTerm",
+      dependencies: [
+        "UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermRuntime", "UNTermCurses",
+      ]),
+    .executableTarget(
+      name: "unterm",
+      dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermRuntime", "UNTermCurses", "UNTerm"]),
     .executableTarget(
       name: "unterm-bench",
       dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermRuntime"]),

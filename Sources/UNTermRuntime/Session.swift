@@ -329,7 +329,7 @@ package final class Session: @unchecked Sendable {
 
   /// Moves the clock to `date`, letting banners retire and triggers fire on the way, in order.
   package func advance(to date: Date) {
-    settleServiceExtensions()
+    if settlesBeforeTime { settleServiceExtensions() }
     var steps = 0
     while let deadline = nextDeadline, deadline <= date, steps < 10_000 {
       steps += 1
@@ -349,6 +349,10 @@ package final class Session: @unchecked Sendable {
   package var nextDeadline: Date? {
     [state.nextDeadline, pipeline.nextDeadline].compactMap { $0 }.min()
   }
+
+  /// Whether `advance` first lets service extensions finish: yes on a virtual clock (scripts,
+  /// render), no in the interactive session, whose clock is real.
+  package var settlesBeforeTime = true
 
   /// How long, in real time, a running service extension gets before the virtual clock moves.
   package static let settleGrace: TimeInterval = 1

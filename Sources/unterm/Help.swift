@@ -89,3 +89,36 @@ extension Help {
     65 a script has a syntax error (nothing runs) or a file it loads is invalid · 66 a file is missing
     """
 }
+
+extension Help {
+  static let interactive = """
+    unterm — the interactive notification center (needs a terminal)
+
+    Usage: unterm [SESSION OPTIONS] [--socket PATH] [PAYLOAD ...]
+
+    With no arguments it opens a demo built from SamplePayloads/. Payloads given are delivered
+    at start; more arrive with `unterm push FILE` from another terminal, or by dropping .json or
+    .apns files into the inbox folder ($XDG_RUNTIME_DIR/unterm/inbox, else /tmp/unterm-UID/inbox).
+
+    Keys: ↑↓/k j move · Space/l long-press (actions) · 1–9, 0 choose an action · ⏎ tap ·
+    x clear · Esc close · c list · L lock · d iPhone/iPad · t theme · h app to background ·
+    ? keys · q quit. In a text field: type, ← → Home End Backspace Delete, ⏎ sends, Esc cancels.
+    Mouse: a click taps; a press held 500 ms, then released, is a long-press.
+
+    \(sessionOptions)
+      --socket PATH            where to listen for `unterm push` (default under $XDG_RUNTIME_DIR)
+    """
+
+  static let push = """
+    unterm push — deliver payloads into the running interactive session
+
+    Usage: unterm push [--socket PATH] PAYLOAD ...
+
+    Connects to the session's socket ($XDG_RUNTIME_DIR/unterm/session.sock, else
+    /tmp/unterm-UID/session.sock; only your own user may connect). Relative attachment paths
+    resolve against each payload's folder.
+
+    Exit codes: 0 delivered · 1 no session is running · 2 usage error ·
+    65 the session refused a payload · 66 a file is missing
+    """
+}

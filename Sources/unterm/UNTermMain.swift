@@ -26,8 +26,7 @@ enum UNTermMain {
 
   static func run(_ arguments: [String]) throws(UNTermError) -> ExitCode {
     guard let first = arguments.first else {
-      print(Help.main)
-      return .success
+      return try InteractiveCommand.run(Arguments([], command: ""), demo: true)
     }
     let rest = Array(arguments.dropFirst())
     switch first {
@@ -43,8 +42,15 @@ enum UNTermMain {
     case "render": return try RenderCommand.run(Arguments(rest, command: "render"))
     case "lint": return try LintCommand.run(Arguments(rest, command: "lint"))
     case "run": return try RunCommand.run(Arguments(rest, command: "run"))
+    case "push": return try PushCommand.run(Arguments(rest, command: "push"))
     default:
-      throw UNTermError(.usage, "unknown command '\(first)'; see 'unterm --help'")
+      if !first.hasPrefix("-") && !first.hasSuffix(".json") && !first.hasSuffix(".apns")
+        && !FileManager.default.fileExists(atPath: first)
+      {
+        let hint = Suggestion.closest(to: first, in: ["render", "lint", "run", "push"]).map { " (did you mean '\($0)'?)" } ?? ""
+        throw UNTermError(.usage, "unknown command or missing file '\(first)'\(hint); see 'unterm --help'")
+      }
+      return try InteractiveCommand.run(Arguments(arguments, command: ""), demo: false)
     }
   }
 

@@ -102,3 +102,32 @@ package enum Fixtures {
     return url
   }
 }
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension Fixtures {
+  /// Runs a program with `posix_spawn` and `waitpid`, output to a file: for programs that leave
+  /// daemons behind (tmux), which keep `Process`'s pipes open and its exit unnoticed.
+  package static func spawn(_ executable: String, _ arguments: [String]) -> (status: Int32, output: String) {
+    let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("unterm-spawn-\(UUID().uuidString)").path
+    defer { unlink(outputFile) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, outputFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { for pointer in environment { free(pointer) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, executable, &actions, nil, argv, &environment) == 0 else { return (-1, "") }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let output = (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? ""
+    return ((status >> 8) & 0xFF, output)
+  }
+}

@@ -357,7 +357,9 @@ extension CenterState {
       }
       if banner?.notification.request.identifier == target.request.identifier { banner = nil }
       overlay = .expanded(Expanded(notification: target))
-      if extensionAttributes(for: target) != nil {
+      // With previews hidden (locked), the custom view would reveal the content: iOS shows the
+      // placeholder until the device is unlocked, so the extension is not loaded.
+      if extensionAttributes(for: target) != nil && !arePreviewsHidden {
         return Outcome(effects: [.loadExtension(target)])
       }
       return Outcome()
@@ -437,6 +439,9 @@ extension CenterState {
       isLocked = false
       note(.info, "Device unlocked")
       ListLayout.scrollToFocus(&self)
+      if let e = expanded, e.extensionView == nil, extensionAttributes(for: e.notification) != nil {
+        return Outcome(effects: [.loadExtension(e.notification)])
+      }
       return Outcome()
     case .setDevice(let kind):
       device = DeviceProfile.profile(kind)
@@ -448,6 +453,20 @@ extension CenterState {
     case .setPasscode(let code):
       passcode = code
       return Outcome()
+    case .focus(let id):
+      guard store.delivered(id) != nil else { return Outcome() }
+      if banner?.notification.request.identifier != id { listFocus = id }
+      ListLayout.scrollToFocus(&self)
+      return Outcome()
+    case .pressExtensionButton(let index):
+      guard case .expanded(var e) = overlay, var view = e.extensionView, index < view.buttons.count else {
+        return .failed("there is no such button")
+      }
+      view.buttonFocus = index
+      e.extensionView = view
+      e.selection = nil
+      overlay = .expanded(e)
+      return handleKey(.enter)
     }
   }
 
@@ -531,20 +550,27 @@ extension CenterState {
     isLocked = false
     overlay = returnTo.map { .expanded($0) }
     note(.info, "Device unlocked")
+    var effects: [Effect] = []
+    if let e = returnTo, e.extensionView == nil, extensionAttributes(for: e.notification) != nil, !arePreviewsHidden {
+      effects.append(.loadExtension(e.notification))
+    }
+    var outcome: Outcome
     switch prompt.intent {
     case .unlock:
-      return Outcome()
+      outcome = Outcome()
     case .tap(let id):
-      guard let n = notification(id) else { return Outcome() }
-      return tap(n)
+      guard let n = notification(id) else { return Outcome(effects: effects) }
+      outcome = tap(n)
     case .action(let id, let actionID):
-      guard let n = notification(id) else { return Outcome() }
+      guard let n = notification(id) else { return Outcome(effects: effects) }
       let e = returnTo ?? Expanded(notification: n)
       guard let action = actions(for: e).first(where: { $0.identifier == actionID }) else {
-        return Outcome()
+        return Outcome(effects: effects)
       }
-      return choose(action, in: e)
+      outcome = choose(action, in: e)
     }
+    outcome.effects = effects + outcome.effects
+    return outcome
   }
 
   private mutating func remove(_ target: UNNotification) {

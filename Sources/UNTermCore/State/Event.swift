@@ -47,6 +47,10 @@ package enum Command: Hashable, Sendable {
   case setDevice(DeviceProfile.Kind)
   case setTheme(String)
   case setPasscode(String?)
+  /// Moves the focus to a notification (a click on it).
+  case focus(String)
+  /// Presses a button of the content extension's view (a click on it).
+  case pressExtensionButton(Int)
 }
 
 /// What the shell must do after an update.

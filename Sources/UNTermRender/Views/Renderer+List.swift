@@ -32,10 +32,14 @@ extension Renderer {
     }
     var y = top
     while true {
-      let height = ListLayout.height(of: id, state)
+      var height = ListLayout.height(of: id, state)
       if y + height > bottom {
-        if y < bottom { canvas.text("▼", x: area.maxX - 1, y: bottom - 1, role: .secondary) }
-        break
+        // A screen too short for even one entry still shows the first card, cut off.
+        guard y == top else {
+          if y < bottom { canvas.text("▼", x: area.maxX - 1, y: bottom - 1, role: .secondary) }
+          break
+        }
+        height = min(height, ListLayout.cardHeight)
       }
       guard let notification = state.store.delivered(id) else { break }
       drawListCard(&canvas, state, notification, rect: Rect(x: area.x, y: y, width: area.width, height: ListLayout.cardHeight))

@@ -1,0 +1,63 @@
+import Foundation
+import UNTermCore
+import UNTermRuntime
+
+/// Plays the setup part of a session script on the real clock: categories, extensions and the
+/// like at once, pushes as their `wait`s come due. `unterm` with no arguments uses it to make
+/// the demo's notifications arrive over the first seconds.
+package final class DemoFeeder {
+  private var pending: [(at: Date, line: SessionScript.Line)] = []
+  private let directory: URL
+
+  /// Schedules a script's lines from `start`.
+  package init(script: SessionScript, start: Date) {
+    directory = URL(fileURLWithPath: script.file).deletingLastPathComponent()
+    var offset = 0.0
+    for line in script.lines {
+      switch line.command {
+      case .wait(let seconds): offset += seconds
+      case .push, .categories, .contentExtension, .device, .theme, .passcode, .lock, .unlock:
+        pending.append((start.addingTimeInterval(offset), line))
+      default: break
+      }
+    }
+  }
+
+  /// When the next line is due.
+  package var nextTime: Date? { pending.first?.at }
+
+  private func resolve(_ path: String) -> String {
+    path.hasPrefix("/") ? path : directory.appendingPathComponent(path).path
+  }
+
+  /// Runs the lines that are due.
+  package func feed(_ session: Session, now: Date) {
+    while let next = pending.first, next.at <= now {
+      pending.removeFirst()
+      do {
+        switch next.line.command {
+        case .push(let file, let id):
+          try session.push(try Payload.load(resolve(file), categories: session.state.store.categories), identifier: id)
+        case .categories(let file):
+          session.send(.center(.setCategories(try CategoriesFile.load(resolve(file)).categories)))
+        case .contentExtension(let file):
+          try session.addExtension(resolve(file))
+        case .device(let kind):
+          session.send(.command(.setDevice(kind)))
+        case .theme(let name):
+          try session.useTheme(name)
+        case .passcode(let code):
+          session.send(.command(.setPasscode(code)))
+        case .lock:
+          session.send(.command(.lock))
+        case .unlock(let code):
+          session.send(.command(.unlock(code)))
+        default:
+          break
+        }
+      } catch {
+        session.send(.notice(.error, error.description))
+      }
+    }
+  }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import UNTermCore
+import UNTermCurses
+import UNTermRender
+import UNTermRuntime
+import UserNotifications
+import UserNotificationsUI
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Runs UNTerm's interactive notification center inside your own program.
+///
+/// Register categories and your `UNUserNotificationCenterDelegate` on
+/// `UNUserNotificationCenter.current()` as an iOS app does, add your extensions, then call
+/// `run()`: the terminal becomes the notification center, requests you add appear as banners,
+/// and the user's responses reach your delegate.
+///
+/// ```swift
+/// let center = UNUserNotificationCenter.current()
+/// center.delegate = appDelegate
+/// center.setNotificationCategories([message])
+/// let session = UNTermSession()
+/// session.serviceExtension = { NotificationService() }
+/// try session.run()
+/// ```
+public final class UNTermSession {
+  /// The device UNTerm imitates.
+  public enum Device: String, Sendable {
+    case iphone, ipad
+  }
+
+  /// How the session starts.
+  public struct Configuration: Sendable {
+    public var device: Device = .iphone
+    /// A theme name from `Themes/` or a theme file.
+    public var theme = "default"
+    public var locked = false
+    /// The passcode authentication-required actions ask for; `nil` accepts any input.
+    public var passcode: String?
+    /// Append every response to this file (JSON Lines).
+    public var logFile: String?
+    /// The app name in headers.
+    public var appName: String?
+    /// The service extension's time budget.
+    public var serviceTimeout: TimeInterval = 30
+    /// Listen for `unterm push` and watch the inbox folder.
+    public var acceptsPushes = true
+
+    public init() {}
+  }
+
+  private let center: UNUserNotificationCenter
+  private let configuration: Configuration
+  private var programExtensions: [(ContentExtensionAttributes, () -> any UNNotificationContentExtension & UNNotificationContentViewController)] = []
+
+  /// Your notification service extension, run for `mutable-content` payloads instead of
+  /// UNTerm's built-in one.
+  public var serviceExtension: (() -> UNNotificationServiceExtension)?
+
+  /// Creates a session on a notification center (by default the app's shared one).
+  public init(configuration: Configuration = Configuration(), center: UNUserNotificationCenter = .current()) {
+    self.configuration = configuration
+    self.center = center
+  }
+
+  /// Adds a content extension: your view controller serves these categories' expanded views.
+  public func addContentExtension(
+    categories: [String], initialContentSizeRatio: Double, defaultContentHidden: Bool = false,
+    overridesDefaultTitle: Bool = false, userInteractionEnabled: Bool = false,
+    make: @escaping () -> any UNNotificationContentExtension & UNNotificationContentViewController
+  ) {
+    programExtensions.append((
+      ContentExtensionAttributes(
+        categories: categories, initialContentSizeRatio: initialContentSizeRatio,
+        defaultContentHidden: defaultContentHidden, overridesDefaultTitle: overridesDefaultTitle,
+        userInteractionEnabled: userInteractionEnabled),
+      make
+    ))
+  }
+
+  /// An error that kept the session from running.
+  public struct Failure: Error, CustomStringConvertible {
+    public let description: String
+  }
+
+  /// Takes over the terminal until the user quits. Your delegate receives every response.
+  ///
+  /// - Throws: `Failure` when there is no usable terminal or a file cannot be loaded.
+  public func run() throws {
+    var settings = SessionConfiguration()
+    settings.device = configuration.device == .iphone ? .iphone : .ipad
+    settings.theme = configuration.theme
+    settings.locked = configuration.locked
+    settings.passcode = configuration.passcode
+    settings.logFile = configuration.logFile
+    settings.appName = configuration.appName
+    settings.serviceTimeout = configuration.serviceTimeout
+    let session: Session
+    do {
+      session = try Session(configuration: settings, center: center, now: Date(), timeZone: .current)
+      for (attributes, make) in programExtensions {
+        try session.addExtension(ProgramExtension(attributes: attributes, make: make))
+      }
+    } catch {
+      throw Failure(description: error.description)
+    }
+    session.serviceExtension = serviceExtension
+    session.attach()
+    defer { session.detach() }
+    let delivery = configuration.acceptsPushes
+      ? LiveDelivery(session: session, socketPath: LiveDelivery.defaultSocketPath(), inbox: LiveDelivery.defaultInbox())
+      : nil
+    for note in delivery?.start() ?? [] { session.send(.notice(.info, note)) }
+    defer { delivery?.stop() }
+    let shell = InteractiveShell(session: session)
+    let signal: Int32?
+    do {
+      signal = try shell.run()
+    } catch {
+      throw Failure(description: error.description)
+    }
+    if let signal {
+      delivery?.stop()
+      CursesTerminal.terminate(with: signal)
+    }
+  }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import UNTerm
+import UNTermCore
+import UNTermCurses
+import UNTermRuntime
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `unterm [SESSION OPTIONS] [PAYLOAD ...]`: the interactive notification center.
+enum InteractiveCommand {
+  static func run(_ input: Arguments, demo: Bool) throws(UNTermError) -> ExitCode {
+    var arguments = input
+    let configuration = SessionConfigurationBox()
+    var socket = LiveDelivery.defaultSocketPath()
+    var wantsHelp = false
+    let parser = arguments
+    let payloads = try arguments.parse(
+      flags: SessionOptions.flags.union(["--help", "-h"]),
+      options: SessionOptions.options.union(["--socket"])
+    ) { (name, value) throws(UNTermError) in
+      if try SessionOptions.apply(name, value, to: configuration, arguments: parser) { return }
+      switch name {
+      case "--help", "-h": wantsHelp = true
+      case "--socket": socket = value ?? socket
+      default: break
+      }
+    }
+    if wantsHelp {
+      print(Help.interactive)
+      return .success
+    }
+    if let problem = CursesTerminalError.precheck(
+      environment: ProcessInfo.processInfo.environment, inputIsTerminal: isatty(STDIN_FILENO) == 1,
+      outputIsTerminal: isatty(STDOUT_FILENO) == 1)
+    {
+      throw UNTermError(
+        .failure,
+        "\(problem.description). Without a terminal, print a screen with `unterm render PAYLOAD...` or run a scripted session with `unterm run SCRIPT...`")
+    }
+    ensureBacktraceSettings()
+    let options = configuration.value
+    var feeder: DemoFeeder?
+    if demo {
+      guard let samples = Resources.samples else {
+        throw UNTermError(.noInput, "cannot find SamplePayloads/ for the demo; set UNTERM_HOME to UNTerm's folder")
+      }
+      let script = samples.appendingPathComponent("demo.session").path
+      let text = String(decoding: try InputFile.read(script), as: UTF8.self)
+      do {
+        feeder = DemoFeeder(script: try SessionScript.parse(text, file: script), start: Date())
+      } catch {
+        throw UNTermError(.dataError, file: script, location: "\(error.line):\(error.column)", error.message)
+      }
+    }
+    let session = try Session(configuration: options, center: .makeForSession(), now: Date(), timeZone: .current)
+    let delegate = RecordingDelegate()
+    session.retain(delegate)
+    session.center.delegate = delegate
+    session.attach()
+    if options.trace {
+      session.traceOutput = { line in session.queue.post { session.send(.notice(.trace, line)) } }
+    }
+    for path in payloads {
+      try session.push(try Payload.load(path, categories: session.state.store.categories))
+    }
+    let delivery = LiveDelivery(session: session, socketPath: socket, inbox: LiveDelivery.defaultInbox())
+    for note in delivery.start() { session.send(.notice(.info, note)) }
+    defer { delivery.stop() }
+    let shell = InteractiveShell(session: session, feeder: feeder)
+    let signal: Int32?
+    do {
+      signal = try shell.run()
+    } catch {
+      throw UNTermError(.failure, error.description)
+    }
+    delivery.stop()
+    if let signal { CursesTerminal.terminate(with: signal) }
+    return .success
+  }
+
+  /// The Swift runtime reads SWIFT_BACKTRACE at launch, so a crash report goes to stderr
+  /// instead of an interactive prompt on the curses screen only if it is set before the
+  /// process starts: set it and run this program again.
+  private static func ensureBacktraceSettings() {
+    guard ProcessInfo.processInfo.environment["SWIFT_BACKTRACE"] == nil else { return }
+    setenv("SWIFT_BACKTRACE", "interactive=no,output-to=stderr", 1)
+    let argv = CommandLine.arguments.map { strdup($0) } + [nil]
+    execv("/proc/self/exe", argv)
+    // If exec fails, carry on without it.
+  }
+}
+
+/// `unterm push`: deliver payloads into the running interactive session.
+enum PushCommand {
+  static func run(_ input: Arguments) throws(UNTermError) -> ExitCode {
+    var arguments = input
+    var socket = LiveDelivery.defaultSocketPath()
+    var wantsHelp = false
+    let parser = arguments
+    let files = try arguments.parse(flags: ["--help", "-h"], options: ["--socket"]) { (name, value) throws(UNTermError) in
+      switch name {
+      case "--socket": socket = value ?? socket
+      default: wantsHelp = true
+      }
+    }
+    if wantsHelp {
+      print(Help.push)
+      return .success
+    }
+    guard !files.isEmpty else { throw parser.usage("push needs at least one PAYLOAD file (or - for stdin)") }
+    var payloads: [(name: String, bytes: [UInt8])] = []
+    for file in files {
+      let bytes = try InputFile.read(file)
+      let name = file == "-" ? "-" : URL(fileURLWithPath: file).standardizedFileURL.path
+      payloads.append((name, bytes))
+    }
+    var worst = ExitCode.success
+    for (file, result) in zip(files, try PushClient.push(payloads, socket: socket)) {
+      switch result {
+      case .delivered(let id):
+        print("\(file): delivered as \(id)")
+      case .rejected(let message):
+        UNTermMain.warn(message)
+        worst = .dataError
+      }
+    }
+    return worst
+  }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+import UNTermTestSupport
+@testable import UNTermCore
+
+/// Drives the real `unterm` binary in tmux as a person would: keys in, screens out.
+@Suite("End to end in tmux", .serialized, .enabled(if: TmuxDriver.isAvailable))
+struct TmuxEndToEndTests {
+  @Test func replyInBengaliThenAuthenticatedActionThenSIGTERM() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let log = dir.appendingPathComponent("responses.jsonl").path
+    let socket = dir.appendingPathComponent("push.sock").path
+    let tmux = try TmuxDriver(width: 80, height: 24)
+    defer { tmux.kill() }
+    let command = [
+      "stty -a > \(dir.path)/before.txt;",
+      "LANG=C.UTF-8 NO_COLOR= \(Fixtures.unterm) --categories \(Fixtures.sample("categories.json"))",
+      "--passcode 2468 --log \(log) --socket \(socket) \(Fixtures.sample("message.json"));",
+      "echo EXIT=$?; stty -a > \(dir.path)/after.txt; echo DONE",
+    ].joined(separator: " ")
+    tmux.type(command)
+    tmux.keys("Enter")
+    try tmux.waitFor("Ana Lima")
+
+    // Long-press, choose Reply, type Bengali, send.
+    tmux.keys("Space")
+    try tmux.waitFor("1  Reply")
+    tmux.type("1")
+    try tmux.waitFor("Message…")
+    tmux.type("আমি আসছি")
+    try tmux.waitFor("আমি আসছি")
+    tmux.keys("Enter")
+    let first = try waitForLines(log, count: 1)
+    #expect(first[0].contains(#""actionIdentifier":"reply","userText":"আমি আসছি","requestIdentifier":"req-1","categoryIdentifier":"message""#))
+    #expect(first[0].contains(#""locked":false"#))
+    try tmux.waitFor("✓ reply · req-1")
+
+    // Lock, push an alert from another "terminal", choose an authentication-required action.
+    tmux.type("L")
+    try tmux.waitFor("Locked")
+    let pushed = try Fixtures.run(Fixtures.unterm, ["push", "--socket", socket, Fixtures.sample("security-alert.apns")])
+    #expect(pushed.status == 0, "\(pushed.stderr)")
+    #expect(pushed.stdout.contains("delivered as req-2"))
+    try tmux.waitFor("Security alert")
+    tmux.keys("Space")
+    try tmux.waitFor("It Was Me")
+    tmux.type("1")
+    try tmux.waitFor("Enter Passcode")
+    tmux.type("0000")
+    tmux.keys("Enter")
+    try tmux.waitFor("Wrong passcode")
+    #expect(try waitForLines(log, count: 1).count == 1)
+    tmux.type("2468")
+    tmux.keys("Enter")
+    let second = try waitForLines(log, count: 2)
+    #expect(second[1].contains(#""actionIdentifier":"approve","requestIdentifier":"req-2","categoryIdentifier":"security-alert""#))
+
+    // SIGTERM: the terminal comes back as it was.
+    let pids = try Fixtures.run("/usr/bin/pgrep", ["-f", "--", "--socket \(socket)"]).stdout
+      .split(separator: "\n").compactMap { Int32($0) }
+    #expect(!pids.isEmpty)
+    for pid in pids { kill(pid, SIGTERM) }
+    // (The command line itself reads "EXIT=$?", so only the real status matches.)
+    try tmux.waitFor("EXIT=143")
+    let limit = Date().addingTimeInterval(5)
+    while !FileManager.default.fileExists(atPath: "\(dir.path)/after.txt") && Date() < limit {
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    Thread.sleep(forTimeInterval: 0.2)
+    let before = try String(contentsOfFile: "\(dir.path)/before.txt", encoding: .utf8)
+    let after = try String(contentsOfFile: "\(dir.path)/after.txt", encoding: .utf8)
+    #expect(before == after)
+    #expect(after.contains(" icanon") && after.contains(" echo"))
+  }
+
+  @Test func withoutATerminalItPointsToRenderAndRun() throws {
+    let result = try Fixtures.run(Fixtures.unterm, [Fixtures.sample("message.json")])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("unterm render"))
+    #expect(result.stderr.contains("unterm run"))
+  }
+
+  @Test func pushWithNoRunningSessionSaysSo() throws {
+    let result = try Fixtures.run(Fixtures.unterm, ["push", "--socket", "/tmp/unterm-no-such-session.sock", Fixtures.sample("message.json")])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("no UNTerm session is running"))
+  }
+
+  private func waitForLines(_ path: String, count: Int, timeout: TimeInterval = 10) throws -> [String] {
+    let limit = Date().addingTimeInterval(timeout)
+    while Date() < limit {
+      if let data = FileManager.default.contents(atPath: path) {
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        if lines.count >= count { return lines }
+      }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    throw TmuxDriver.Timeout(description: "the log did not reach \(count) line(s)")
+  }
+}
+
+/// A private tmux server with one 80×24 pane.
+struct TmuxDriver {
+  struct Timeout: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: path) }
+  static var path: String {
+    ["/usr/bin/tmux", "/usr/local/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/bin/tmux"
+  }
+
+  let server = "unterm-test-\(UUID().uuidString.prefix(8))"
+
+  init(width: Int, height: Int) throws {
+    let result = run([
+      "new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-s", "main",
+      "env -i PATH=/usr/bin:/bin HOME=/tmp TERM=xterm-256color bash --norc --noprofile",
+    ])
+    guard result != nil else { throw Timeout(description: "tmux would not start") }
+    Thread.sleep(forTimeInterval: 0.3)
+  }
+
+  /// Runs a tmux command on this server; `nil` when it failed.
+  @discardableResult
+  func run(_ arguments: [String]) -> String? {
+    let result = Fixtures.spawn(Self.path, ["-L", server] + arguments)
+    return result.status == 0 ? result.output : nil
+  }
+
+  func type(_ text: String) { run(["send-keys", "-t", "main", "-l", text]) }
+  func keys(_ name: String) { run(["send-keys", "-t", "main", name]) }
+  func screen() -> String { run(["capture-pane", "-p", "-t", "main"]) ?? "" }
+  func kill() { run(["kill-server"]) }
+
+  func waitFor(_ text: String, timeout: TimeInterval = 10) throws {
+    let limit = Date().addingTimeInterval(timeout)
+    while Date() < limit {
+      if screen().contains(text) { return }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    throw Timeout(description: "\(OneLine.quote(text)) did not appear; the screen:\n\(screen())")
+  }
+}
