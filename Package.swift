@@ -14,12 +14,17 @@ let package = Package(
     .target(name: "UNTermRender", dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermCore"]),
     .target(name: "UNTermRuntime", dependencies: ["UserNotifications", "UNTermCore", "UNTermRender"]),
     .executableTarget(name: "unterm", dependencies: ["UserNotifications", "UNTermCore", "UNTermRuntime"]),
+    .target(name: "CMediaDecode", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
+    .target(name: "UNTermMedia", dependencies: ["CMediaDecode", "UserNotifications", "UNTermRender"]),
 
     // Tests
     .target(
       name: "UNTermTestSupport",
       dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermRuntime"],
       path: "Tests/UNTermTestSupport"),
+    .target(
+      name: "CMediaFixtures", path: "Tests/CMediaFixtures",
+      linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("z")]),
     .executableTarget(
       name: "unterm-log-stress", dependencies: ["UNTermCore", "UNTermRuntime"], path: "Tests/LogStress"),
     .testTarget(name: "UserNotificationsTests", dependencies: ["UserNotifications", "UNTermTestSupport"]),
@@ -35,5 +40,8 @@ let package = Package(
         "UserNotifications", "UNTermCore", "UNTermRender", "UNTermRuntime", "UNTermTestSupport",
         "unterm-log-stress", "unterm",
       ]),
+    .testTarget(
+      name: "UNTermMediaTests",
+      dependencies: ["UNTermMedia", "CMediaDecode", "CMediaFixtures", "UNTermRender", "UserNotifications"]),
   ]
 )
