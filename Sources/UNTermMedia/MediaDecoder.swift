@@ -24,12 +24,14 @@ package struct ImageHeader: Hashable, Sendable {
   package var format: ImageFormat
   /// A progressive JPEG, or an interlaced PNG.
   package var interlaced: Bool
+  /// A JPEG's EXIF orientation; `width` and `height` are already the upright picture's.
+  package var orientation: ExifOrientation = .up
 
   /// Height ÷ width.
   package var aspectRatio: Double { Double(height) / Double(width) }
 }
 
-/// A decoded image as the cache keeps it: RGB rows, alpha already composited over the
+/// A decoded image as the cache keeps it: upright RGB rows, alpha already composited over the
 /// background, possibly averaged down from what the decoder produced.
 package struct DecodedImage: Hashable, Sendable {
   /// Width of `rgb` in pixels.
@@ -38,13 +40,14 @@ package struct DecodedImage: Hashable, Sendable {
   package var height: Int
   /// Row-major RGB triples, `width × height × 3` bytes.
   package var rgb: [UInt8]
-  /// Width stored in the file.
+  /// Full-size width of the upright picture (the stored width, or the stored height for EXIF
+  /// orientations that turn the picture a quarter).
   package var sourceWidth: Int
-  /// Height stored in the file.
+  /// Full-size height of the upright picture.
   package var sourceHeight: Int
-  /// Width the decoder produced, before any averaging down for the cache.
+  /// Upright width the decoder produced, before any averaging down for the cache.
   package var decodedWidth: Int
-  /// Height the decoder produced, before any averaging down for the cache.
+  /// Upright height the decoder produced, before any averaging down for the cache.
   package var decodedHeight: Int
   /// The JPEG scale used when decoding: 1, 2, 4 or 8 (1 for PNG and GIF).
   package var scaleDenominator: Int
@@ -76,15 +79,19 @@ package enum MediaDecoder {
     guard status == Int32(CMD_OK), let format = ImageFormat(code: info.format) else {
       throw error(status, message)
     }
+    let orientation = format == .jpeg ? ExifOrientation.of(jpeg: bytes) : .up
+    let (width, height) = orientation.swapsAxes ? (info.height, info.width) : (info.width, info.height)
     return ImageHeader(
-      width: Int(info.width), height: Int(info.height), format: format, interlaced: info.interlaced != 0)
+      width: Int(width), height: Int(height), format: format, interlaced: info.interlaced != 0,
+      orientation: orientation)
   }
 
   /// Decodes an image within the limits.
   ///
   /// - Parameters:
-  ///   - target: the smallest size of the whole image the caller needs; a JPEG at least 2, 4
-  ///     or 8 times larger in both directions is decoded at that reduced scale.
+  ///   - target: the smallest size of the whole (upright) image the caller needs; a JPEG at
+  ///     least 2, 4 or 8 times larger in both directions is decoded at that reduced scale.
+  /// - Returns: the image turned upright when a JPEG records an EXIF orientation.
   ///   - background: the colour transparent pixels are composited over.
   package static func decode(
     _ bytes: [UInt8], limits: MediaLimits, target: (width: Int, height: Int),
@@ -98,14 +105,16 @@ package enum MediaDecoder {
     caps.max_scans = clamp32(limits.maxScans)
     caps.max_millis = limits.timeBudgetMilliseconds
     caps.max_decoder_memory = UInt64(max(0, limits.maxDecoderMemory))
+    let orientation = bytes.starts(with: [0xFF, 0xD8]) ? ExifOrientation.of(jpeg: bytes) : .up
+    let stored = orientation.swapsAxes ? (target.height, target.width) : (target.width, target.height)
     var image = cmd_image()
     var message = [CChar](repeating: 0, count: 256)
     let status = bytes.withUnsafeBufferPointer { data in
       message.withUnsafeMutableBufferPointer { err in
         guard let base = data.baseAddress else { return Int32(CMD_ERR_ARGUMENT) }
         return cmd_decode(
-          base, data.count, &caps, clamp32(target.width), clamp32(target.height), &image,
-          err.baseAddress, err.count)
+          base, data.count, &caps, clamp32(stored.0), clamp32(stored.1), &image, err.baseAddress,
+          err.count)
       }
     }
     defer { cmd_free(&image) }
@@ -116,14 +125,19 @@ package enum MediaDecoder {
       throw error(status == Int32(CMD_OK) ? Int32(CMD_ERR_CORRUPT) : status, message)
     }
     let decoded = UnsafeBufferPointer(start: pixels, count: image.byte_count)
-    let (width, height, rgb) = PixelReduction.rgb(
+    let reduced = PixelReduction.rgb(
       decoded, width: Int(image.width), height: Int(image.height), channels: Int(image.channels),
       maxSide: max(1, limits.maxCachedSide), background: background)
+    let upright = orientation.apply(to: reduced.rgb, width: reduced.width, height: reduced.height)
+    func turned(_ w: UInt32, _ h: UInt32) -> (Int, Int) {
+      orientation.swapsAxes ? (Int(h), Int(w)) : (Int(w), Int(h))
+    }
+    let source = turned(image.source_width, image.source_height)
+    let decodedSize = turned(image.width, image.height)
     return DecodedImage(
-      width: width, height: height, rgb: rgb, sourceWidth: Int(image.source_width),
-      sourceHeight: Int(image.source_height), decodedWidth: Int(image.width),
-      decodedHeight: Int(image.height), scaleDenominator: Int(image.scale_denom),
-      scans: Int(image.scans), format: format)
+      width: upright.width, height: upright.height, rgb: upright.rgb, sourceWidth: source.0,
+      sourceHeight: source.1, decodedWidth: decodedSize.0, decodedHeight: decodedSize.1,
+      scaleDenominator: Int(image.scale_denom), scans: Int(image.scans), format: format)
   }
 
   private static func clamp32(_ value: Int) -> UInt32 { UInt32(max(0, min(Int(UInt32.max), value))) }

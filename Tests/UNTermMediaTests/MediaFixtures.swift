@@ -180,6 +180,20 @@ enum MediaFixtures {
     return bytes + [0xFF, 0xD9]
   }
 
+  /// A JPEG with an Exif APP1 segment recording an orientation, right after SOI.
+  static func jpeg(_ jpeg: [UInt8], orientation: UInt16, littleEndian: Bool = false) -> [UInt8] {
+    func u16(_ v: UInt16) -> [UInt8] { littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)] }
+    func u32(_ v: UInt32) -> [UInt8] { littleEndian ? (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } : be32(v) }
+    var tiff: [UInt8] = littleEndian ? [0x49, 0x49] : [0x4D, 0x4D]
+    tiff += u16(42) + u32(8) + u16(2)
+    tiff += u16(0x010F) + u16(2) + u32(4) + Array("Cam\0".utf8)  // Make, inline ASCII
+    tiff += u16(0x0112) + u16(3) + u32(1) + u16(orientation) + [0, 0]
+    tiff += u32(0)
+    let body = Array("Exif\0\0".utf8) + tiff
+    let segment: [UInt8] = [0xFF, 0xE1] + be16(body.count + 2) + body
+    return Array(jpeg[..<2]) + segment + Array(jpeg[2...])
+  }
+
   // MARK: - GIF
 
   /// A GIF of colour indices with a 4-colour table, LZW-coded with a clear code after every
