@@ -42,6 +42,9 @@ let package = Package(
       ]),
     .testTarget(
       name: "UNTermMediaTests",
-      dependencies: ["UNTermMedia", "CMediaDecode", "CMediaFixtures", "UNTermRender", "UserNotifications"]),
+      dependencies: [
+        "UNTermMedia", "CMediaDecode", "CMediaFixtures", "UNTermRender", "UNTermRuntime", "UserNotifications",
+        "UNTermTestSupport",
+      ]),
   ]
 )

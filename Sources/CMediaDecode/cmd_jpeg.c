@@ -68,7 +68,16 @@ static int status_for_error(int code) {
 /* error_exit: never returns, never ends the process. */
 static void on_error(j_common_ptr cinfo) {
   jpeg_context *context = context_of(cinfo);
-  if (context->status == CMD_OK) (*cinfo->err->format_message)(cinfo, context->message);
+  if (context->status == CMD_OK) {
+    if (cinfo->err->msg_code == JERR_NO_BACKING_STORE) {
+      /* libjpeg asks for disk backing once its memory cap is reached. */
+      snprintf(context->message, sizeof context->message,
+               "the image needs more working memory than the %ld-byte cap",
+               cinfo->mem != NULL ? cinfo->mem->max_memory_to_use : 0L);
+    } else {
+      (*cinfo->err->format_message)(cinfo, context->message);
+    }
+  }
   stop(context, status_for_error(cinfo->err->msg_code));
 }
 

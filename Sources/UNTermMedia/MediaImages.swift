@@ -42,8 +42,10 @@ package final class MediaImages: ImageProvider {
   private var versions: [String: MediaFile.Key] = [:]
   private var headers: [MediaFile.Key: ImageHeader] = [:]
   private var failures: [MediaFile.Key: MediaError] = [:]
-  private var images = RecentCache<MediaFile.Key, DecodedImage>(capacity: 32)
-  private var arts = RecentCache<ArtKey, BlockArt>(capacity: 512)
+  /// Decoded copies: at most 32 files and 64 MB of pixels.
+  private var images = RecentCache<MediaFile.Key, DecodedImage>(capacity: 32, maxCost: 64 << 20)
+  /// Art: at most 512 sizes and 2 million cells.
+  private var arts = RecentCache<ArtKey, BlockArt>(capacity: 512, maxCost: 1 << 21)
 
   /// Creates a decoder with its caps and the colour used behind the image.
   package init(limits: MediaLimits = .standard, background: Color = .rgb(0, 0, 0)) {
@@ -53,8 +55,9 @@ package final class MediaImages: ImageProvider {
     fill = (r, g, b)
   }
 
-  /// Largest art built for one image: columns or rows, and cells in all.
+  /// Most columns or rows of art built for one image.
   private static let maxSide = 4096
+  /// Most cells of art built for one image.
   private static let maxCells = 1 << 18
 
   // MARK: - ImageProvider
@@ -102,7 +105,7 @@ package final class MediaImages: ImageProvider {
         columns: columns, rows: rows, crop: crop)
       let art = BlockArtBuilder.art(
         of: decoded, geometry: geometry, columns: columns, rows: rows, background: fill)
-      arts.insert(art, for: artKey)
+      arts.insert(art, for: artKey, cost: art.cells.count)
       statistics.artBuilds += 1
       return art
     } catch {
@@ -227,7 +230,7 @@ package final class MediaImages: ImageProvider {
     }
     statistics.decodes += 1
     let decoded = try MediaDecoder.decode(data, limits: limits, target: need, background: fill)
-    images.insert(decoded, for: key)
+    images.insert(decoded, for: key, cost: decoded.rgb.count)
     return decoded
   }
 

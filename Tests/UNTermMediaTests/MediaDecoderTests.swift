@@ -56,6 +56,14 @@ import Testing
     #expect(image.pixel(x: 1, y: 0) == (255, 0, 0))
   }
 
+  @Test func largeDecodesAreAveragedDownForTheCache() throws {
+    let png = try F.pngSideBySide(width: 2048, height: 4, left: (255, 0, 0), right: (0, 0, 255))
+    let image = try decode(png)
+    #expect(image.width == 1024 && image.height == 2)
+    #expect(image.decodedWidth == 2048 && image.sourceWidth == 2048)
+    #expect(image.pixel(x: 0, y: 0) == (255, 0, 0) && image.pixel(x: 1023, y: 1) == (0, 0, 255))
+  }
+
   @Test func aHugePNGHeaderIsRejectedBeforeDecoding() throws {
     let small = try F.png(width: 2, height: 2, rgba: [UInt8](repeating: 255, count: 16))
     let huge = F.pngClaiming(width: 100_000, height: 100_000, from: small)
