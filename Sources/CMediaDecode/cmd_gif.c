@@ -303,15 +303,9 @@ int cmd_decode_gif(const uint8_t *bytes, size_t len, const cmd_limits *limits, c
     free(canvas);
     return status;
   }
-  out->pixels = canvas;
-  out->byte_count = size;
-  out->width = info.width;
-  out->height = info.height;
-  out->channels = 4;
-  out->source_width = info.width;
-  out->source_height = info.height;
-  out->scale_denom = 1;
-  out->scans = 1;
-  out->format = CMD_FORMAT_GIF;
+  *out = (cmd_image){.pixels = canvas, .byte_count = size, .width = info.width,
+                      .height = info.height, .channels = 4, .source_width = info.width,
+                      .source_height = info.height, .scale_denom = 1, .scans = 1,
+                      .format = CMD_FORMAT_GIF};
   return CMD_OK;
 }

@@ -211,16 +211,11 @@ int cmd_decode_jpeg(const uint8_t *bytes, size_t len, const cmd_limits *limits,
   }
   jpeg_finish_decompress(cinfo);
 
-  out->pixels = context->pixels;
-  out->byte_count = size;
-  out->width = width;
-  out->height = height;
-  out->channels = 3;
-  out->source_width = cinfo->image_width;
-  out->source_height = cinfo->image_height;
-  out->scale_denom = cinfo->scale_denom;
-  out->scans = cinfo->input_scan_number > 0 ? (uint32_t)cinfo->input_scan_number : 1;
-  out->format = CMD_FORMAT_JPEG;
+  *out = (cmd_image){.pixels = context->pixels, .byte_count = size, .width = width,
+                      .height = height, .channels = 3, .source_width = cinfo->image_width,
+                      .source_height = cinfo->image_height, .scale_denom = cinfo->scale_denom,
+                      .scans = cinfo->input_scan_number > 0 ? (uint32_t)cinfo->input_scan_number : 1,
+                      .format = CMD_FORMAT_JPEG};
   context->pixels = NULL;
   jpeg_destroy_decompress(cinfo);
   free(context->row);

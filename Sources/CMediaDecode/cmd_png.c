@@ -59,16 +59,10 @@ int cmd_decode_png(const uint8_t *bytes, size_t len, const cmd_limits *limits, c
     png_image_free(&image);
     return status;
   }
-  out->pixels = pixels;
-  out->byte_count = size;
-  out->width = image.width;
-  out->height = image.height;
-  out->channels = 4;
-  out->source_width = image.width;
-  out->source_height = image.height;
-  out->scale_denom = 1;
-  out->scans = 1;
-  out->format = CMD_FORMAT_PNG;
+  *out = (cmd_image){.pixels = pixels, .byte_count = size, .width = image.width,
+                      .height = image.height, .channels = 4, .source_width = image.width,
+                      .source_height = image.height, .scale_denom = 1, .scans = 1,
+                      .format = CMD_FORMAT_PNG};
   png_image_free(&image);
   return CMD_OK;
 }
