@@ -14,7 +14,11 @@ let package = Package(
     .target(name: "UserNotificationsUI", dependencies: ["UserNotifications"]),
     .target(name: "UNTermCore", dependencies: ["UserNotifications", "UserNotificationsUI"]),
     .target(name: "UNTermRender", dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermCore"]),
-    .target(name: "UNTermRuntime", dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermRender"]),
+    .target(name: "CMediaDecode", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
+    .target(name: "UNTermMedia", dependencies: ["CMediaDecode", "UserNotifications", "UNTermRender"]),
+    .target(
+      name: "UNTermRuntime",
+      dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermMedia"]),
     .target(
       name: "UNTerm",
       dependencies: [
@@ -36,6 +40,9 @@ let package = Package(
       name: "UNTermTestSupport",
       dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermRuntime"],
       path: "Tests/UNTermTestSupport"),
+    .target(
+      name: "CMediaFixtures", path: "Tests/CMediaFixtures",
+      linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("z")]),
     .executableTarget(
       name: "unterm-log-stress", dependencies: ["UNTermCore", "UNTermRuntime"], path: "Tests/LogStress"),
     .testTarget(name: "UserNotificationsTests", dependencies: ["UserNotifications", "UNTermTestSupport"]),
@@ -56,6 +63,12 @@ let package = Package(
       dependencies: [
         "UserNotifications", "UNTermCore", "UNTermRender", "UNTermRuntime", "UNTermTestSupport",
         "unterm-log-stress", "unterm",
+      ]),
+    .testTarget(
+      name: "UNTermMediaTests",
+      dependencies: [
+        "UNTermMedia", "CMediaDecode", "CMediaFixtures", "UNTermRender", "UNTermRuntime", "UserNotifications",
+        "UNTermTestSupport",
       ]),
   ]
 )

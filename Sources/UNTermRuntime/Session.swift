@@ -62,7 +62,7 @@ package final class Session: @unchecked Sendable {
     if !state.themeNames.contains(configuration.theme) { state.themeNames.append(configuration.theme) }
     self.state = state
     let theme = try self.themes.theme(configuration.theme)
-    renderer = Renderer(theme: theme, timeZone: timeZone)
+    renderer = Renderer(theme: theme, timeZone: timeZone, images: MediaSupport.images())
     if let file = configuration.categoriesFile {
       let categories = try CategoriesFile.load(file)
       self.state.store.setCategories(categories.categories)

@@ -53,3 +53,21 @@ struct ExtensionGoldenTests {
     }
   }
 }
+
+/// Image attachments drawn as half-block art, with their colours (256-colour SGR), so a change
+/// in decoding or colour reduction shows up as a diff.
+@Suite("Golden screens of image attachments")
+struct ImageGoldenTests {
+  @Test func mediaEpisodeInColour() throws {
+    for device in DeviceProfile.Kind.allCases {
+      let session = try Fixtures.session(device: device, size: (80, 30)) {
+        $0.extensionFiles = [Fixtures.sample("extension-media-card.json")]
+      }
+      try session.push(try Payload.load(Fixtures.sample("media-episode.json"), categories: session.state.store.categories))
+      session.finishServiceExtensions(within: 5)
+      expectGolden(session.frame().grid.ansiText(depth: .palette256) + "\n", named: "media-episode.\(device.rawValue).banner.ansi")
+      session.send(.command(.longPress))
+      expectGolden(session.frame().grid.ansiText(depth: .palette256) + "\n", named: "media-episode.\(device.rawValue).expanded.ansi")
+    }
+  }
+}

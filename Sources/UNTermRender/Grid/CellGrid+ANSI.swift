@@ -5,36 +5,34 @@ extension CellGrid {
   package func ansiText(depth: ColorDepth) -> String {
     var out = ""
     for y in 0..<height {
-      var current: Style?
       var line = ""
-      var pendingSpaces = ""
-      for x in 0..<width {
-        let cell = self[x, y]
-        if cell.isContinuation { continue }
-        let style = Style(
-          foreground: depth.degrade(cell.style.foreground),
-          background: depth.degrade(cell.style.background), attributes: cell.style.attributes)
-        if cell.text == " " && style.background == .terminalDefault
-          && !style.attributes.contains(.reverse) && !style.attributes.contains(.underline)
+      var current: Style?
+      // Trailing blanks on the terminal's own background are left out.
+      var last = width - 1
+      while last >= 0 {
+        let cell = self[last, y]
+        if !cell.isContinuation && (cell.text != " " || depth.degrade(cell.style.background) != .terminalDefault
+          || cell.style.attributes.contains(.reverse) || cell.style.attributes.contains(.underline))
         {
-          pendingSpaces += " "
-          continue
+          break
         }
-        if !pendingSpaces.isEmpty {
-          if current != nil && current != .plain {
-            line += "\u{1B}[0m"
-            current = .plain
-          }
-          line += pendingSpaces
-          pendingSpaces = ""
-        }
-        if style != current {
-          line += Self.sgr(style)
-          current = style
-        }
-        line += cell.text
+        last -= 1
       }
-      if current != nil && current != .plain { line += "\u{1B}[0m" }
+      if last >= 0 {
+        for x in 0...last {
+          let cell = self[x, y]
+          if cell.isContinuation { continue }
+          let style = Style(
+            foreground: depth.degrade(cell.style.foreground),
+            background: depth.degrade(cell.style.background), attributes: cell.style.attributes)
+          if style != (current ?? .plain) {
+            line += style == .plain ? "\u{1B}[0m" : Self.sgr(style)
+          }
+          current = style
+          line += cell.text
+        }
+      }
+      if let current, current != .plain { line += "\u{1B}[0m" }
       out += line
       if y < height - 1 { out += "\n" }
     }

@@ -55,6 +55,12 @@ package struct ImageReference: @unchecked Sendable {
   package var attachment: UNNotificationAttachment?
   package var path: String?
   package var label: String
+
+  package init(attachment: UNNotificationAttachment?, path: String?, label: String) {
+    self.attachment = attachment
+    self.path = path
+    self.label = label
+  }
 }
 
 /// A content area held to a height budget: how much of each block shows, and what was cut.

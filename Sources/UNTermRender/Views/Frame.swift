@@ -65,6 +65,16 @@ package protocol ImageProvider: AnyObject {
   func aspectRatio(of image: ImageReference) -> Double?
   /// The image as block art of exactly `columns × rows` cells, when it can be decoded.
   func art(of image: ImageReference, columns: Int, rows: Int) -> BlockArt?
+  /// The same, filling the area and cutting off the overflow when `crop` is true (thumbnails)
+  /// instead of letterboxing the whole image.
+  func art(of image: ImageReference, columns: Int, rows: Int, crop: Bool) -> BlockArt?
+}
+
+extension ImageProvider {
+  /// Providers that do not crop draw thumbnails like any other image.
+  package func art(of image: ImageReference, columns: Int, rows: Int, crop: Bool) -> BlockArt? {
+    art(of: image, columns: columns, rows: rows)
+  }
 }
 
 /// An image decoder that can say why an attachment cannot be shown.

@@ -76,7 +76,7 @@ extension Renderer {
   /// Draws an image into a rectangle, or a tile naming it when it cannot be decoded.
   func drawImage(_ canvas: inout Canvas, _ image: ImageReference, rect: Rect, crop: Bool = false) {
     guard !rect.isEmpty else { return }
-    if let art = images?.art(of: image, columns: rect.width, rows: rect.height) {
+    if let art = images?.art(of: image, columns: rect.width, rows: rect.height, crop: crop) {
       for row in 0..<min(art.rows, rect.height) {
         for column in 0..<min(art.columns, rect.width) {
           let pixels = art.cells[row * art.columns + column]

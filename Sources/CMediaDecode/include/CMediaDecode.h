@@ -1,0 +1,121 @@
+/*
+ * CMediaDecode: PNG, JPEG and first-frame GIF decoding for UNTerm, with every library error
+ * handled inside C.
+ *
+ * Safety rules this shim keeps:
+ *  - No call here ends the process: libpng's simplified API does its own setjmp, libjpeg gets
+ *    an error manager whose longjmp lands in this file (never in a Swift frame), and the GIF
+ *    reader is plain bounds-checked C. Nothing writes to stdout or stderr.
+ *  - Dimensions and the pixel budget are checked from the header before the pixel buffer is
+ *    allocated.
+ *  - Progressive JPEG scans, libjpeg's working memory and wall-clock time are capped.
+ *  - Library warnings (corrupt data, premature end of file) are treated as errors.
+ */
+#ifndef CMEDIADECODE_H
+#define CMEDIADECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The container formats this shim knows. */
+enum {
+  CMD_FORMAT_UNKNOWN = 0,
+  CMD_FORMAT_PNG = 1,
+  CMD_FORMAT_JPEG = 2,
+  CMD_FORMAT_GIF = 3,
+};
+
+/** Results of cmd_probe and cmd_decode: 0 on success, one of these otherwise. */
+enum {
+  CMD_OK = 0,
+  /** A null pointer or an impossible limit was passed. */
+  CMD_ERR_ARGUMENT = 1,
+  /** Not PNG, JPEG or GIF, or a variant this shim does not draw. */
+  CMD_ERR_UNSUPPORTED = 2,
+  /** The data breaks the format (includes library warnings, treated as fatal). */
+  CMD_ERR_CORRUPT = 3,
+  /** The data ends before the image does. */
+  CMD_ERR_TRUNCATED = 4,
+  /** The width, height or pixel count is over the caps. */
+  CMD_ERR_TOO_LARGE = 5,
+  /** A progressive JPEG has more scans than allowed. */
+  CMD_ERR_TOO_MANY_SCANS = 6,
+  /** Decoding ran past the wall-clock budget. */
+  CMD_ERR_TIMEOUT = 7,
+  /** An allocation failed or libjpeg's working memory cap was hit. */
+  CMD_ERR_NO_MEMORY = 8,
+};
+
+/** Caps for one decode. */
+typedef struct cmd_limits {
+  /** Largest width and height as stored in the file. */
+  uint32_t max_width;
+  uint32_t max_height;
+  /** Largest width × height as stored in the file. */
+  uint64_t max_pixels;
+  /** Largest number of progressive JPEG scans (0: no cap). */
+  uint32_t max_scans;
+  /** Wall-clock budget in milliseconds (0: no budget). Checked by libjpeg's progress monitor
+   *  and every few rows of a GIF; a PNG's time is bounded by its pixel cap. */
+  uint32_t max_millis;
+  /** libjpeg's cap on its large working buffers, in bytes (0: libjpeg's default). */
+  uint64_t max_decoder_memory;
+} cmd_limits;
+
+/** What a header says. */
+typedef struct cmd_info {
+  uint32_t width;
+  uint32_t height;
+  /** One of CMD_FORMAT_*. */
+  int32_t format;
+  /** 1 for a progressive JPEG or an interlaced PNG or GIF. */
+  int32_t interlaced;
+} cmd_info;
+
+/** A decoded image: 8-bit samples, rows top to bottom with no padding. */
+typedef struct cmd_image {
+  /** Owned by the image: release with cmd_free. */
+  uint8_t *pixels;
+  size_t byte_count;
+  uint32_t width;
+  uint32_t height;
+  /** 4 (RGBA, not premultiplied) for PNG and GIF, 3 (RGB) for JPEG. */
+  uint32_t channels;
+  /** The size stored in the file; larger than width/height when a JPEG was scaled down. */
+  uint32_t source_width;
+  uint32_t source_height;
+  /** The JPEG scale used: 1, 2, 4 or 8 (1 for PNG and GIF). */
+  uint32_t scale_denom;
+  /** Scans read from a JPEG (1 for baseline). */
+  uint32_t scans;
+  /** One of CMD_FORMAT_*. */
+  int32_t format;
+} cmd_image;
+
+/** Reads only the header: size, format and whether the image is interlaced or progressive.
+ *  Works on a prefix of the file. Returns CMD_OK or an error with a message in err. */
+int cmd_probe(const uint8_t *bytes, size_t len, cmd_info *out, char *err, size_t errlen);
+
+/**
+ * Decodes the whole image (a GIF's first frame) within the limits.
+ *
+ * target_w and target_h are the smallest size the caller needs; a JPEG larger than that by a
+ * factor of 2, 4 or 8 in both directions is decoded at that reduced scale (0 means full size).
+ * On success *out owns a pixel buffer; on failure *out holds no buffer and err holds a short
+ * message (always NUL-terminated when errlen > 0).
+ */
+int cmd_decode(const uint8_t *bytes, size_t len, const cmd_limits *limits, uint32_t target_w,
+               uint32_t target_h, cmd_image *out, char *err, size_t errlen);
+
+/** Releases a decoded image's pixels; safe to call twice or on a zeroed image. */
+void cmd_free(cmd_image *image);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,42 @@
+/* Test-only encoders that make PNG and JPEG fixtures at test time (libpng, libjpeg, zlib). */
+#ifndef CMEDIAFIXTURES_H
+#define CMEDIAFIXTURES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/** JPEG scan layouts cmf_encode_jpeg can write. */
+enum {
+  CMF_JPEG_BASELINE = 0,
+  /** libjpeg's standard progressive script (a handful of scans). */
+  CMF_JPEG_PROGRESSIVE = 1,
+  /** A valid progressive grayscale script with 694 scans: every AC coefficient in its own
+   *  scan, first at Al = 10 and then refined one bit at a time. Needs components == 1. */
+  CMF_JPEG_MANY_SCANS = 2,
+};
+
+/** RGBA8 pixels as a PNG; 0 on success. Free *out with cmf_free. */
+int cmf_encode_png(const uint8_t *rgba, uint32_t width, uint32_t height, uint8_t **out,
+                   size_t *out_len);
+
+/**
+ * A JPEG; 0 on success, with a message in err otherwise. Free *out with cmf_free.
+ * pixels holds width × height × components bytes (components 1 = gray, 3 = RGB, 4 = inverted
+ * CMYK as Adobe writes it), or is NULL for a built-in gradient so large images need no buffer.
+ */
+int cmf_encode_jpeg(const uint8_t *pixels, uint32_t width, uint32_t height, int components,
+                    int quality, int layout, uint8_t **out, size_t *out_len, char *err,
+                    size_t errlen);
+
+/** count zero bytes compressed with zlib (a decompression-bomb payload). */
+int cmf_deflate_zeros(size_t count, uint8_t **out, size_t *out_len);
+
+/** bytes compressed with zlib. */
+int cmf_deflate(const uint8_t *bytes, size_t len, uint8_t **out, size_t *out_len);
+
+/** The CRC-32 PNG chunks use, over bytes. */
+uint32_t cmf_crc32(const uint8_t *bytes, size_t len);
+
+void cmf_free(void *pointer);
+
+#endif

@@ -1,0 +1,287 @@
+import CMediaDecode
+import Foundation
+import Testing
+
+@testable import UNTermMedia
+
+/// The C decoder through its Swift wrapper: sizes, colours, and every hostile-input case.
+@Suite struct MediaDecoderTests {
+  typealias F = MediaFixtures
+  let limits = MediaLimits.standard
+  let black: (r: UInt8, g: UInt8, b: UInt8) = (0, 0, 0)
+
+  private func decode(
+    _ bytes: [UInt8], limits: MediaLimits = .standard, target: (Int, Int) = (0, 0)
+  ) throws(MediaError) -> DecodedImage {
+    try MediaDecoder.decode(bytes, limits: limits, target: (target.0, target.1), background: black)
+  }
+
+  /// The error a decode throws, or nil when it succeeds.
+  private func failure(_ bytes: [UInt8], limits: MediaLimits = .standard) -> MediaError? {
+    do {
+      _ = try decode(bytes, limits: limits)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  private func seconds(_ body: () -> Void) -> Double {
+    let start = ContinuousClock.now
+    body()
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+  }
+
+  // MARK: - PNG
+
+  @Test func pngDecodesToItsSizeAndColours() throws {
+    let png = try F.png(rows: [
+      [(255, 0, 0, 255), (0, 255, 0, 255), (0, 0, 255, 255)],
+      [(10, 20, 30, 255), (200, 100, 50, 255), (0, 0, 0, 0)],
+    ])
+    let header = try MediaDecoder.probe(png)
+    #expect(header == ImageHeader(width: 3, height: 2, format: .png, interlaced: false))
+    let image = try decode(png)
+    #expect(image.width == 3 && image.height == 2)
+    #expect(image.sourceWidth == 3 && image.scaleDenominator == 1 && image.format == .png)
+    #expect(image.pixel(x: 1, y: 0) == (0, 255, 0))
+    #expect(image.pixel(x: 1, y: 1) == (200, 100, 50))
+  }
+
+  @Test func transparentPixelsAreCompositedOverTheBackground() throws {
+    let png = try F.png(rows: [[(255, 255, 255, 0), (255, 0, 0, 255)]])
+    let image = try MediaDecoder.decode(png, limits: limits, target: (0, 0), background: (0, 0, 200))
+    #expect(image.pixel(x: 0, y: 0) == (0, 0, 200))
+    #expect(image.pixel(x: 1, y: 0) == (255, 0, 0))
+  }
+
+  @Test func largeDecodesAreAveragedDownForTheCache() throws {
+    let png = try F.pngSideBySide(width: 2048, height: 4, left: (255, 0, 0), right: (0, 0, 255))
+    let image = try decode(png)
+    #expect(image.width == 1024 && image.height == 2)
+    #expect(image.decodedWidth == 2048 && image.sourceWidth == 2048)
+    #expect(image.pixel(x: 0, y: 0) == (255, 0, 0) && image.pixel(x: 1023, y: 1) == (0, 0, 255))
+  }
+
+  @Test func aHugePNGHeaderIsRejectedBeforeDecoding() throws {
+    let small = try F.png(width: 2, height: 2, rgba: [UInt8](repeating: 255, count: 16))
+    let huge = F.pngClaiming(width: 100_000, height: 100_000, from: small)
+    #expect(try MediaDecoder.probe(huge).width == 100_000)
+    var error: MediaError?
+    let elapsed = seconds { error = failure(huge) }
+    #expect(error?.kind == .tooLarge)
+    #expect(error?.message.contains("100000x100000") == true)
+    #expect(elapsed < 1)
+  }
+
+  @Test func aTruncatedPNGIsRejected() throws {
+    let png = try F.png(width: 64, height: 64, rgba: F.noise(count: 64 * 64 * 4))
+    for cut in [png.count / 2, png.count - 13, 40] {
+      let error = failure(Array(png[..<cut]))
+      #expect(error?.kind == .truncated, "cut at \(cut): \(String(describing: error))")
+    }
+    #expect(failure(Array(png[..<20]))?.kind == .truncated)
+  }
+
+  @Test func textAndProfileBombsInPNGsStayCheap() throws {
+    let png = try F.pngSplit(width: 4, height: 4, top: (255, 0, 0), bottom: (0, 0, 255))
+    // 64 MB of zeros as compressed text and as a compressed ICC profile; libpng stops
+    // inflating ancillary chunks at its 8 MB chunk limit.
+    let zeros = try F.deflatedZeros(64 << 20)
+    #expect(zeros.count < 200_000)
+    let ztxt = F.chunk("zTXt", Array("Comment".utf8) + [0, 0] + zeros)
+    let iccp = F.chunk("iCCP", Array("bomb".utf8) + [0, 0] + zeros)
+    for bomb in [F.png(png, inserting: [ztxt]), F.png(png, inserting: [iccp])] {
+      var result: Result<DecodedImage, MediaError>?
+      let elapsed = seconds { result = Result { () throws(MediaError) in try decode(bomb) } }
+      #expect(elapsed < 2)
+      // The pixels still decode: the bomb chunk is dropped, not inflated to 64 MB.
+      let image = try #require(try? result?.get())
+      #expect(image.pixel(x: 0, y: 0) == (255, 0, 0))
+    }
+  }
+
+  // MARK: - JPEG
+
+  @Test func jpegDecodesToItsSizeAndColour() throws {
+    let jpeg = try F.jpegSolid(width: 24, height: 16, (250, 20, 20))
+    #expect(try MediaDecoder.probe(jpeg) == ImageHeader(width: 24, height: 16, format: .jpeg, interlaced: false))
+    let image = try decode(jpeg)
+    #expect(image.width == 24 && image.height == 16 && image.format == .jpeg)
+    let (r, g, b) = image.pixel(x: 5, y: 5)
+    #expect(abs(Int(r) - 250) <= 8 && g <= 30 && b <= 30)
+  }
+
+  @Test func progressiveAndGrayscaleJPEGsDecode() throws {
+    let progressive = try F.jpeg(width: 40, height: 30, layout: .progressive)
+    #expect(try MediaDecoder.probe(progressive).interlaced)
+    let image = try decode(progressive)
+    #expect(image.width == 40 && image.scans > 1)
+    let gray = try F.jpeg(width: 8, height: 8, components: 1, pixels: [UInt8](repeating: 128, count: 64))
+    let decoded = try decode(gray)
+    #expect(decoded.pixel(x: 3, y: 3) == (128, 128, 128))
+  }
+
+  @Test func adobeCMYKJPEGsBecomeRGB() throws {
+    // Inverted CMYK as Adobe writes it: red is C=0 M=100% Y=100% K=0, stored as 255-value.
+    let red: [UInt8] = [255, 0, 0, 255]
+    let jpeg = try F.jpeg(width: 8, height: 8, components: 4, pixels: (0..<64).flatMap { _ in red })
+    let (r, g, b) = try decode(jpeg).pixel(x: 4, y: 4)
+    #expect(r >= 240 && g <= 15 && b <= 15)
+  }
+
+  @Test func aLargeJPEGDecodesAtTheScaleThePreviewNeeds() throws {
+    let jpeg = try F.jpeg(width: 4000, height: 3000, quality: 60)
+    let small = try decode(jpeg, target: (40, 30))
+    #expect(small.scaleDenominator == 8)
+    #expect(small.decodedWidth == 500 && small.decodedHeight == 375)
+    #expect(small.sourceWidth == 4000 && small.sourceHeight == 3000)
+    let medium = try decode(jpeg, target: (800, 600))
+    #expect(medium.scaleDenominator == 4)
+    // The cached copy is averaged down to at most 1024 on its longer side.
+    #expect(medium.width == 1000 && medium.height == 750)
+  }
+
+  @Test func aTruncatedJPEGIsRejected() throws {
+    let jpeg = try F.jpeg(width: 64, height: 64, pixels: F.noise(count: 64 * 64 * 3))
+    for cut in [jpeg.count * 6 / 10, jpeg.count - 2, 300, 3] {
+      let error = failure(Array(jpeg[..<cut]))
+      #expect(error?.kind == .truncated, "cut at \(cut): \(String(describing: error))")
+    }
+  }
+
+  @Test func aJPEGClaimingOverFourGigapixelsIsRejectedQuickly() throws {
+    let jpeg = try F.jpeg(width: 16, height: 16)
+    let huge = try F.jpegClaiming(width: 65_535, height: 65_535, from: jpeg)
+    var error: MediaError?
+    let elapsed = seconds { error = failure(huge) }
+    #expect(error?.kind == .tooLarge)
+    #expect(elapsed < 1)
+  }
+
+  @Test func aProgressiveHeaderThatWouldAllocateGigabytesIsStoppedByTheMemoryCap() throws {
+    // The LJT-01-003 pattern: a tiny progressive file whose header asks for a whole-image
+    // coefficient buffer of gigabytes. With the pixel caps lifted, libjpeg's memory cap still
+    // stops it before the allocation.
+    let jpeg = try F.jpeg(width: 16, height: 16, layout: .progressive)
+    let huge = try F.jpegClaiming(width: 60_000, height: 40_000, from: jpeg)
+    var loose = MediaLimits.standard
+    (loose.maxWidth, loose.maxHeight, loose.maxPixels) = (65_535, 65_535, 1 << 40)
+    loose.maxDecoderMemory = 64 << 20
+    var error: MediaError?
+    let elapsed = seconds { error = failure(huge, limits: loose) }
+    #expect(error?.kind == .outOfMemory, "\(String(describing: error))")
+    #expect(elapsed < 2)
+    // With the standard caps it never gets that far.
+    #expect(failure(huge)?.kind == .tooLarge)
+  }
+
+  @Test func aProgressiveJPEGWithTooManyScansIsRejectedInBudget() throws {
+    let jpeg = try F.jpeg(width: 16, height: 16, components: 1, pixels: F.noise(count: 256), layout: .manyScans)
+    var error: MediaError?
+    let elapsed = seconds { error = failure(jpeg) }
+    #expect(error?.kind == .tooManyScans)
+    #expect(elapsed < 2)
+    // The file itself is valid: with a higher cap all 694 scans decode.
+    var loose = MediaLimits.standard
+    loose.maxScans = 1000
+    #expect(try decode(jpeg, limits: loose).scans == 694)
+  }
+
+  @Test func repeatedScansAreRejectedAsCorruptInBudget() throws {
+    let jpeg = try F.jpeg(width: 32, height: 32, components: 1, pixels: F.noise(count: 1024), layout: .progressive)
+    let bomb = try F.jpegRepeatingLastScan(jpeg, times: 2000)
+    var error: MediaError?
+    let elapsed = seconds { error = failure(bomb) }
+    #expect(error?.kind == .corrupt || error?.kind == .tooManyScans, "\(String(describing: error))")
+    #expect(elapsed < 2)
+  }
+
+  @Test func theTimeBudgetStopsADecode() throws {
+    // 694 scans over 1024 blocks take far longer than the 1 ms budget (zero rounds up to 1).
+    let jpeg = try F.jpeg(
+      width: 256, height: 256, components: 1, pixels: F.noise(count: 65_536), layout: .manyScans)
+    var tight = MediaLimits.standard
+    tight.maxScans = 0
+    tight.timeBudget = .zero
+    var error: MediaError?
+    let elapsed = seconds { error = failure(jpeg, limits: tight) }
+    #expect(error?.kind == .timedOut, "\(String(describing: error))")
+    #expect(elapsed < 2)
+  }
+
+  // MARK: - GIF
+
+  @Test func gifFirstFrameDecodes() throws {
+    let palette: [(UInt8, UInt8, UInt8)] = [(255, 0, 0), (0, 0, 255), (0, 255, 0), (9, 9, 9)]
+    let indices: [UInt8] = [0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3]
+    for interlaced in [false, true] {
+      let gif = F.gif(width: 4, height: 4, indices: indices, palette: palette, interlaced: interlaced)
+      #expect(try MediaDecoder.probe(gif).format == .gif)
+      let image = try decode(gif)
+      #expect(image.width == 4 && image.height == 4 && image.format == .gif)
+      #expect(image.pixel(x: 0, y: 0) == (255, 0, 0))
+      #expect(image.pixel(x: 3, y: 1) == (0, 0, 255))
+      #expect(image.pixel(x: 0, y: 2) == (0, 255, 0))
+      #expect(image.pixel(x: 3, y: 3) == (9, 9, 9))
+    }
+    let clear = F.gif(width: 2, height: 1, indices: [0, 1], palette: palette, transparent: 0)
+    let image = try MediaDecoder.decode(clear, limits: limits, target: (0, 0), background: (1, 2, 3))
+    #expect(image.pixel(x: 0, y: 0) == (1, 2, 3))
+    #expect(image.pixel(x: 1, y: 0) == (0, 0, 255))
+  }
+
+  @Test func brokenGIFsAreRejected() throws {
+    let gif = F.gif(width: 8, height: 8, indices: [UInt8](repeating: 1, count: 64), palette: [(0, 0, 0), (1, 1, 1)])
+    #expect(failure(Array(gif[..<(gif.count - 12)]))?.kind == .truncated)
+    var huge = gif
+    huge[6] = 0xFF
+    huge[7] = 0xFF
+    huge[8] = 0xFF
+    huge[9] = 0xFF
+    #expect(failure(huge)?.kind == .tooLarge)
+  }
+
+  // MARK: - Hostile input
+
+  @Test func corruptFilesNeverEndTheProcess() throws {
+    let seeds: [[UInt8]] = [
+      try F.jpeg(width: 32, height: 24, pixels: F.noise(count: 32 * 24 * 3)),
+      try F.jpeg(width: 32, height: 24, layout: .progressive),
+      try F.png(width: 16, height: 16, rgba: F.noise(count: 1024)),
+      F.gif(width: 8, height: 8, indices: (0..<64).map { UInt8($0 % 4) }, palette: [(1, 2, 3), (4, 5, 6)]),
+    ]
+    var generator = SeededGenerator(seed: 7)
+    var outcomes = (ok: 0, failed: 0)
+    let elapsed = seconds {
+      for seed in seeds {
+        for round in 0..<150 {
+          var bytes = seed
+          switch round % 3 {
+          case 0:  // flip a few bytes anywhere after the signature
+            for _ in 0..<Int.random(in: 1...8, using: &generator) {
+              bytes[Int.random(in: 4..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            }
+          case 1:  // cut anywhere
+            bytes = Array(bytes[..<Int.random(in: 1..<bytes.count, using: &generator)])
+          default:  // garbage in the middle
+            let at = Int.random(in: 4..<bytes.count, using: &generator)
+            bytes.insert(contentsOf: F.noise(count: 32, seed: UInt64(round + 1)), at: at)
+          }
+          _ = try? MediaDecoder.probe(bytes)
+          if failure(bytes) == nil { outcomes.ok += 1 } else { outcomes.failed += 1 }
+        }
+      }
+    }
+    #expect(outcomes.ok + outcomes.failed == 600)
+    #expect(outcomes.failed > 300)
+    #expect(elapsed < 5)
+  }
+
+  @Test func notAnImageIsUnsupported() {
+    #expect(failure(Array("hello, world".utf8))?.kind == .unsupported)
+    #expect(failure([])?.kind == .truncated)
+    #expect(throws: MediaError.self) { try MediaDecoder.probe([0xFF, 0xD8, 0xFF]) }
+  }
+}
