@@ -18,3 +18,10 @@ extension MediaImages: AttachmentValidating {
     return problem(for: reference).map { TerminalText.sanitize($0, multiline: false) } ?? "the image cannot be decoded"
   }
 }
+
+extension MediaImages: MediaDurationProviding {
+  package func duration(of attachment: UNNotificationAttachment) -> Double? {
+    guard attachment.format.kind != .image else { return nil }
+    return MediaProbe.duration(of: attachment.url)
+  }
+}

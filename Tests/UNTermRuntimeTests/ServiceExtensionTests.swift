@@ -187,3 +187,16 @@ final class StripsText: UNNotificationServiceExtension, @unchecked Sendable {
     contentHandler(UNMutableNotificationContent())
   }
 }
+
+@Suite("Audio attachments")
+struct AudioAttachmentTests {
+  @Test func playerLineShowsTheDurationAndTogglesPlayback() throws {
+    let session = try Fixtures.session(size: (80, 20))
+    try session.push(try Payload.load(Fixtures.sample("voice-memo.json"), categories: session.state.store.categories))
+    session.finishServiceExtensions(within: 5)
+    session.send(.command(.longPress))
+    #expect(session.frame().grid.text.contains("▶ Play · 0:03 · WAV · voice-memo.wav"))
+    session.send(.key(.character("p")))
+    #expect(session.frame().grid.text.contains("❚❚ Pause · 0:03"))
+  }
+}

@@ -319,12 +319,16 @@ extension CenterState {
       e.extensionView = view
       e.selection = nil
     case .character("p"):
-      // The system's play/pause button.
-      guard var view = e.extensionView, view.mediaButton != .none else { break }
-      view.isPlaying.toggle()
-      e.extensionView = view
-      overlay = .expanded(e)
-      return Outcome(effects: [.extensionMedia(play: view.isPlaying)])
+      // The system's play/pause button: the extension's, or an audio or movie attachment's.
+      if var view = e.extensionView, view.mediaButton != .none {
+        view.isPlaying.toggle()
+        e.extensionView = view
+        overlay = .expanded(e)
+        return Outcome(effects: [.extensionMedia(play: view.isPlaying)])
+      }
+      if e.notification.request.content.attachments.contains(where: { $0.format.kind != .image }) {
+        e.isMediaPlaying.toggle()
+      }
     case .character("x"): return perform(.dismiss)
     case .escape:
       overlay = nil

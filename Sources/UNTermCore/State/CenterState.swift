@@ -53,6 +53,8 @@ package struct CenterState: @unchecked Sendable {
     package var extensionView: ExtensionView?
     /// An action handed to a program's extension, waiting for its answer.
     package var isAwaitingExtension = false
+    /// Whether the audio or movie attachment is playing (the system's play/pause button).
+    package var isMediaPlaying = false
   }
 
   /// The passcode prompt.

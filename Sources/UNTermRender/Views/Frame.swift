@@ -82,3 +82,9 @@ package protocol AttachmentValidating: AnyObject {
   /// Why the attachment cannot be decoded, or `nil` when it is fine (or not an image).
   func problem(with attachment: UNNotificationAttachment) -> String?
 }
+
+/// Reads how long an audio or movie attachment plays, from its container.
+package protocol MediaDurationProviding: AnyObject {
+  /// Seconds, when the container says.
+  func duration(of attachment: UNNotificationAttachment) -> Double?
+}

@@ -142,6 +142,9 @@ extension Renderer {
       var list: [(String, String)] = []
       if count > 0 { list.append((count == 1 ? "1" : "1-\(min(count, 9))\(count == 10 ? ",0" : "")", "action")) }
       list += [("⏎", e.selection == nil ? "open" : "choose"), ("x", "clear"), ("Esc", "close")]
+      let hasMedia = e.extensionView.map { $0.mediaButton != .none }
+        ?? e.notification.request.content.attachments.contains { $0.format.kind != .image }
+      if hasMedia { list.insert(("p", "play/pause"), at: list.count - 1) }
       if count > 1 { list.insert(("↑↓", "select"), at: 1) }
       return list + [("?", "keys")]
     case nil:

@@ -11,7 +11,7 @@ extension Renderer {
     let shown = DisplayedNotification(notification, in: state)
     var blocks: [ContentBlock] = []
     if includeAttachment, !shown.isHidden, let attachment = notification.request.content.attachments.first {
-      blocks.append(attachmentBlock(attachment, state))
+      blocks.append(attachmentBlock(attachment, state, playing: state.expanded?.isMediaPlaying ?? false))
     }
     if !shown.title.isEmpty {
       blocks.append(.text(shown.title, role: .title, style: .headline, width: width, name: "title"))
@@ -27,14 +27,12 @@ extension Renderer {
 
   /// An attachment as the expanded view shows it: images and movies full width, keeping their
   /// aspect (16:9 when unknown); audio as a player line.
-  func attachmentBlock(_ attachment: UNNotificationAttachment, _ state: CenterState) -> ContentBlock {
+  func attachmentBlock(_ attachment: UNNotificationAttachment, _ state: CenterState, playing: Bool = false) -> ContentBlock {
     let name = "attachment \(TerminalText.sanitize(attachment.url.lastPathComponent, multiline: false))"
     switch attachment.format.kind {
-    case .audio:
-      return .sized(.media(attachment, playing: false), name: name, points: UNTextStyle.body.lineHeight)
-    case .movie:
-      let image = ImageReference(attachment: attachment, path: nil, label: attachment.url.lastPathComponent)
-      return .sized(.image(image), name: name, points: state.device.notificationWidth * 9 / 16)
+    case .audio, .movie:
+      // Frames are not decoded: audio and movies get the system's player line.
+      return ContentBlock(kind: .media(attachment, playing: playing), name: name, points: 44, rows: 1)
     case .image:
       let image = ImageReference(attachment: attachment, path: nil, label: attachment.url.lastPathComponent)
       let aspect = images?.aspectRatio(of: image) ?? 9.0 / 16.0
@@ -107,6 +105,13 @@ extension Renderer {
         }
       }
     }
+  }
+
+  /// A duration as a player shows it: `0:32`, `1:05:09`.
+  static func clock(_ seconds: Double) -> String {
+    let total = Int(seconds.rounded())
+    let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
+    return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
   }
 
   /// The marker drawn where content is clipped at the budget.
@@ -191,7 +196,10 @@ extension Renderer {
         }
       }
     case .media(let attachment, let playing):
-      let label = "\(playing ? "❚❚" : "▶") \(attachment.format.displayName) · \(TerminalText.sanitize(attachment.url.lastPathComponent, multiline: false))"
+      let duration = (images as? any MediaDurationProviding)?.duration(of: attachment).map(Self.clock) ?? "--:--"
+      let button = playing ? "❚❚ Pause" : "▶ Play"
+      let name = TerminalText.sanitize(attachment.url.lastPathComponent, multiline: false)
+      let label = "\(button) · \(duration) · \(attachment.format.displayName) · \(name) · p"
       canvas.text(TextLayout.truncate(label, width: width), x: x, y: y, role: .accent, clip: clip)
     case .progress(let value):
       let clamped = min(1, max(0, value.isFinite ? value : 0))
