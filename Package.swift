@@ -28,6 +28,8 @@ let package = Package(
       name: "unterm",
       dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermRuntime", "UNTermCurses", "UNTerm"]),
     .executableTarget(
+      name: "unterm-example", dependencies: ["UNTerm", "UserNotifications", "UserNotificationsUI"]),
+    .executableTarget(
       name: "unterm-bench",
       dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermRuntime"]),
     // ncursesw (Debian: libncurses-dev) through a shim; only UNTermCurses imports it.
@@ -61,7 +63,7 @@ let package = Package(
     .testTarget(
       name: "UNTermRuntimeTests",
       dependencies: [
-        "UserNotifications", "UNTermCore", "UNTermRender", "UNTermRuntime", "UNTermTestSupport",
+        "UserNotifications", "UNTermCore", "UNTermRender", "UNTermRuntime", "UNTermTestSupport", "UNTerm",
         "unterm-log-stress", "unterm",
       ]),
     .testTarget(

@@ -47,6 +47,10 @@ public final class UNTermSession {
     public var serviceTimeout: TimeInterval = 30
     /// Listen for `unterm push` and watch the inbox folder.
     public var acceptsPushes = true
+    /// Start with the app in the foreground, so notifications go through your delegate's
+    /// `willPresent` (by default the app is in the background and banners show as on a home
+    /// screen; tapping a notification brings it forward, `h` sends it back).
+    public var appInForeground = false
 
     public init() {}
   }
@@ -108,6 +112,7 @@ public final class UNTermSession {
     }
     session.serviceExtension = serviceExtension
     session.attach()
+    if configuration.appInForeground { session.send(.command(.setAppState(.foreground))) }
     defer { session.detach() }
     let delivery = configuration.acceptsPushes
       ? LiveDelivery(session: session, socketPath: LiveDelivery.defaultSocketPath(), inbox: LiveDelivery.defaultInbox())

@@ -127,6 +127,12 @@ package final class Session: @unchecked Sendable {
     for notification in adopted.deliveredNewestFirst.reversed() {
       state.store.deliver(notification)
     }
+    // Requests the app added before the session started keep waiting for their triggers;
+    // they were timed on the wall clock, so the time left carries over to the session's.
+    let shift = state.now.timeIntervalSince(Date())
+    for pending in adopted.pending.values.sorted(by: { $0.addedSequence < $1.addedSequence }) {
+      state.store.schedule(pending.request, fireDate: max(pending.fireDate.addingTimeInterval(shift), state.now))
+    }
     if adopted.badge > 0 { state.store.setBadge(adopted.badge) }
     publish()
   }

@@ -57,3 +57,12 @@ struct TerminalTextTests {
     #expect(TerminalText.sanitize("\u{200B}\u{200D}\u{FE0F}") == "‹ZWSP›‹ZWJ›‹VS16›")
   }
 }
+
+@Suite("Sanitizer and emoji presentation")
+struct EmojiPresentationTests {
+  /// Terminals disagree on ❤️'s width; the text presentation is one column everywhere.
+  @Test func variationSelector16AfterANarrowCharacterIsDropped() {
+    #expect(TerminalText.sanitize("❤️ ✔️ 😀\u{FE0F}") == "❤ ✔ 😀\u{FE0F}")
+    #expect(DisplayWidth.of(TerminalText.sanitize("I ❤️ it")) == 6)
+  }
+}

@@ -457,6 +457,9 @@ extension CenterState {
     case .setPasscode(let code):
       passcode = code
       return Outcome()
+    case .setAppState(let newState):
+      appState = newState
+      return Outcome()
     case .focus(let id):
       guard store.delivered(id) != nil else { return Outcome() }
       if banner?.notification.request.identifier != id { listFocus = id }

@@ -51,6 +51,8 @@ package enum Command: Hashable, Sendable {
   case focus(String)
   /// Presses a button of the content extension's view (a click on it).
   case pressExtensionButton(Int)
+  /// Brings the app to the foreground or sends it to the background.
+  case setAppState(CenterState.AppState)
 }
 
 /// What the shell must do after an update.

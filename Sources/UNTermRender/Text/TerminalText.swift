@@ -9,6 +9,9 @@
 /// - ZWJ and ZWNJ are kept between letters (Indic and Persian need them); a ZWJ that joins two
 ///   emoji is dropped, because terminals disagree on the width of joined emoji and a border
 ///   would shift — the family shows as its members.
+/// - A variation selector 16 (emoji presentation) after a one-column character is dropped:
+///   glibc, ncurses and tmux count ❤️ as one column while many terminals draw it as two, so
+///   keeping it would shift a border; ❤ is drawn in text presentation instead.
 /// - Scalars this platform's `wcwidth` calls unprintable (unassigned) show as U+FFFD.
 /// - A field whose text is only invisible characters shows their names, so no notification is
 ///   ever invisible.
@@ -64,6 +67,8 @@ package enum TerminalText {
         out.append(contentsOf: "‹\(String(v, radix: 16, uppercase: true))›".unicodeScalars)
       case 0x200D where previousWasPictographic:
         pendingZWJ = true  // decided by what follows
+        continue
+      case 0xFE0F where out.last.map { DisplayWidth.of($0) == 1 } ?? false:
         continue
       default:
         if let name = bidiControls[v] {

@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+import UNTermTestSupport
+@testable import UNTerm
+@testable import UNTermCore
+@testable import UNTermRuntime
+@testable import UserNotifications
+
+@Suite("Session behaviour", .serialized)
+struct SessionBehaviourTests {
+  @Test func requestsAddedBeforeTheSessionStartsFireOnItsClock() throws {
+    let center = UNUserNotificationCenter.makeForSession()
+    let content = UNMutableNotificationContent()
+    content.title = "Later"
+    center.add(UNNotificationRequest(identifier: "later", content: content, trigger: UNTimeIntervalNotificationTrigger(timeInterval: 5, repeats: false)), withCompletionHandler: nil)
+    let session = try Session(configuration: SessionConfiguration(), center: center, now: Fixtures.now)
+    session.attach()
+    defer { session.detach() }
+    session.advance(to: Fixtures.now.addingTimeInterval(4))
+    #expect(session.state.store.delivered("later") == nil)
+    session.advance(to: Fixtures.now.addingTimeInterval(6))
+    #expect(session.state.store.delivered("later") != nil)
+  }
+
+  @Test func foregroundPresentationGoesThroughWillPresent() throws {
+    let center = UNUserNotificationCenter.makeForSession()
+    let delegate = SilentDelegate()
+    center.delegate = delegate
+    let session = try Session(configuration: SessionConfiguration(), center: center, now: Fixtures.now)
+    session.attach()
+    defer { session.detach() }
+    session.send(.command(.setAppState(.foreground)))
+    try Fixtures.push(#"{"aps":{"alert":"in the foreground","badge":2}}"#, into: session)
+    #expect(delegate.asked == 1)
+    #expect(session.state.banner == nil)
+    #expect(session.state.store.deliveredCount == 0)
+    #expect(session.state.store.badge == 2)  // [.badge] only
+  }
+
+  @Test func aDelegateThatDoesNotImplementWillPresentShowsNothing() throws {
+    let center = UNUserNotificationCenter.makeForSession()
+    let delegate = BareDelegate()
+    center.delegate = delegate
+    let session = try Session(configuration: SessionConfiguration(), center: center, now: Fixtures.now)
+    session.attach()
+    defer { session.detach() }
+    session.send(.command(.setAppState(.foreground)))
+    try Fixtures.push(#"{"aps":{"alert":"hidden"}}"#, into: session)
+    for _ in 0..<20 where session.queue.isEmpty { Thread.sleep(forTimeInterval: 0.01) }
+    session.drain()
+    #expect(session.state.banner == nil)
+    #expect(session.state.store.deliveredCount == 0)
+  }
+
+  @Test func theAppCallsTheCenterWhileTheSessionRuns() async throws {
+    let center = UNUserNotificationCenter.makeForSession()
+    let session = try Session(configuration: SessionConfiguration(), center: center, now: Fixtures.now)
+    session.attach()
+    defer { session.detach() }
+    try Fixtures.push(#"{"aps":{"alert":"one"}}"#, into: session, as: "one")
+    // From another thread, as app code would.
+    let done = DispatchSemaphore(value: 0)
+    let box = UncheckedCenter(center: center)
+    Thread {
+      box.center.removeDeliveredNotifications(withIdentifiers: ["one"])
+      box.center.setNotificationCategories([UNNotificationCategory(identifier: "c", actions: [], intentIdentifiers: [])])
+      done.signal()
+    }.start()
+    done.wait()
+    session.drain()
+    #expect(session.state.store.deliveredCount == 0)
+    #expect(session.state.store.category("c") != nil)
+  }
+
+  @Test func expandedViewListsAtMostTenActionsInOrder() throws {
+    let session = try Fixtures.session(size: (80, 30))
+    let actions = (1...12).map { UNNotificationAction(identifier: "a\($0)", title: "Action \($0)") }
+    session.send(.center(.setCategories([UNNotificationCategory(identifier: "many", actions: actions, intentIdentifiers: [])])))
+    try Fixtures.push(#"{"aps":{"alert":"pick","category":"many"}}"#, into: session)
+    session.send(.command(.longPress))
+    let text = session.frame().grid.text
+    #expect(text.contains("1  Action 1"))
+    #expect(text.contains("0  Action 10"))
+    #expect(!text.contains("Action 11"))
+    session.send(.key(.character("0")))
+    var got: [String] = []
+    session.onResponse = { r, _ in got.append(r.actionIdentifier) }
+    try Fixtures.push(#"{"aps":{"alert":"pick","category":"many"}}"#, into: session)
+    session.send(.command(.longPress))
+    #expect(session.send(.command(.chooseAction("a11"))).failure != nil)
+    session.send(.key(.character("0")))
+    #expect(got == ["a10"])
+  }
+
+  @Test func anEmptyReplyIsStillATextInputResponse() throws {
+    let session = try Fixtures.session()
+    var got: UNNotificationResponse?
+    session.onResponse = { r, _ in got = r }
+    try Fixtures.push(#"{"aps":{"alert":"hi","category":"message"}}"#, into: session)
+    session.send(.command(.longPress))
+    session.send(.command(.chooseAction("reply")))
+    session.send(.command(.send))
+    let response = try #require(got as? UNTextInputNotificationResponse)
+    #expect(response.actionIdentifier == "reply")
+    #expect(response.userText == "")
+  }
+
+  @Test func appNameOptionOverridesTheSimulatorTargetBundle() throws {
+    let bundled = try Fixtures.session(size: (80, 12))
+    try bundled.push(try Payload.load(Fixtures.sample("security-alert.apns")))
+    #expect(bundled.frame().grid.text.contains("Bank · Time Sensitive"))
+    let named = try Fixtures.session(size: (80, 12)) { $0.appName = "Acme Bank" }
+    try named.push(try Payload.load(Fixtures.sample("security-alert.apns")))
+    #expect(named.frame().grid.text.contains("Acme Bank · Time Sensitive"))
+  }
+}
+
+@Suite("Live delivery", .serialized)
+struct LiveDeliveryTests {
+  @Test func socketAndInboxDeliverIntoTheSession() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let session = try Fixtures.session()
+    let inbox = dir.appendingPathComponent("inbox")
+    let delivery = LiveDelivery(session: session, socketPath: dir.appendingPathComponent("s.sock").path, inbox: inbox)
+    let notes = delivery.start()
+    defer { delivery.stop() }
+    #expect(notes.count == 2)
+    let mode = try FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent("s.sock").path)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+
+    // The socket: answered on the session's thread, so drain while the client waits.
+    let results = ResultsBox()
+    let path = dir.appendingPathComponent("s.sock").path
+    let payload = Array(#"{"aps":{"alert":"over the socket"}}"#.utf8)
+    let bad = Array(#"{"aps":{"alert":"x","badge":-1}}"#.utf8)
+    Thread {
+      results.set(try? PushClient.push([("/tmp/a.json", payload), ("/tmp/b.json", bad)], socket: path))
+    }.start()
+    let limit = Date().addingTimeInterval(5)
+    while results.get() == nil && Date() < limit {
+      session.drain()
+      Thread.sleep(forTimeInterval: 0.01)
+    }
+    let answers = try #require(results.get())
+    guard case .delivered(let id) = answers[0], case .rejected(let message) = answers[1] else {
+      Issue.record("unexpected answers \(answers)")
+      return
+    }
+    #expect(session.state.store.delivered(id)?.request.content.body == "over the socket")
+    #expect(message.contains("/tmp/b.json:aps.badge: error: the badge must not be negative"))
+
+    // The inbox: a dropped file arrives and is moved aside.
+    try Data(#"{"aps":{"alert":"dropped in"}}"#.utf8).write(to: inbox.appendingPathComponent("drop.json"))
+    let until = Date().addingTimeInterval(5)
+    while !session.state.store.deliveredNewestFirst.contains(where: { $0.request.content.body == "dropped in" }) && Date() < until {
+      session.drain()
+      Thread.sleep(forTimeInterval: 0.02)
+    }
+    #expect(session.state.store.deliveredNewestFirst.contains { $0.request.content.body == "dropped in" })
+    #expect(FileManager.default.fileExists(atPath: inbox.appendingPathComponent("delivered/drop.json").path))
+  }
+}
+
+private final class ResultsBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: [PushClient.Result]?
+  func set(_ v: [PushClient.Result]?) {
+    lock.lock()
+    value = v
+    lock.unlock()
+  }
+  func get() -> [PushClient.Result]? {
+    lock.lock()
+    defer { lock.unlock() }
+    return value
+  }
+}
+
+private struct UncheckedCenter: @unchecked Sendable {
+  let center: UNUserNotificationCenter
+}
+
+private final class SilentDelegate: NSObject, UNUserNotificationCenterDelegate {
+  var asked = 0
+  func userNotificationCenter(
+    _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
+    withCompletionHandler completionHandler: @escaping (UNNotificationPresentationOptions) -> Void
+  ) {
+    asked += 1
+    completionHandler([.badge])
+  }
+}
+
+private final class BareDelegate: NSObject, UNUserNotificationCenterDelegate {}
