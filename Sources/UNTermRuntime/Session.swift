@@ -190,6 +190,7 @@ package final class Session: @unchecked Sendable {
         let actions = state.category(of: notification)?.actions ?? []
         if let view = extensions.load(notification, actions: actions, host: self) {
           send(.extensionLoaded(notification: notification.request.identifier, view))
+          reportSize(of: view, for: notification)
         }
       case .extensionAction(let response, let context):
         guard let controller = extensions.activeController else {
@@ -230,6 +231,18 @@ package final class Session: @unchecked Sendable {
     }
     center.delegate?.userNotificationCenter(center, didReceive: response) {}
     onResponse?(response, context)
+  }
+
+  /// Puts the view's QA numbers in the activity pane: the heights iOS would use, the budget,
+  /// and what is cut.
+  private func reportSize(of view: ExtensionView, for notification: UNNotification) {
+    let device = state.device
+    let columns = Projection.cardColumns(device, screenWidth: 1000) - 4
+    let m = ExtensionLayout.measure(view, for: notification, device: device, columns: columns, images: renderer.images)
+    var text = "Extension on \(device.displayName): initial \(Int(m.initialHeight)) pt, preferred \(Int(m.preferredHeight.rounded())) pt, budget \(Int(m.budget)) pt"
+    text += m.overflow > 0 ? " — \(Int(m.overflow.rounded(.up))) pt over" : " — fits"
+    if !m.content.cut.isEmpty { text += "; cut: " + m.content.cut.joined(separator: ", ") }
+    state.note(m.overflow > 0 ? .warning : .info, text)
   }
 
   /// The contract's log record for a response.

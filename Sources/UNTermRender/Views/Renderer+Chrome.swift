@@ -91,7 +91,7 @@ extension Renderer {
     for notice in state.notices.reversed() {
       guard y < area.maxY else { break }
       let role: Role = notice.kind == .error ? .error : notice.kind == .warning ? .warning : .secondary
-      let lines = TextLayout.wrap(TerminalText.sanitize(notice.text, multiline: false), width: area.width, maxLines: 2)
+      let lines = TextLayout.wrap(TerminalText.sanitize(notice.text, multiline: false), width: area.width, maxLines: 4)
       for line in lines where y < area.maxY {
         canvas.text(line, x: area.x, y: y, role: role)
         y += 1
