@@ -31,7 +31,7 @@ let package = Package(
       name: "unterm-example", dependencies: ["UNTerm", "UserNotifications", "UserNotificationsUI"]),
     .executableTarget(
       name: "unterm-bench",
-      dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermRuntime"]),
+      dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermRuntime", "UNTermCurses"]),
     // ncursesw (Debian: libncurses-dev) through a shim; only UNTermCurses imports it.
     .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
     .target(name: "UNTermCurses", dependencies: ["CNcursesw", "UNTermRender", "UNTermCore"]),

@@ -1,5 +1,6 @@
 import Foundation
 import UNTermCore
+import UNTermCurses
 import UNTermRender
 import UNTermRuntime
 import UserNotifications
@@ -43,6 +44,8 @@ struct Figures {
   var fullPaintBytes: Int
   var focusStepBytes: Int
   var identicalBytes: Int
+  /// The same three, as ncurses writes them (`nil` when no terminfo entry is available).
+  var curses: (full: Int, step: Int, identical: Int)?
 }
 
 func measure(_ count: Int) throws -> Figures {
@@ -64,15 +67,25 @@ func measure(_ count: Int) throws -> Figures {
     _ = frame
   }
   session.send(.key(.home))
-  let before = session.frame().grid
+  let beforeFrame = session.frame()
+  let before = beforeFrame.grid
   let full = before.terminalUpdate(from: nil, depth: .palette256).utf8.count
   session.send(.key(.down))
-  let after = session.frame().grid
+  let afterFrame = session.frame()
+  let after = afterFrame.grid
   let step = after.terminalUpdate(from: before, depth: .palette256).utf8.count
   let same = after.terminalUpdate(from: after, depth: .palette256).utf8.count
+  var curses: (Int, Int, Int)?
+  if let meter = try? CursesOutputMeter(width: 80, height: 24) {
+    let cursesFull = meter.present(beforeFrame, depth: .palette256)
+    let cursesStep = meter.present(afterFrame, depth: .palette256)
+    let cursesSame = meter.present(afterFrame, depth: .palette256)
+    meter.close()
+    curses = (cursesFull, cursesStep, cursesSame)
+  }
   return Figures(
     count: count, frameMicros: median(frameTimes), keyMicros: median(keyTimes), fullPaintBytes: full,
-    focusStepBytes: step, identicalBytes: same)
+    focusStepBytes: step, identicalBytes: same, curses: curses)
 }
 
 do {
@@ -83,6 +96,13 @@ do {
       String(
         format: "%13d   %11.1f µs   %16.1f µs   %8d B   %8d B   %14d B", r.count, r.frameMicros, r.keyMicros,
         r.fullPaintBytes, r.focusStepBytes, r.identicalBytes))
+  }
+  if results.contains(where: { $0.curses != nil }) {
+    print("as ncurses writes them (xterm-256color):")
+    for r in results {
+      guard let c = r.curses else { continue }
+      print(String(format: "%13d   full paint %6d B   focus step %6d B   identical redraw %d B", r.count, c.full, c.step, c.identical))
+    }
   }
   if let small = results.first, let large = results.last, results.count > 1 {
     print(String(format: "frame cost ratio %d : %d notifications = %.2f×", large.count, small.count, large.frameMicros / small.frameMicros))
