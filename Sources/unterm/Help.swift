@@ -15,13 +15,16 @@ enum Help {
       --previews always|when-unlocked|never
                                when previews show (default when-unlocked: hidden while locked)
       --trace                  print the service-extension pipeline's steps to stderr
+                               (the interactive session shows them in its activity pane)
+
     """
 
   static let main = """
     unterm — an interactive emulator of the iOS notification center
 
     Usage:
-      unterm [SESSION OPTIONS] [PAYLOAD ...]       interactive notification center (needs a terminal)
+      unterm [SESSION OPTIONS] [--socket PATH] [PAYLOAD ...]
+                                                   interactive notification center (needs a terminal)
       unterm render [OPTIONS] PAYLOAD ...          print one screen; no terminal needed
       unterm lint [OPTIONS] [--json] [--strict] PAYLOAD ...
                                                    check payloads, categories and extensions
@@ -32,9 +35,13 @@ enum Help {
     With no arguments, unterm opens a demo built from SamplePayloads/.
     A PAYLOAD is a .json or .apns file, or - for standard input.
 
+    Keys in the interactive session: ↑↓ move · Space long-press · 1–9,0 action · ⏎ tap ·
+    x clear · Esc close · c list · L lock · d device · t theme · ? all keys · q quit.
+    `unterm help interactive` shows the interactive session's options in full.
+
     \(sessionOptions)
-    Exit codes: 0 success · 1 lint error or failed expectation · 2 usage error ·
-    65 invalid input data · 66 missing or unreadable file · 70 internal error
+    Exit codes: 0 success · 1 lint error, failed expectation, or no session for push ·
+    2 usage error · 65 invalid input data · 66 missing or unreadable file · 70 internal error
     """
 
   static let render = """

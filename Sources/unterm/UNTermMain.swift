@@ -32,6 +32,10 @@ enum UNTermMain {
     switch first {
     case "--help", "-h", "help":
       if first == "help", let topic = rest.first {
+        if topic == "interactive" || topic == "keys" {
+          print(Help.interactive)
+          return .success
+        }
         return try run([topic, "--help"])
       }
       print(Help.main)
