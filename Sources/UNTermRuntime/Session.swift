@@ -200,7 +200,7 @@ package final class Session: @unchecked Sendable {
         controller.didReceive(response) { [weak self] option in
           self?.queue.post { [weak self] in self?.send(.extensionCompleted(response, context, option)) }
         }
-        if UNContentExtensionDefaults.takeUnimplemented(controller) {
+        if UNContentExtensionDefaults.takeDefaultUsed(controller) {
           send(.extensionCompleted(response, context, nil))
         }
         drain()

@@ -52,7 +52,7 @@ extension UNNotificationContentExtension {
     _ response: UNNotificationResponse,
     completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void
   ) {
-    UNContentExtensionDefaults.markUnimplemented(self)
+    UNContentExtensionDefaults.markDefaultUsed(self)
   }
 
   public var mediaPlayPauseButtonType: UNNotificationContentExtensionMediaPlayPauseButtonType { .none }
@@ -60,21 +60,21 @@ extension UNNotificationContentExtension {
   public func mediaPause() {}
 }
 
-/// Tells the emulator that an extension left `didReceive(_:completionHandler:)` unimplemented.
+/// Tells the emulator that an extension left `didReceive(_:completionHandler:)` to the default implementation.
 package enum UNContentExtensionDefaults {
   private static let lock = NSLock()
-  nonisolated(unsafe) private static var unimplemented: Set<ObjectIdentifier> = []
+  nonisolated(unsafe) private static var usedDefault: Set<ObjectIdentifier> = []
 
-  static func markUnimplemented(_ object: AnyObject) {
+  static func markDefaultUsed(_ object: AnyObject) {
     lock.lock()
-    unimplemented.insert(ObjectIdentifier(object))
+    usedDefault.insert(ObjectIdentifier(object))
     lock.unlock()
   }
 
   /// Whether the last call to `didReceive(_:completionHandler:)` on `object` hit the default.
-  package static func takeUnimplemented(_ object: AnyObject) -> Bool {
+  package static func takeDefaultUsed(_ object: AnyObject) -> Bool {
     lock.lock()
     defer { lock.unlock() }
-    return unimplemented.remove(ObjectIdentifier(object)) != nil
+    return usedDefault.remove(ObjectIdentifier(object)) != nil
   }
 }
