@@ -66,6 +66,9 @@ enum Help {
     Usage: unterm lint [SESSION OPTIONS] [--json] [--strict] PAYLOAD ...
 
     Prints one finding a line: FILE:JSON.PATH: SEVERITY[CODE]: MESSAGE
+    Files are recognised by what they hold: payloads, categories files (a "categories" array),
+    content-extension descriptors and Info.plists, and .session scripts; a folder means its
+    .json and .apns files. Categories files given this way count as registered.
       --json      print a JSON array of {"file","path","severity","code","message"}
       --strict    a content extension that overflows its height budget is an error
 

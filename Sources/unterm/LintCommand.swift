@@ -40,30 +40,40 @@ enum LintCommand {
       report.diagnostics.append(
         Diagnostic(file: error.file ?? "-", location: .file, severity: .error, code: error.exitCode == .noInput ? "unreadable-file" : "invalid-file", message: error.message))
     }
+    // What each file is: payloads, and the categories files, extension descriptors and scripts
+    // found among them (so `unterm lint SamplePayloads/` checks a whole folder).
+    var inputs = LintInputs(categoriesFile: options.categoriesFile, extensionFiles: options.extensionFiles)
+    for file in files { inputs.classify(file, onError: note) }
     var categories: [String: UNNotificationCategoryBox] = [:]
-    if let file = options.categoriesFile {
+    for file in inputs.categoriesFiles {
       do {
         let loaded = CategoriesFile.analyze(try InputFile.read(file), file: file)
         report.diagnostics += loaded.diagnostics
-        for (id, category) in loaded.byIdentifier { categories[id] = UNNotificationCategoryBox(category) }
+        for (id, category) in loaded.byIdentifier where categories[id] == nil {
+          categories[id] = UNNotificationCategoryBox(category)
+        }
       } catch {
         note(error)
       }
     }
-    let registered = options.categoriesFile == nil ? nil : categories.mapValues(\.category)
+    let registered = inputs.categoriesFiles.isEmpty ? nil : categories.mapValues(\.category)
     var payloads: [Payload] = []
-    for file in files {
+    for (file, bytes) in inputs.payloads {
+      let payload = PayloadAnalyzer.analyze(bytes, file: file, categories: registered)
+      report.diagnostics += payload.diagnostics
+      payloads.append(payload)
+    }
+    for (file, bytes) in inputs.scripts {
       do {
-        let bytes = try InputFile.read(file)
-        let payload = PayloadAnalyzer.analyze(bytes, file: file, categories: registered)
-        report.diagnostics += payload.diagnostics
-        payloads.append(payload)
+        _ = try SessionScript.parse(String(decoding: bytes, as: UTF8.self), file: file)
       } catch {
-        note(error)
+        report.diagnostics.append(Diagnostic(
+          file: file, location: .position(SourcePosition(line: error.line, column: error.column)), severity: .error,
+          code: "script-syntax", message: error.message))
       }
     }
     let qa = ExtensionQA.report(
-      extensionFiles: options.extensionFiles, payloads: payloads, categories: registered, strict: strict,
+      extensionFiles: inputs.extensionFiles, payloads: payloads, categories: registered, strict: strict,
       images: MediaSupport.images())
     report.diagnostics += qa.diagnostics
     if qa.missingFile { missing = true }
@@ -71,8 +81,8 @@ enum LintCommand {
       print(report.json)
     } else {
       for diagnostic in report.diagnostics { print(diagnostic.formatted) }
-      if !report.diagnostics.isEmpty || files.count > 1 {
-        UNTermMain.warn(report.summary(files: files.count + options.extensionFiles.count + (options.categoriesFile == nil ? 0 : 1)))
+      if !report.diagnostics.isEmpty || inputs.count > 1 {
+        UNTermMain.warn(report.summary(files: inputs.count))
       }
     }
     if missing { return .noInput }
@@ -125,5 +135,60 @@ extension DiagnosticLocation {
   var pathString: String {
     if case .path(let p) = self { return p.description }
     return ""
+  }
+}
+
+/// The files `lint` was given, sorted by what they are.
+struct LintInputs {
+  var categoriesFiles: [String] = []
+  var extensionFiles: [String] = []
+  var payloads: [(String, [UInt8])] = []
+  var scripts: [(String, [UInt8])] = []
+
+  init(categoriesFile: String?, extensionFiles: [String]) {
+    if let categoriesFile { categoriesFiles = [categoriesFile] }
+    self.extensionFiles = extensionFiles
+  }
+
+  var count: Int { categoriesFiles.count + extensionFiles.count + payloads.count + scripts.count }
+
+  /// Sorts one argument: a folder gives its `.json`/`.apns` files; a `.plist` is an extension's
+  /// Info.plist; a `.session` a script; a JSON file with `categories` and no `aps` a categories
+  /// file, one with `NSExtensionAttributes` or `infoPlist` a descriptor; anything else a payload.
+  mutating func classify(_ file: String, onError: (UNTermError) -> Void) {
+    var isDirectory: ObjCBool = false
+    if file != "-", FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
+      let names = ((try? FileManager.default.contentsOfDirectory(atPath: file)) ?? []).sorted()
+      for name in names where name.hasSuffix(".json") || name.hasSuffix(".apns") {
+        classify((file as NSString).appendingPathComponent(name), onError: onError)
+      }
+      return
+    }
+    if file.hasSuffix(".plist") {
+      extensionFiles.append(file)
+      return
+    }
+    let bytes: [UInt8]
+    do {
+      bytes = try InputFile.read(file)
+    } catch {
+      onError(error)
+      return
+    }
+    if file.hasSuffix(".session") {
+      scripts.append((file, bytes))
+      return
+    }
+    if let root = (try? JSONParser.parse(bytes))?.object, root["aps"] == nil {
+      if root["categories"] != nil {
+        categoriesFiles.append(file)
+        return
+      }
+      if root["NSExtensionAttributes"] != nil || root["infoPlist"] != nil {
+        extensionFiles.append(file)
+        return
+      }
+    }
+    payloads.append((file, bytes))
   }
 }

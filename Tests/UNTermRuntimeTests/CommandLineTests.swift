@@ -160,3 +160,25 @@ struct CommandLineTests {
     #expect(logged.contains(#""actionIdentifier":"reply","userText":"আমি আসছি","requestIdentifier":"req-1""#))
   }
 }
+
+@Suite("unterm lint on a folder")
+struct LintFolderTests {
+  /// A folder holds payloads, a categories file, descriptors: each is checked as what it is.
+  @Test func aWholeSamplesFolderLintsClean() throws {
+    let result = try Fixtures.run(Fixtures.unterm, ["lint", Fixtures.samples.path, Fixtures.samples.appendingPathComponent("Scripts/media-card.session").path])
+    #expect(result.status == 0, "\(result.stdout)")
+    #expect(result.stdout.contains("categories.json:categories[0].actions: note[banner-shows-two-actions]"))
+    #expect(result.stdout.contains("extension-media-card.json: warning[extension-overflow]"))
+    #expect(result.stdout.contains("wrong-category-case.json:aps.category: warning[unknown-category]"))
+    #expect(!result.stdout.contains("missing-aps"))
+  }
+
+  @Test func aScriptWithASyntaxErrorIsAnError() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let script = dir.appendingPathComponent("bad.session")
+    try Data("push a.json\nwiat 2s\n".utf8).write(to: script)
+    let result = try Fixtures.run(Fixtures.unterm, ["lint", script.path])
+    #expect(result.status == 1)
+    #expect(result.stdout.contains("bad.session:2:1: error[script-syntax]: unknown command \"wiat\"; did you mean 'wait'?"))
+  }
+}
