@@ -112,18 +112,22 @@ package final class InteractiveShell {
 
   /// A click (or long-press) on something drawn.
   private func activate(_ target: HitTarget, long: Bool) {
+    for event in Self.events(for: target, long: long) { session.send(event) }
+  }
+
+  /// What a click (or a long-press) on a target does, as events.
+  package static func events(for target: HitTarget, long: Bool) -> [Event] {
     switch target {
     case .notification(let id):
-      session.send(.command(.focus(id)))
-      session.send(.command(long ? .longPress : .tap))
+      return [.command(.focus(id)), .command(long ? .longPress : .tap)]
     case .action(let index):
-      session.send(.key(.character(index == 9 ? "0" : Character(String(index + 1)))))
+      return [.key(.character(index == 9 ? "0" : Character(String(index + 1))))]
     case .send:
-      session.send(.command(.send))
+      return [.command(.send)]
     case .close:
-      session.send(.command(.dismiss))
+      return [.command(.dismiss)]
     case .extensionButton(let index):
-      session.send(.command(.pressExtensionButton(index)))
+      return [.command(.pressExtensionButton(index))]
     }
   }
 }
