@@ -35,6 +35,8 @@ package struct ScriptResult: Sendable {
   package var recorded: [String] = []
   /// 1 for a failed expectation, 65 or 66 for a file the script could not load.
   package var exitCode: ExitCode = .success
+  /// The one-line error, when a file the script loads could not be loaded (for stderr).
+  package var error: String?
 }
 
 /// Runs a session script on the headless session with a virtual clock: `wait` advances time
@@ -100,6 +102,7 @@ package final class ScriptRunner {
       } catch {
         result.passed = false
         result.exitCode = error.exitCode
+        result.error = error.description
         result.report = "\(script.file):\(line.number): \(line.source)\n  \(error.description)"
         break
       }
@@ -140,9 +143,8 @@ package final class ScriptRunner {
     case .wait(let seconds):
       session.advance(to: session.state.now.addingTimeInterval(seconds))
     case .key(let key, let count):
-      for _ in 0..<count {
-        if let failure = outcome(.key(key)) { return failure }
-      }
+      // A key press with nothing to act on does nothing, as on a device; it is not a failure.
+      for _ in 0..<count { _ = outcome(.key(key)) }
     case .longPress: return outcome(.command(.longPress))
     case .tap: return outcome(.command(.tap))
     case .action(let id): return outcome(.command(.chooseAction(id)))
@@ -162,14 +164,14 @@ package final class ScriptRunner {
     case .expectNoResponse:
       if !unchecked.isEmpty {
         let list = unchecked.map { describe($0.actionIdentifier, ($0 as? UNTextInputNotificationResponse)?.userText) }
-        return "expected no unchecked response, but \(unchecked.count) remain: \(list.joined(separator: ", "))"
+        return "expected no unchecked response, but \(unchecked.count) remain\(unchecked.count == 1 ? "s" : ""): \(list.joined(separator: ", "))"
       }
     case .expectScreen(let text):
       let screen = session.frame().grid.text
-      if !screen.contains(text) { return "expected the screen to show \(OneLine.quote(text, limit: 200))" }
+      if !text.isEmpty && !screen.contains(text) { return "expected the screen to show \(OneLine.quote(text, limit: 200))" }
     case .expectScreenNot(let text):
       let screen = session.frame().grid.text
-      if screen.contains(text) { return "expected the screen not to show \(OneLine.quote(text, limit: 200))" }
+      if text.isEmpty || screen.contains(text) { return "expected the screen not to show \(OneLine.quote(text, limit: 200))" }
     case .expectBadge(let n):
       let badge = session.state.store.badge
       if badge != n { return "expected badge \(n)\n  actual badge   \(badge)" }
@@ -195,15 +197,15 @@ package final class ScriptRunner {
     let existing = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
     if existing == nil || options.updateSnapshots {
       if existing == screen { return nil }
-      if existing == nil && options.isCI {
-        return "snapshot \(name).txt is missing (not recorded because CI is set); run 'unterm run' locally to record it"
-      }
       do {
         try Data(screen.utf8).write(to: URL(fileURLWithPath: path))
       } catch {
         return "cannot write snapshot \(path): \(error.localizedDescription)"
       }
       result.recorded.append(path)
+      if existing == nil && options.isCI {
+        return "snapshot \(name).txt was missing; it is recorded now, but a missing snapshot fails when CI is set (commit the recorded file)"
+      }
       return nil
     }
     guard let existing, existing != screen else { return nil }

@@ -289,7 +289,7 @@ package struct UNAttachmentChecker: Sendable {
     guard size <= format.kind.maximumByteCount else {
       throw UNError(
         .attachmentInvalidFileSize,
-        "\(url.path): \(format.displayName) \(format.kind.rawValue) is \(size) bytes; iOS accepts at most \(format.kind.maximumByteCount) bytes for \(format.kind.rawValue)s"
+        "\(url.path): this \(format.displayName) file is \(size) bytes; iOS accepts at most \(format.kind.maximumByteCount) bytes for \(format.kind == .audio ? "audio" : "\(format.kind.rawValue)s")"
       )
     }
     var mislabel: String?

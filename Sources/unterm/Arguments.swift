@@ -14,7 +14,9 @@ struct Arguments {
 
   /// A usage error (exit code 2) that points at the command's help.
   func usage(_ message: String) -> UNTermError {
-    UNTermError(.usage, "\(message); see 'unterm \(command.isEmpty ? "" : command + " ")--help'")
+    var text = message
+    while text.hasSuffix(".") { text.removeLast() }
+    return UNTermError(.usage, "\(text) (see 'unterm \(command.isEmpty ? "" : command + " ")--help')")
   }
 
   /// Takes every option, calling `handle` with its name and a way to read its value; whatever

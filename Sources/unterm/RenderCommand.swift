@@ -41,7 +41,7 @@ enum RenderCommand {
         view = v
       case "--size":
         guard let parsed = ScreenSize.parse(value) else {
-          throw parser.usage("--size takes COLSxROWS, such as 80x24, not '\(value)'")
+          throw parser.usage("--size takes COLSxROWS from 1x1 to 1000x1000, such as 80x24, not '\(value)'")
         }
         size = parsed
       case "--color":
@@ -63,7 +63,7 @@ enum RenderCommand {
     }
     guard !payloads.isEmpty else { throw parser.usage("render needs at least one PAYLOAD file (or - for stdin)") }
     let clock = now ?? Date()
-    let session = try SessionFactory.make(configuration.value, now: clock)
+    let session = try SessionFactory.make(configuration.value, now: clock, timeZone: .current)
     if configuration.value.trace {
       session.traceOutput = { UNTermMain.warn("trace: " + $0) }
     }

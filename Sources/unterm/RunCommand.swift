@@ -62,7 +62,10 @@ enum RunCommand {
       do {
         cast = try CastWriter(path: castFile, speed: speed)
       } catch {
-        throw UNTermError(.noInput, file: castFile, error.localizedDescription)
+        let folder = (castFile as NSString).deletingLastPathComponent
+        let reason = FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder)
+          ? "cannot create the recording file" : "no such folder \(folder)"
+        throw UNTermError(.noInput, file: castFile, reason)
       }
     }
     let player = live ? LivePlayer(speed: speed) : nil
@@ -82,6 +85,7 @@ enum RunCommand {
       } else {
         print("✗ \(script.file)")
         if let report = result.report { print(report) }
+        if let error = result.error { UNTermMain.warn(error) }
         if worst == .success || result.exitCode != .failure { worst = result.exitCode }
       }
     }

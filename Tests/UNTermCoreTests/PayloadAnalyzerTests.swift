@@ -73,8 +73,9 @@ struct PayloadAnalyzerTests {
     let big = Fixtures.payload(payload(ofSize: 4097))
     #expect(codes(big, .error) == ["payload-too-large"])
     #expect(big.diagnostics.first?.message.contains("4097 bytes") == true)
-    // An editor's final newline does not count.
-    #expect(!Fixtures.payload(payload(ofSize: 4096) + "\n").hasErrors)
+    // Every byte as sent counts, whitespace included.
+    #expect(Fixtures.payload(payload(ofSize: 4096) + "\n").hasErrors)
+    #expect(Fixtures.payload(payload(ofSize: 4095) + " ").info.byteCount == 4096)
   }
 
   @Test(arguments: [
@@ -103,7 +104,7 @@ struct PayloadAnalyzerTests {
   @Test func errorsNameTheJSONPath() {
     let payload = Fixtures.payload(#"{"aps":{"alert":{"title":["x"]}}}"#)
     let error = payload.diagnostics.first { $0.severity == .error }
-    #expect(error?.formatted == "test.json:aps.alert.title: error[type-mismatch]: must be a string, not a array")
+    #expect(error?.formatted == "test.json:aps.alert.title: error[type-mismatch]: must be a string, not an array")
   }
 
   @Test func unknownCategoryIsAWarningWithDidYouMean() throws {

@@ -45,8 +45,8 @@ struct ViewTests {
       " │ 1  Reply                  (unlock, reply) │",
       " │ 2  Like                                   │",
       " │ 3  Delete                                 │",
+      " │ x  Dismiss                                │",
       " ╰───────────────────────────────────────────╯",
-      "",
       "",
       " iPhone · Unlocked · badge 3 │ ? keys",
     ])

@@ -132,7 +132,8 @@ struct ContentExtensionTests {
     #expect(text.contains("Default title"))
     #expect(text.contains("Default body"))
     let lines = session.frame().grid.lines
-    #expect(lines.firstIndex { $0.contains("CUSTOM 7") }! < lines.firstIndex { $0.contains("Default title") }!)
+    // The default content shows above the custom view (ios-notifications.md, fact 15).
+    #expect(lines.firstIndex { $0.contains("Default title") }! < lines.firstIndex { $0.contains("CUSTOM 7") }!)
   }
 
   @Test func describedViewButtonsRespondWhenInteractive() throws {

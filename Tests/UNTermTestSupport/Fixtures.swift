@@ -110,7 +110,7 @@ package enum Fixtures {
 extension Fixtures {
   /// Runs a program with `posix_spawn` and `waitpid`, output to a file: for programs that leave
   /// daemons behind (tmux), which keep `Process`'s pipes open and its exit unnoticed.
-  package static func spawn(_ executable: String, _ arguments: [String]) -> (status: Int32, output: String) {
+  package static func spawn(_ executable: String, _ arguments: [String], timeout: TimeInterval = 15) -> (status: Int32, output: String) {
     let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("unterm-spawn-\(UUID().uuidString)").path
     defer { unlink(outputFile) }
     var actions = posix_spawn_file_actions_t()
@@ -125,8 +125,20 @@ extension Fixtures {
     defer { for pointer in environment { free(pointer) } }
     var pid: pid_t = 0
     guard posix_spawn(&pid, executable, &actions, nil, argv, &environment) == 0 else { return (-1, "") }
+    // Never wait forever: a stuck client is killed after `timeout`.
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let limit = Date().addingTimeInterval(timeout)
+    while true {
+      let done = waitpid(pid, &status, WNOHANG)
+      if done == pid { break }
+      if done < 0 && errno != EINTR { return (-1, "") }
+      if Date() > limit {
+        kill(pid, SIGKILL)
+        _ = waitpid(pid, &status, 0)
+        return (-1, "")
+      }
+      usleep(5_000)
+    }
     let output = (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? ""
     return ((status >> 8) & 0xFF, output)
   }

@@ -51,6 +51,14 @@ package struct JSONNode: Sendable {
     self.position = position
   }
 
+  /// The type's name with its article, for messages: `a string`, `an object`…
+  package var typeNameWithArticle: String {
+    switch value {
+    case .array, .object: return "an \(typeName)"
+    default: return "a \(typeName)"
+    }
+  }
+
   /// The JSON type's name, for messages: `string`, `number`, `object`…
   package var typeName: String {
     switch value {

@@ -66,7 +66,7 @@ package struct CategoriesFile: @unchecked Sendable {
         return CategoriesFile(file: file, categories: [], diagnostics: reader.sink.diagnostics)
       }
       guard let array = node.array else {
-        reader.sink.error("type-mismatch", JSONPath([.key("categories")]), "must be an array, not a \(node.typeName)")
+        reader.sink.error("type-mismatch", JSONPath([.key("categories")]), "must be an array, not \(node.typeNameWithArticle)")
         return CategoriesFile(file: file, categories: [], diagnostics: reader.sink.diagnostics)
       }
       list = array
@@ -93,7 +93,7 @@ package struct CategoriesFile: @unchecked Sendable {
 
     mutating func category(_ node: JSONNode, path: JSONPath) -> UNNotificationCategory? {
       guard let object = node.object else {
-        sink.error("type-mismatch", path, "a category must be an object, not a \(node.typeName)")
+        sink.error("type-mismatch", path, "a category must be an object, not \(node.typeNameWithArticle)")
         return nil
       }
       let known: Set<String> = [
@@ -111,7 +111,7 @@ package struct CategoriesFile: @unchecked Sendable {
             }
           }
         } else {
-          sink.error("type-mismatch", path.appending("actions"), "must be an array, not a \(node.typeName)")
+          sink.error("type-mismatch", path.appending("actions"), "must be an array, not \(node.typeNameWithArticle)")
         }
       }
       let intents = stringArray(object, "intentIdentifiers", path) ?? []
@@ -133,7 +133,7 @@ package struct CategoriesFile: @unchecked Sendable {
 
     mutating func action(_ node: JSONNode, path: JSONPath) -> UNNotificationAction? {
       guard let object = node.object else {
-        sink.error("type-mismatch", path, "an action must be an object, not a \(node.typeName)")
+        sink.error("type-mismatch", path, "an action must be an object, not \(node.typeNameWithArticle)")
         return nil
       }
       unknownKeys(object, known: ["identifier", "title", "options", "textInput", "icon"], path: path)
@@ -159,7 +159,7 @@ package struct CategoriesFile: @unchecked Sendable {
             sink.error("missing-key", iconPath, "an icon needs systemImageName or templateImageName")
           }
         } else {
-          sink.error("type-mismatch", iconPath, "must be an object, not a \(node.typeName)")
+          sink.error("type-mismatch", iconPath, "must be an object, not \(node.typeNameWithArticle)")
         }
       }
       guard let inputNode = object["textInput"] else {
@@ -167,7 +167,7 @@ package struct CategoriesFile: @unchecked Sendable {
       }
       let inputPath = path.appending("textInput")
       guard let input = inputNode.object else {
-        sink.error("type-mismatch", inputPath, "must be an object with buttonTitle and placeholder, not a \(inputNode.typeName)")
+        sink.error("type-mismatch", inputPath, "must be an object with buttonTitle and placeholder, not \(inputNode.typeNameWithArticle)")
         return nil
       }
       unknownKeys(input, known: ["buttonTitle", "placeholder"], path: inputPath)
@@ -203,7 +203,7 @@ package struct CategoriesFile: @unchecked Sendable {
         return nil
       }
       guard let value = node.string else {
-        sink.error("type-mismatch", path.appending(key), "must be a string, not a \(node.typeName)")
+        sink.error("type-mismatch", path.appending(key), "must be a string, not \(node.typeNameWithArticle)")
         return nil
       }
       return value
@@ -212,13 +212,13 @@ package struct CategoriesFile: @unchecked Sendable {
     private mutating func stringArray(_ object: JSONObject, _ key: String, _ path: JSONPath) -> [String]? {
       guard let node = object[key] else { return nil }
       guard let items = node.array else {
-        sink.error("type-mismatch", path.appending(key), "must be an array of strings, not a \(node.typeName)")
+        sink.error("type-mismatch", path.appending(key), "must be an array of strings, not \(node.typeNameWithArticle)")
         return nil
       }
       var out: [String] = []
       for (i, item) in items.enumerated() {
         if let s = item.string { out.append(s) } else {
-          sink.error("type-mismatch", path.appending(key).appending(i), "must be a string, not a \(item.typeName)")
+          sink.error("type-mismatch", path.appending(key).appending(i), "must be a string, not \(item.typeNameWithArticle)")
         }
       }
       return out
@@ -296,7 +296,7 @@ package struct CategoriesFile: @unchecked Sendable {
             let other = listPath.appending(fc).appending("actions").appending(fa)
             sink.error(
               "duplicate-action-identifier", actionPath,
-              "action \(OneLine.quote(action.identifier)) is also defined at \(other); action identifiers must be unique across all categories, since the identifier is all the app receives"
+              "action \(OneLine.quote(action.identifier)) is also defined at \(other); Apple requires every action identifier to be unique across all categories"
             )
           } else {
             seenActions[action.identifier] = (ci, ai)

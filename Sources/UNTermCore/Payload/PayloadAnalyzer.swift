@@ -27,15 +27,8 @@ package enum PayloadAnalyzer {
   ]
   private static let alertArrayKeys = ["title-loc-args", "subtitle-loc-args", "loc-args"]
 
-  /// The payload's size as APNs counts it: the bytes without a leading BOM or trailing
-  /// whitespace (an editor's final newline is not part of the JSON value).
-  package static func payloadByteCount(_ bytes: [UInt8]) -> Int {
-    var start = 0
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
-    var end = bytes.count
-    while end > start, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[end - 1]) { end -= 1 }
-    return end - start
-  }
+  /// The payload's size as APNs counts it: every byte as sent, whitespace included.
+  package static func payloadByteCount(_ bytes: [UInt8]) -> Int { bytes.count }
 
   /// Checks a payload and builds its content.
   ///
@@ -66,7 +59,7 @@ package enum PayloadAnalyzer {
     guard let root = document.object else {
       sink.error(
         "not-an-object", .root,
-        "the payload is a JSON \(document.typeName); it must be an object with an \"aps\" dictionary")
+        "the payload is \(document.typeNameWithArticle); it must be an object with an \"aps\" dictionary")
       payload.diagnostics = sink.diagnostics
       return payload
     }
@@ -100,7 +93,7 @@ package enum PayloadAnalyzer {
     }
     let apsPath = JSONPath([.key("aps")])
     guard let aps = apsNode.object else {
-      sink.error("type-mismatch", apsPath, "\"aps\" must be a dictionary, not a \(apsNode.typeName)")
+      sink.error("type-mismatch", apsPath, "\"aps\" must be a dictionary, not \(apsNode.typeNameWithArticle)")
       payload.diagnostics = sink.diagnostics
       return payload
     }
@@ -204,7 +197,7 @@ package enum PayloadAnalyzer {
     }
 
     private mutating func typeError(_ keyPath: JSONPath, _ expected: String, _ node: JSONNode) {
-      sink.error("type-mismatch", keyPath, "must be \(expected), not a \(node.typeName)")
+      sink.error("type-mismatch", keyPath, "must be \(expected), not \(node.typeNameWithArticle)")
     }
 
     private mutating func checkAlert() {

@@ -72,10 +72,12 @@ package struct SessionScript: Sendable {
   package static func parse(_ text: String, file: String) throws(ParseError) -> SessionScript {
     var lines: [Line] = []
     var number = 0
-    for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+    // Split on scalars: "\r\n" is one Character in Swift, so a Character split would miss it.
+    for raw in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
       number += 1
-      var line = String(raw)
-      if line.hasSuffix("\r") { line.removeLast() }
+      var scalars = String.UnicodeScalarView(raw)
+      if scalars.last == "\r" { scalars.removeLast() }
+      var line = String(scalars)
       if number == 1, line.hasPrefix("\u{FEFF}") { line.removeFirst() }
       let tokens = try Tokenizer.tokens(line, file: file, line: number)
       guard !tokens.isEmpty else { continue }
@@ -105,7 +107,7 @@ package struct SessionScript: Sendable {
       let t = try reader.next("a size such as 80x24")
       let parts = t.text.lowercased().split(separator: "x")
       guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 1000, h <= 1000 else {
-        throw fail(t.column, "expected a size such as 80x24, not \"\(t.text)\"")
+        throw fail(t.column, "expected a size from 1x1 to 1000x1000 such as 80x24, not \"\(t.text)\"")
       }
       command = .size(width: w, height: h)
     case "device":
@@ -162,10 +164,12 @@ package struct SessionScript: Sendable {
     case "center": command = .center
     case "snapshot":
       let t = try reader.next("a snapshot name")
-      guard !t.text.isEmpty, !t.text.contains("/"), t.text != ".", t.text != ".." else {
+      var name = t.text
+      if name.hasSuffix(".txt") { name.removeLast(4) }
+      guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
         throw fail(t.column, "a snapshot name is a plain file name without '/'")
       }
-      command = .snapshot(t.text)
+      command = .snapshot(name)
     case "expect":
       let kind = try reader.next("response, no response, screen or badge")
       switch kind.text {

@@ -137,7 +137,9 @@ extension CenterState {
     } else if banner?.notification.request.identifier == id {
       banner = nil
     }
-    if presentation.showsInList && (!isListOpen || listFocus == nil || isLocked) {
+    if presentation.showsInList {
+      // New notifications come in at the top, and the focus goes to them, as the screen
+      // wakes for them.
       listFocus = id
       listTop = nil
     }
@@ -298,9 +300,11 @@ extension CenterState {
     case .up, .character("k"):
       if let s = e.selection { e.selection = s == 0 ? nil : s - 1 }
     case .down, .character("j"):
-      if !actions.isEmpty { e.selection = min((e.selection ?? -1) + 1, actions.count - 1) }
+      // The actions, then the Dismiss button after them.
+      e.selection = min((e.selection ?? -1) + 1, actions.count)
     case .enter:
       if let s = e.selection, s < actions.count { return choose(actions[s], in: e) }
+      if e.selection == actions.count { return perform(.dismiss) }
       if let view = e.extensionView, view.attributes.userInteractionEnabled, let focus = view.buttonFocus,
         focus < view.buttons.count
       {
@@ -434,7 +438,7 @@ extension CenterState {
       guard isLocked else { return Outcome() }
       if let code, let passcode, code != passcode {
         note(.warning, "Wrong passcode; the device stays locked")
-        return .failed("wrong passcode")
+        return Outcome()
       }
       if code == nil, passcode != nil, overlay == nil {
         overlay = .passcode(PasscodePrompt(intent: .unlock), returnTo: nil)
@@ -495,9 +499,6 @@ extension CenterState {
   }
 
   private mutating func tap(_ target: UNNotification) -> Outcome {
-    if isLocked {
-      return askPasscode(for: .tap(notification: target.request.identifier))
-    }
     appState = .foreground
     note(.info, "Opened \(appName) from the notification")
     return respond(to: target, actionIdentifier: UNNotificationDefaultActionIdentifier, label: "Opened", text: nil)

@@ -47,15 +47,16 @@ extension Renderer {
     var rows: [ContentRow] = []
     var headerTitle: String?
     if let view = e.extensionView {
-      // The custom view, held to the budget, then the default content unless it is hidden.
+      // The default content above the custom view unless it is hidden, then the custom view
+      // held to the budget.
+      if !view.attributes.defaultContentHidden {
+        let defaults = defaultContentBlocks(notification, state, width: inner, includeAttachment: false)
+        rows += expandRows(BudgetedContent(blocks: defaults, budget: .infinity))
+        if !defaults.isEmpty { rows.append(.blank) }
+      }
       let measured = ExtensionLayout.measure(view, for: notification, device: state.device, columns: inner, images: images)
       rows += expandRows(measured.content, media: view, focus: view.buttonFocus)
       if measured.overflow > 0 { rows.append(.marker(overflowLabel(measured.overflow, budget: measured.budget))) }
-      if !view.attributes.defaultContentHidden {
-        let defaults = defaultContentBlocks(notification, state, width: inner, includeAttachment: false)
-        if !defaults.isEmpty && !rows.isEmpty { rows.append(.blank) }
-        rows += expandRows(BudgetedContent(blocks: defaults, budget: .infinity))
-      }
       if view.attributes.overridesDefaultTitle, let title = view.title, !title.isEmpty {
         headerTitle = TerminalText.sanitize(title, multiline: false)
       }
@@ -66,7 +67,8 @@ extension Renderer {
       if content.overflow > 0 { rows.append(.marker(overflowLabel(content.overflow, budget: content.budget))) }
     }
     let actions = state.actions(for: e)
-    let bottomRows = e.reply != nil ? 4 : actions.count
+    // The actions, then the system's Dismiss button.
+    let bottomRows = e.reply != nil ? 4 : actions.count + 1
     let fixed = 2 + 1 + 1 + (bottomRows > 0 ? 1 + bottomRows : 0)
     let available = max(1, area.height - fixed)
     var moreRows = 0
@@ -103,6 +105,7 @@ extension Renderer {
         for (i, action) in actions.enumerated() {
           drawAction(&canvas, action, index: i, selected: e.selection == i, x: rect.x + 1, y: y + i, width: rect.width - 2)
         }
+        drawDismiss(&canvas, selected: e.selection == actions.count, x: rect.x + 1, y: y + actions.count, width: rect.width - 2)
       }
     }
   }
@@ -243,6 +246,14 @@ extension Renderer {
       canvas.text(tagText, x: x + width - 1 - DisplayWidth.of(tagText), y: y, role: selected ? .actionSelected : .secondary)
     }
     canvas.hit(rowRect, .action(index))
+  }
+
+  /// The Dismiss button under the actions: an explicit dismissal, like `x` and the header's ✕.
+  private func drawDismiss(_ canvas: inout Canvas, selected: Bool, x: Int, y: Int, width: Int) {
+    let rowRect = Rect(x: x, y: y, width: width, height: 1)
+    if selected { canvas.fill(rowRect, role: .actionSelected) }
+    canvas.text("\(selected ? "›" : " ")x  Dismiss", x: x, y: y, role: selected ? .actionSelected : .secondary)
+    canvas.hit(rowRect, .close)
   }
 
   private func drawReply(_ canvas: inout Canvas, _ state: CenterState, _ e: CenterState.Expanded, _ reply: CenterState.Reply, x: Int, y: Int, width: Int) {
