@@ -186,6 +186,8 @@ package final class LiveDelivery: @unchecked Sendable {
     session.queue.post { [session] in
       let payload = PayloadAnalyzer.analyze(bytes, file: name, categories: session.state.store.categories)
       do throws(UNTermError) {
+        // Refuse a bad payload before it takes a request identifier.
+        _ = try payload.request(identifier: "")
         let id = session.nextRequestIdentifier()
         try session.push(payload, identifier: id)
         session.send(.notice(.info, "Pushed \((name as NSString).lastPathComponent) as \(id)"))

@@ -113,6 +113,11 @@ enum PushCommand {
     var payloads: [(name: String, bytes: [UInt8])] = []
     for file in files {
       let bytes = try InputFile.read(file)
+      // Check each payload here first, so a bad file is reported the same with or without a
+      // session (exit 65); the session checks again against its categories.
+      if let error = PayloadAnalyzer.analyze(bytes, file: file, categories: nil).diagnostics.first(where: { $0.severity == .error }) {
+        throw UNTermError(error)
+      }
       let name = file == "-" ? "-" : URL(fileURLWithPath: file).standardizedFileURL.path
       payloads.append((name, bytes))
     }

@@ -72,6 +72,17 @@ enum LintCommand {
           code: "script-syntax", message: error.message))
       }
     }
+    if options.theme != "default" {
+      var themes = ThemeCatalog()
+      do {
+        _ = try themes.theme(options.theme)
+      } catch {
+        note(error)
+      }
+    }
+    for payload in payloads {
+      report.diagnostics += AttachmentLint.check(payload, mediaDirectory: options.mediaDirectory)
+    }
     let qa = ExtensionQA.report(
       extensionFiles: inputs.extensionFiles, payloads: payloads, categories: registered, strict: strict,
       images: MediaSupport.images())
@@ -102,21 +113,18 @@ struct LintReport {
 
   var json: String {
     let items: [JSONWriter.Value] = diagnostics.map { d in
-      var members: [(String, JSONWriter.Value)] = [
-        ("file", .string(d.file)),
-        ("path", .string(d.location.pathString)),
-        ("severity", .string(d.severity.rawValue)),
-        ("code", .string(d.code)),
-        ("message", .string(d.message)),
-      ]
+      // Exactly the contract's five keys. A syntax error has no JSON path: its path is the
+      // root and its line and column lead the message.
+      var path = d.pathText
+      var message = d.message
       if case .position(let p) = d.location {
-        members += [("line", .int(p.line)), ("column", .int(p.column))]
+        path = "$"
+        message = "line \(p.line), column \(p.column): " + message
       }
-      for key in d.details.keys.sorted() {
-        let value = d.details[key] ?? ""
-        members.append((key, Double(value).map { JSONWriter.Value.double($0) } ?? .string(value)))
-      }
-      return .object(members)
+      return .object([
+        ("file", .string(d.file)), ("path", .string(path)), ("severity", .string(d.severity.rawValue)),
+        ("code", .string(d.code)), ("message", .string(message)),
+      ])
     }
     return JSONWriter.write(.array(items))
   }
@@ -130,13 +138,6 @@ struct LintReport {
   }
 }
 
-extension DiagnosticLocation {
-  /// The JSON `path` field: a JSON path, or empty for the whole file and for syntax errors.
-  var pathString: String {
-    if case .path(let p) = self { return p.description }
-    return ""
-  }
-}
 
 /// The files `lint` was given, sorted by what they are.
 struct LintInputs {
@@ -190,5 +191,36 @@ struct LintInputs {
       }
     }
     payloads.append((file, bytes))
+  }
+}
+
+/// Checks a payload's local attachment the way the built-in service extension would at
+/// delivery: the file exists, stays inside the media folder, has a supported type and size.
+enum AttachmentLint {
+  static func check(_ payload: Payload, mediaDirectory: String?) -> [Diagnostic] {
+    guard let (key, value) = payload.attachmentURL, payload.info.mutableContent, payload.file != "-" else { return [] }
+    let path = JSONPath([.key(key)])
+    if let url = URL(string: value), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+      return [Diagnostic(
+        file: payload.file, location: .path(path), severity: .note, code: "remote-attachment",
+        message: "\(key) is downloaded at delivery by the built-in service extension, within the service budget")]
+    }
+    let folder = URL(fileURLWithPath: payload.file).deletingLastPathComponent()
+    let fileURL: URL
+    if let url = URL(string: value), url.scheme?.lowercased() == "file" {
+      fileURL = url
+    } else {
+      fileURL = value.hasPrefix("/") ? URL(fileURLWithPath: value) : folder.appendingPathComponent(value)
+    }
+    let checker = UNAttachmentChecker(confinedTo: mediaDirectory.map { URL(fileURLWithPath: $0) } ?? folder)
+    do {
+      let result = try checker.check(url: fileURL, typeHint: nil)
+      guard let mislabel = result.mislabel else { return [] }
+      return [Diagnostic(file: payload.file, location: .path(path), severity: .warning, code: "attachment-mislabelled", message: mislabel)]
+    } catch {
+      return [Diagnostic(
+        file: payload.file, location: .path(path), severity: .warning, code: "attachment-rejected",
+        message: "\(error.description); the notification would show without it")]
+    }
   }
 }

@@ -89,6 +89,10 @@ struct SessionScriptTests {
     }
   }
 
+  @Test func windowsLineEndingsParse() throws {
+    #expect(try parse("lock\r\nunlock 1234\r\nsnapshot shot.txt\r\n") == [.lock, .unlock("1234"), .snapshot("shot")])
+  }
+
   @Test func errorLineNumbersCountCommentsAndBlankLines() {
     do {
       _ = try parse("# header\n\nlock\n  oops")

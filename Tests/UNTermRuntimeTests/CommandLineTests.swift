@@ -122,7 +122,7 @@ struct CommandLineTests {
     #expect(items.count == 2)
     for item in items {
       let object = try #require(item.object)
-      #expect(object.keys.prefix(5) == ["file", "path", "severity", "code", "message"])
+      #expect(object.keys == ["file", "path", "severity", "code", "message"])
     }
     #expect(items.compactMap { $0.object?["code"]?.string } == ["unknown-interruption-level", "relevance-score-range"])
   }
@@ -168,7 +168,7 @@ struct LintFolderTests {
     let result = try Fixtures.run(Fixtures.unterm, ["lint", Fixtures.samples.path, Fixtures.samples.appendingPathComponent("Scripts/media-card.session").path])
     #expect(result.status == 0, "\(result.stdout)")
     #expect(result.stdout.contains("categories.json:categories[0].actions: note[banner-shows-two-actions]"))
-    #expect(result.stdout.contains("extension-media-card.json: warning[extension-overflow]"))
+    #expect(result.stdout.contains("extension-media-card.json:$: warning[extension-overflow]"))
     #expect(result.stdout.contains("wrong-category-case.json:aps.category: warning[unknown-category]"))
     #expect(!result.stdout.contains("missing-aps"))
   }
@@ -180,5 +180,47 @@ struct LintFolderTests {
     let result = try Fixtures.run(Fixtures.unterm, ["lint", script.path])
     #expect(result.status == 1)
     #expect(result.stdout.contains("bad.session:2:1: error[script-syntax]: unknown command \"wiat\"; did you mean 'wait'?"))
+  }
+}
+
+@Suite("More command-line checks")
+struct MoreCommandLineTests {
+  private func write(_ text: String, _ name: String = "payload.json") throws -> String {
+    let url = try Fixtures.temporaryDirectory().appendingPathComponent(name)
+    try Data(text.utf8).write(to: url)
+    return url.path
+  }
+
+  @Test func wholeDocumentFindingsUseTheRootPath() throws {
+    let result = try Fixtures.run(Fixtures.unterm, ["lint", try write(#"{"alert":"no aps"}"#)])
+    #expect(result.stdout.contains(":$: error[missing-aps]"))
+    let json = try Fixtures.run(Fixtures.unterm, ["lint", "--json", try write("{\n\"aps\": }")])
+    #expect(json.stdout.contains(#""path":"$","severity":"error","code":"invalid-json","message":"line 2, column 8: "#))
+  }
+
+  @Test func lintChecksLocalAttachmentsAsTheServiceExtensionWould() throws {
+    let result = try Fixtures.run(Fixtures.unterm, ["lint", try write(#"{"aps":{"alert":"x","mutable-content":1},"image-url":"missing.png"}"#)])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("image-url: warning[attachment-rejected]"))
+    #expect(result.stdout.contains("no such file"))
+  }
+
+  @Test func pushChecksThePayloadBeforeLookingForASession() throws {
+    let result = try Fixtures.run(Fixtures.unterm, ["push", "--socket", "/tmp/unterm-no-such.sock", try write(#"{"aps":{"alert":"x","badge":-1}}"#)])
+    #expect(result.status == 65)
+    #expect(result.stderr.contains("aps.badge: error: the badge must not be negative"))
+  }
+
+  @Test func lintChecksTheTheme() throws {
+    let missing = try Fixtures.run(Fixtures.unterm, ["lint", "--theme", "/nonexistent/theme.json", Fixtures.sample("message.json")])
+    #expect(missing.status == 66)
+    let bad = try Fixtures.run(Fixtures.unterm, ["lint", "--theme", try write(#"{"roles":{"nope":{}}}"#, "t.json"), Fixtures.sample("message.json")])
+    #expect(bad.status == 1)
+    #expect(bad.stdout.contains("unknown role"))
+  }
+
+  @Test func usageErrorsPointAtHelp() throws {
+    let result = try Fixtures.run(Fixtures.unterm, ["render", "--bogus", "x.json"])
+    #expect(result.stderr == "error: unknown option '--bogus' (see 'unterm render --help')\n")
   }
 }

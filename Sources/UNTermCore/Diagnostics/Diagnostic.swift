@@ -50,11 +50,16 @@ package struct Diagnostic: Sendable, Hashable {
     self.message = message
   }
 
-  /// `FILE:PATH: SEVERITY[CODE]: MESSAGE`, on one line.
+  /// `FILE:PATH: SEVERITY[CODE]: MESSAGE`, on one line. A finding about the whole document
+  /// has the root path `$`; a syntax error gives `LINE:COL`.
   package var formatted: String {
+    "\(file):\(pathText): \(severity.rawValue)[\(code)]: \(OneLine.flatten(message))"
+  }
+
+  /// The JSON path of the finding (`$` for the document as a whole), or `LINE:COL`.
+  package var pathText: String {
     let place = location.description
-    let prefix = place.isEmpty ? file : "\(file):\(place)"
-    return "\(prefix): \(severity.rawValue)[\(code)]: \(OneLine.flatten(message))"
+    return place.isEmpty ? "$" : place
   }
 }
 
