@@ -70,6 +70,11 @@ package final class LiveDelivery: @unchecked Sendable {
       thread.start()
     } catch {
       notes.append("No push socket: \(error.description)")
+      if PushClient.isAlive(socketPath) {
+        // Another session owns the socket, and the inbox with it: one session takes each file.
+        notes.append("The inbox belongs to that session")
+        return notes
+      }
     }
     if let inbox {
       do {
