@@ -131,6 +131,9 @@ package final class LiveDelivery: @unchecked Sendable {
     listener = fd
   }
 
+  /// A connection gets this long in all, so a slow client cannot hold the socket.
+  static let connectionDeadline: TimeInterval = 30
+
   private func acceptLoop() {
     while true {
       let client = accept(listener, nil, nil)
@@ -138,8 +141,11 @@ package final class LiveDelivery: @unchecked Sendable {
         if errno == EINTR { continue }
         return
       }
-      serve(client)
-      close(client)
+      let thread = Thread { [weak self] in
+        self?.serve(client)
+        close(client)
+      }
+      thread.start()
     }
   }
 
@@ -163,7 +169,7 @@ package final class LiveDelivery: @unchecked Sendable {
   private func serve(_ fd: Int32) {
     var timeout = timeval(tv_sec: 10, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    let connection = LineConnection(fd: fd)
+    let connection = LineConnection(fd: fd, deadline: Date().addingTimeInterval(Self.connectionDeadline))
     guard peerIsSameUser(fd) else {
       connection.send("ERROR refused: the socket belongs to another user\n")
       return
@@ -187,8 +193,10 @@ package final class LiveDelivery: @unchecked Sendable {
 
   /// Hands a payload to the session's thread and waits for the answer.
   private func deliver(_ bytes: [UInt8], name: String) -> String {
-    let answer = Answer()
+    let answer = OneShot<String>()
     session.queue.post { [session] in
+      // The client was told the session did not answer: doing it now would surprise a retry.
+      guard !answer.isAbandoned else { return }
       let payload = PayloadAnalyzer.analyze(bytes, file: name, categories: session.state.store.categories)
       do throws(UNTermError) {
         // Refuse a bad payload before it takes a request identifier.
@@ -242,10 +250,22 @@ package final class LiveDelivery: @unchecked Sendable {
     }
   }
 
+  private var inboxBusy: Set<String> = []
+
   private func dropped(_ name: String, in folder: URL) {
     guard name.hasSuffix(".json") || name.hasSuffix(".apns"), !name.hasPrefix(".") else { return }
     let path = folder.appendingPathComponent(name).path
-    session.queue.post { [session] in
+    lock.lock()
+    let (inserted, _) = inboxBusy.insert(name)
+    lock.unlock()
+    guard inserted else { return }  // already queued (seen by the scan and by inotify)
+    session.queue.post { [session, weak self] in
+      defer {
+        self?.lock.lock()
+        self?.inboxBusy.remove(name)
+        self?.lock.unlock()
+      }
+      guard FileManager.default.fileExists(atPath: path) else { return }
       do throws(UNTermError) {
         let payload = try Payload.load(path, categories: session.state.store.categories)
         try session.push(payload)
@@ -260,6 +280,7 @@ package final class LiveDelivery: @unchecked Sendable {
 
   /// Moves a handled inbox file aside, so it is not delivered again.
   private static func file(_ path: String, into folder: URL) {
+    guard FileManager.default.fileExists(atPath: path) else { return }
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let target = folder.appendingPathComponent((path as NSString).lastPathComponent)
     try? FileManager.default.removeItem(at: target)
@@ -270,11 +291,16 @@ package final class LiveDelivery: @unchecked Sendable {
 /// A line-oriented socket connection with byte reads.
 final class LineConnection {
   let fd: Int32
+  private let deadline: Date
   private var buffer: [UInt8] = []
 
-  init(fd: Int32) { self.fd = fd }
+  init(fd: Int32, deadline: Date = .distantFuture) {
+    self.fd = fd
+    self.deadline = deadline
+  }
 
   private func fill() -> Bool {
+    guard Date() < deadline else { return false }
     var chunk = [UInt8](repeating: 0, count: 4096)
     let n = recv(fd, &chunk, chunk.count, 0)
     guard n > 0 else { return false }
@@ -394,26 +420,5 @@ package enum PushClient {
     }
     connection.send("END\n")
     return results
-  }
-}
-
-/// A reply handed from the session's thread to the socket's.
-private final class Answer: @unchecked Sendable {
-  private let condition = NSCondition()
-  private var value: String?
-
-  func set(_ text: String) {
-    condition.lock()
-    value = text
-    condition.broadcast()
-    condition.unlock()
-  }
-
-  func wait(seconds: TimeInterval) -> String? {
-    let limit = Date().addingTimeInterval(seconds)
-    condition.lock()
-    defer { condition.unlock() }
-    while value == nil && condition.wait(until: limit) {}
-    return value
   }
 }

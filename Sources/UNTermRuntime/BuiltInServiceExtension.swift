@@ -30,6 +30,9 @@ package final class BuiltInServiceExtension: UNNotificationServiceExtension, @un
     _ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
   ) {
     let id = request.identifier
+    // Whoever finishes first — the download, an error, or expiry — calls the handler, once.
+    let once = OnceHandler(contentHandler)
+    let contentHandler: (UNNotificationContent) -> Void = { once.call($0) }
     guard let content = request.content.mutableCopy() as? UNMutableNotificationContent else {
       contentHandler(request.content)
       return
@@ -58,10 +61,11 @@ package final class BuiltInServiceExtension: UNNotificationServiceExtension, @un
     }
     if let url = URL(string: value), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
       let box = HandlerBox(attach: { attach($0, hint: $1) }, fallback: { contentHandler(content) })
-      state.fallback = { contentHandler(content) }
-      state.task = download(url, request: request, key: key) { file, hint in
+      let original = request.content
+      state.set(fallback: { contentHandler(original) })
+      state.set(task: download(url, request: request, key: key) { file, hint in
         if let file { box.attach(file, hint) } else { box.fallback() }
-      }
+      })
       return
     }
     let fileURL: URL
@@ -79,8 +83,9 @@ package final class BuiltInServiceExtension: UNNotificationServiceExtension, @un
 
   /// At expiry, the download is cancelled and the notification shown without the attachment.
   override package func serviceExtensionTimeWillExpire() {
-    state.task?.cancel()
-    if let fallback = state.fallback {
+    let (task, fallback) = state.take()
+    task?.cancel()
+    if let fallback {
       trace("download cancelled at expiry; showing the notification without the attachment")
       fallback()
     }
@@ -152,8 +157,43 @@ private struct HandlerBox: @unchecked Sendable {
   let fallback: () -> Void
 }
 
-/// What expiry needs from a running download.
+/// What expiry needs from a running download, shared between the extension's threads.
 private final class ExpiryState: @unchecked Sendable {
-  var task: URLSessionTask?
-  var fallback: (() -> Void)?
+  private let lock = NSLock()
+  private var task: URLSessionTask?
+  private var fallback: (() -> Void)?
+
+  func set(task newTask: URLSessionTask) {
+    lock.lock()
+    task = newTask
+    lock.unlock()
+  }
+
+  func set(fallback newFallback: @escaping () -> Void) {
+    lock.lock()
+    fallback = newFallback
+    lock.unlock()
+  }
+
+  func take() -> (URLSessionTask?, (() -> Void)?) {
+    lock.lock()
+    defer { lock.unlock() }
+    return (task, fallback)
+  }
+}
+
+/// Calls a content handler at most once, from whichever thread gets there first.
+private final class OnceHandler: @unchecked Sendable {
+  private let lock = NSLock()
+  private var handler: ((UNNotificationContent) -> Void)?
+
+  init(_ handler: @escaping (UNNotificationContent) -> Void) { self.handler = handler }
+
+  func call(_ content: UNNotificationContent) {
+    lock.lock()
+    let h = handler
+    handler = nil
+    lock.unlock()
+    h?(content.copy() as? UNNotificationContent ?? content)
+  }
 }

@@ -103,7 +103,7 @@ package final class ServicePipeline: @unchecked Sendable {
       return
     }
     job.finished = true
-    jobs[job.request.identifier] = nil
+    if jobs[job.request.identifier] === job { jobs[job.request.identifier] = nil }
     let result = job.result
     lock.unlock()
     guard let content = result else {

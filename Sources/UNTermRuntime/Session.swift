@@ -25,6 +25,7 @@ package final class Session: @unchecked Sendable {
   private var requestCounter = 0
   /// The thread the session runs on; the center's reads from it need no hand-off.
   private var owner = pthread_self()
+  private let ownerLock = NSLock()
   private var attached = false
   private var retained: [AnyObject] = []
   package let extensions = ExtensionRegistry()
@@ -144,10 +145,12 @@ package final class Session: @unchecked Sendable {
     center.detach(keeping: state.store)
   }
 
-  /// Remembers the session's thread. (Keeping a copy of the store for other threads would
-  /// force a full copy on every change; they ask the session's thread instead.)
+  /// Remembers the session's thread (the one that attaches it). Other threads ask that thread
+  /// for the store: keeping a copy for them would force a full copy on every change.
   private func publish() {
+    ownerLock.lock()
     owner = pthread_self()
+    ownerLock.unlock()
   }
 
   // MARK: - Events
@@ -158,9 +161,7 @@ package final class Session: @unchecked Sendable {
     let outcome = state.handle(event)
     perform(outcome.effects)
     if !isDraining { drain() }
-    if case .command(.setTheme(let name)) = event { applyTheme(name) }
-    if case .key(.character("t")) = event { applyTheme(state.themeName) }
-    publish()
+    if case .key(let key) = event, key == .pageDown || key == .pageUp { clampExpandedScroll() }
     return outcome
   }
 
@@ -186,6 +187,8 @@ package final class Session: @unchecked Sendable {
         record(response, context)
       case .quit:
         break
+      case .applyTheme(let name):
+        applyTheme(name)
       case .loadExtension(let notification):
         let actions = state.category(of: notification)?.actions ?? []
         if let view = extensions.load(notification, actions: actions, host: self) {
@@ -218,7 +221,7 @@ package final class Session: @unchecked Sendable {
         }
       }
     }
-    if state.expanded == nil { extensions.close() }
+    if state.expandedOrReturning == nil { extensions.close() }
   }
 
   private func record(_ response: UNNotificationResponse, _ context: ResponseContext) {
@@ -386,6 +389,15 @@ package final class Session: @unchecked Sendable {
 
   // MARK: - Drawing
 
+  /// Keeps the expanded view's scroll within what the screen can scroll, so PgUp always moves
+  /// it back.
+  private func clampExpandedScroll() {
+    guard case .expanded(var e) = state.overlay, let limit = renderer.render(state).expandedScrollLimit else { return }
+    e.scrollLimit = limit
+    e.scroll = min(e.scroll, limit)
+    state.overlay = .expanded(e)
+  }
+
   /// The current screen.
   package func frame() -> Frame { renderer.render(state) }
 
@@ -426,8 +438,11 @@ extension Session: UNNotificationCenterHost {
   /// The store, read on the session's thread: directly when called there, else by posting a
   /// request and waiting for the session's loop to answer (up to a second).
   package func storeSnapshot() -> NotificationStore {
-    if pthread_equal(pthread_self(), owner) != 0 { return state.store }
-    let answer = StoreAnswer()
+    ownerLock.lock()
+    let isOwner = pthread_equal(pthread_self(), owner) != 0
+    ownerLock.unlock()
+    if isOwner { return state.store }
+    let answer = OneShot<NotificationStore>()
     queue.post { [weak self] in
       guard let self else { return }
       answer.set(self.state.store)
@@ -500,26 +515,5 @@ extension Session: UNNotificationExtensionHost {
 
   package func extensionMediaChanged(playing: Bool) {
     queue.post { [weak self] in self?.send(.extensionMediaChanged(playing: playing)) }
-  }
-}
-
-/// A store handed from the session's thread to a waiting caller.
-private final class StoreAnswer: @unchecked Sendable {
-  private let condition = NSCondition()
-  private var value: NotificationStore?
-
-  func set(_ store: NotificationStore) {
-    condition.lock()
-    value = store
-    condition.broadcast()
-    condition.unlock()
-  }
-
-  func wait(seconds: TimeInterval) -> NotificationStore? {
-    let limit = Date().addingTimeInterval(seconds)
-    condition.lock()
-    defer { condition.unlock() }
-    while value == nil && condition.wait(until: limit) {}
-    return value
   }
 }

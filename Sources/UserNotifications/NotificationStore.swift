@@ -156,8 +156,12 @@ package struct NotificationStore: @unchecked Sendable {
       // The group now sorts by its newest remaining member.
       let newest = group.members.last { isLive($0) }?.sequence ?? 0
       group.latestSequence = newest
+      // The member's own entry from its delivery may still be in `order` (sequences are
+      // unique to a delivery): reuse it rather than add a second live entry for the group.
       let at = Self.lowerBound(order, newest, by: \.sequence)
-      order.insert(OrderEntry(sequence: newest, key: entry.group), at: at)
+      if at >= order.count || order[at].sequence != newest {
+        order.insert(OrderEntry(sequence: newest, key: entry.group), at: at)
+      }
     }
     groups[entry.group] = group
     compactMembers(entry.group)

@@ -374,21 +374,27 @@ package struct JSONParser {
     case UInt8(ascii: "r"): utf8.append(0x0D)
     case UInt8(ascii: "t"): utf8.append(0x09)
     case UInt8(ascii: "u"):
+      let escapeStart = offset - 2
+      func surrogateFailure(_ value: UInt32) -> Failure {
+        var at = self
+        at.offset = escapeStart
+        return at.failure(.encoding, String(format: "lone surrogate \\u%04X", value), path)
+      }
       var value = try hex4(path: path)
       if (0xD800...0xDBFF).contains(value) {
         guard offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: "\\"),
           bytes[offset + 1] == UInt8(ascii: "u")
         else {
-          throw failure(.encoding, String(format: "lone surrogate \\u%04X", value), path)
+          throw surrogateFailure(value)
         }
         offset += 2
         let low = try hex4(path: path)
         guard (0xDC00...0xDFFF).contains(low) else {
-          throw failure(.encoding, String(format: "lone surrogate \\u%04X", value), path)
+          throw surrogateFailure(value)
         }
         value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
       } else if (0xDC00...0xDFFF).contains(value) {
-        throw failure(.encoding, String(format: "lone surrogate \\u%04X", value), path)
+        throw surrogateFailure(value)
       }
       guard let scalar = Unicode.Scalar(value) else {
         throw failure(.encoding, "invalid code point", path)

@@ -148,8 +148,13 @@ package struct JSONPath: Hashable, Sendable, CustomStringConvertible {
     for component in components {
       switch component {
       case .key(let key):
-        if !out.isEmpty { out += "." }
-        out += key
+        // A key that would read as path syntax (empty, or with . [ ] ") is quoted.
+        if key.isEmpty || key.contains(where: { ".[]\"".contains($0) }) {
+          out += "[\"" + key.replacingOccurrences(of: "\"", with: "\\\"") + "\"]"
+        } else {
+          if !out.isEmpty { out += "." }
+          out += key
+        }
       case .index(let i):
         out += "[\(i)]"
       }

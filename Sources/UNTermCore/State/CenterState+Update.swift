@@ -64,12 +64,12 @@ extension CenterState {
     _ response: UNNotificationResponse, _ context: ResponseContext,
     _ option: UNNotificationContentExtensionResponseOption?
   ) -> Outcome {
-    guard case .expanded(var e) = overlay, e.isAwaitingExtension,
-      e.notification.request.identifier == response.notification.request.identifier
-    else { return Outcome() }
-    e.isAwaitingExtension = false
-    e.reply = nil
-    overlay = .expanded(e)
+    // Each action handed to an extension is answered once, even if the view has closed since.
+    guard extensionResponsesInFlight.remove(ObjectIdentifier(response)) != nil else { return Outcome() }
+    if case .expanded(var e) = overlay, e.notification.request.identifier == response.notification.request.identifier {
+      e.reply = nil
+      overlay = .expanded(e)
+    }
     switch option {
     case nil:
       // The extension does not implement didReceive(_:completionHandler:): the app gets it.
@@ -163,10 +163,18 @@ extension CenterState {
     if let focus = listFocus, store.delivered(focus) == nil {
       listFocus = ListLayout.first(self)
     }
-    if case .expanded(let e) = overlay, store.delivered(e.notification.request.identifier) == nil,
-      banner?.notification.request.identifier != e.notification.request.identifier
-    {
+    func isGone(_ e: Expanded) -> Bool {
+      store.delivered(e.notification.request.identifier) == nil
+        && banner?.notification.request.identifier != e.notification.request.identifier
+    }
+    switch overlay {
+    case .expanded(let e) where isGone(e):
       overlay = nil
+    case .passcode(_, let returnTo?) where isGone(returnTo):
+      // The notification the passcode was for is gone: nothing is left to authorize.
+      overlay = nil
+    default:
+      break
     }
     ListLayout.scrollToFocus(&self)
   }
@@ -337,7 +345,7 @@ extension CenterState {
     case .escape:
       overlay = nil
       return Outcome()
-    case .pageDown: e.scroll += max(1, screenHeight / 2)
+    case .pageDown: e.scroll = min(e.scroll + max(1, screenHeight / 2), e.scrollLimit ?? .max)
     case .pageUp: e.scroll = max(0, e.scroll - max(1, screenHeight / 2))
     default:
       if let outcome = handleGlobalKey(key) { return outcome }
@@ -440,8 +448,8 @@ extension CenterState {
         note(.warning, "Wrong passcode; the device stays locked")
         return Outcome()
       }
-      if code == nil, passcode != nil, overlay == nil {
-        overlay = .passcode(PasscodePrompt(intent: .unlock), returnTo: nil)
+      if code == nil, passcode != nil {
+        overlay = .passcode(PasscodePrompt(intent: .unlock), returnTo: expanded)
         return Outcome()
       }
       isLocked = false
@@ -457,7 +465,7 @@ extension CenterState {
     case .setTheme(let name):
       themeName = name
       if !themeNames.contains(name) { themeNames.append(name) }
-      return Outcome()
+      return Outcome(effects: [.applyTheme(name)])
     case .setPasscode(let code):
       passcode = code
       return Outcome()
@@ -566,9 +574,6 @@ extension CenterState {
     switch prompt.intent {
     case .unlock:
       outcome = Outcome()
-    case .tap(let id):
-      guard let n = notification(id) else { return Outcome(effects: effects) }
-      outcome = tap(n)
     case .action(let id, let actionID):
       guard let n = notification(id) else { return Outcome(effects: effects) }
       let e = returnTo ?? Expanded(notification: n)
@@ -605,11 +610,10 @@ extension CenterState {
     let context = ResponseContext(date: now, device: device.kind, isLocked: isLocked)
     let isCustomAction = actionIdentifier != UNNotificationDefaultActionIdentifier
       && actionIdentifier != UNNotificationDismissActionIdentifier
-    if isCustomAction, case .expanded(var e) = overlay, e.extensionView?.isProgram == true,
+    if isCustomAction, let e = expanded, e.extensionView?.isProgram == true,
       e.notification.request.identifier == target.request.identifier
     {
-      e.isAwaitingExtension = true
-      overlay = .expanded(e)
+      extensionResponsesInFlight.insert(ObjectIdentifier(response))
       return Outcome(effects: [.extensionAction(response, context)])
     }
     return deliverResponse(response, context, label: label)

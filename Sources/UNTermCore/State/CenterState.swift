@@ -28,7 +28,6 @@ package struct CenterState: @unchecked Sendable {
   /// Something the user is asked to authorize with the passcode.
   package enum PendingIntent: Hashable, Sendable {
     case action(notification: String, action: String)
-    case tap(notification: String)
     case unlock
   }
 
@@ -51,8 +50,8 @@ package struct CenterState: @unchecked Sendable {
     package var actionOverride: [UNNotificationAction]?
     /// The content extension's view, once loaded.
     package var extensionView: ExtensionView?
-    /// An action handed to a program's extension, waiting for its answer.
-    package var isAwaitingExtension = false
+    /// The furthest the content can scroll, as the renderer last found it.
+    package var scrollLimit: Int?
     /// Whether the audio or movie attachment is playing (the system's play/pause button).
     package var isMediaPlaying = false
   }
@@ -112,6 +111,8 @@ package struct CenterState: @unchecked Sendable {
   package var responses: [ResponseEntry] = []
   package var notices: [Notice] = []
   package var hasQuit = false
+  /// Actions handed to a program's content extension that it has not answered yet.
+  package var extensionResponsesInFlight: Set<ObjectIdentifier> = []
   /// Content extensions by the category they serve.
   package var extensions: [String: ContentExtensionAttributes] = [:]
 
@@ -184,6 +185,15 @@ package struct CenterState: @unchecked Sendable {
   package var expanded: Expanded? {
     if case .expanded(let e) = overlay { return e }
     return nil
+  }
+
+  /// The expanded view on screen or waiting behind the passcode prompt.
+  package var expandedOrReturning: Expanded? {
+    switch overlay {
+    case .expanded(let e): return e
+    case .passcode(_, let returnTo): return returnTo
+    case nil: return nil
+    }
   }
 
   /// The passcode prompt, when it is open.

@@ -61,6 +61,8 @@ package enum Effect: @unchecked Sendable {
   case respond(UNNotificationResponse, ResponseContext)
   /// Stop the session.
   case quit
+  /// Draw with another theme from now on.
+  case applyTheme(String)
   /// Load the content extension's view for a notification (calls `didReceive(_:)`).
   case loadExtension(UNNotification)
   /// Hand an action to a program's extension (`didReceive(_:completionHandler:)`).

@@ -7,16 +7,7 @@ package enum TextLayout {
   /// `text` cut to fit `width` columns, ending in an ellipsis when anything was cut.
   package static func truncate(_ text: String, width: Int) -> String {
     guard width > 0 else { return "" }
-    if DisplayWidth.of(text) <= width { return text }
-    var out = ""
-    var used = 0
-    for c in text {
-      let w = max(1, DisplayWidth.of(c))
-      if used + w > width - 1 { break }
-      out.append(c)
-      used += w
-    }
-    return out + ellipsis
+    return DisplayWidth.of(text) <= width ? text : withEllipsis(text, width: width)
   }
 
   /// Lines of at most `width` columns: words wrap at spaces; a word too long for a line, and
@@ -56,7 +47,7 @@ package enum TextLayout {
         if rest.hasPrefix(" ") { rest.removeFirst() }
         for c in rest {
           let w = max(1, DisplayWidth.of(c))
-          if lineWidth + w > width {
+          if lineWidth + w > width && lineWidth > 0 {
             lines.append(line)
             line = ""
             lineWidth = 0

@@ -27,6 +27,9 @@ package enum TerminalText {
     0xFE0E: "VS15", 0xFE0F: "VS16", 0x00AD: "SHY", 0x034F: "CGJ", 0x180E: "MVS",
   ]
 
+  /// The widest grapheme cluster drawn as it is.
+  package static let maximumClusterWidth = 8
+
   /// Whether a scalar is an emoji picture (not a digit, `#` or `*`, which are also "emoji").
   private static func isPictographic(_ scalar: Unicode.Scalar) -> Bool {
     scalar.value >= 0x00A9 && scalar.properties.isEmoji
@@ -84,7 +87,12 @@ package enum TerminalText {
       }
     }
     if pendingZWJ { out.append("\u{200D}") }
-    let result = String(out)
+    var result = String(out)
+    // No real script builds a cluster wider than a few columns; a crafted one (30 Hangul
+    // leading jamo) could not be drawn or wrapped, so it shows as U+FFFD.
+    if result.contains(where: { DisplayWidth.of($0) > maximumClusterWidth }) {
+      result = String(result.map { DisplayWidth.of($0) > maximumClusterWidth ? "\u{FFFD}" : $0 })
+    }
     if !text.isEmpty && DisplayWidth.of(result.replacingOccurrences(of: "\n", with: "")) == 0 {
       return namedInvisible(text)
     }

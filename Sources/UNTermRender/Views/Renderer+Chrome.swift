@@ -16,7 +16,6 @@ extension Renderer {
     let purpose: String
     switch prompt.intent {
     case .unlock: purpose = "to unlock \(state.device.displayName)"
-    case .tap: purpose = "to open \(TerminalText.sanitize(state.appName, multiline: false))"
     case .action(let id, let actionID):
       let n = state.store.delivered(id) ?? state.expanded?.notification
       let title = n.flatMap { state.category(of: $0)?.actions.first { $0.identifier == actionID }?.title } ?? actionID

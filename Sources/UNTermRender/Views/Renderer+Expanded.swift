@@ -67,18 +67,27 @@ extension Renderer {
       if content.overflow > 0 { rows.append(.marker(overflowLabel(content.overflow, budget: content.budget))) }
     }
     let actions = state.actions(for: e)
-    // The actions, then the system's Dismiss button.
-    let bottomRows = e.reply != nil ? 4 : actions.count + 1
-    let fixed = 2 + 1 + 1 + (bottomRows > 0 ? 1 + bottomRows : 0)
-    let available = max(1, area.height - fixed)
+    // The card: border, header, divider, content, [divider, actions + Dismiss | reply], border.
+    // Content keeps at least one row; on a short screen the actions are cut rather than drawn
+    // outside the card, and tall content scrolls (PgUp/PgDn).
+    let wanted = e.reply != nil ? 4 : actions.count + 1
+    let room = max(0, area.height - 4)
+    let bottomRows = min(wanted, max(0, room - 2))
+    let available = max(0, room - (bottomRows > 0 ? 1 + bottomRows : 0))
     var moreRows = 0
     var scroll = 0
     if rows.count > available {
-      scroll = min(e.scroll, rows.count - (available - 1))
-      moreRows = rows.count - scroll - (available - 1)
-      rows = Array(rows[scroll..<(scroll + available - 1)])
+      let shown = available >= 2 ? available - 1 : available
+      let limit = rows.count - shown
+      scroll = min(e.scroll, limit)
+      canvas.frame.expandedScrollLimit = limit
+      moreRows = rows.count - scroll - shown
+      rows = Array(rows[scroll..<(scroll + shown)])
+    } else {
+      canvas.frame.expandedScrollLimit = 0
     }
-    let height = fixed + rows.count + (moreRows > 0 || scroll > 0 ? 1 : 0)
+    let indicator = (moreRows > 0 || scroll > 0) && available >= 2 ? 1 : 0
+    let height = 4 + rows.count + indicator + (bottomRows > 0 ? 1 + bottomRows : 0)
     let rect = Rect(x: area.x, y: area.y, width: area.width, height: min(height, area.height))
     canvas.box(rect, role: .cardBorder)
     drawHeader(&canvas, state, notification, x: rect.x + 2, y: rect.y + 1, width: inner, trailing: "✕", title: headerTitle)
@@ -91,21 +100,32 @@ extension Renderer {
       drawContentRow(&canvas, row, x: rect.x + 2, y: y, width: inner, clip: clip)
       y += 1
     }
-    if moreRows > 0 || scroll > 0 {
+    if indicator > 0 {
       let text = moreRows > 0 ? "⋯ \(moreRows) more row\(moreRows == 1 ? "" : "s") · PgDn" : "⋯ top · PgUp"
       canvas.text(text, x: rect.x + 2, y: y, role: .secondary, clip: clip)
       y += 1
     }
-    if bottomRows > 0 {
-      canvas.divider(rect, y: y, role: .cardBorder)
-      y += 1
-      if let reply = e.reply {
+    guard bottomRows > 0 else { return }
+    canvas.divider(rect, y: y, role: .cardBorder)
+    y += 1
+    if let reply = e.reply {
+      if bottomRows >= 4 {
         drawReply(&canvas, state, e, reply, x: rect.x + 2, y: y, width: inner)
       } else {
-        for (i, action) in actions.enumerated() {
-          drawAction(&canvas, action, index: i, selected: e.selection == i, x: rect.x + 1, y: y + i, width: rect.width - 2)
-        }
-        drawDismiss(&canvas, selected: e.selection == actions.count, x: rect.x + 1, y: y + actions.count, width: rect.width - 2)
+        let line = "› " + TerminalText.sanitize(reply.field.text, multiline: false)
+        canvas.text(TextLayout.truncate(line, width: inner), x: rect.x + 2, y: y, role: .field, clip: clip)
+        canvas.frame.cursor = (min(rect.x + 2 + DisplayWidth.of(line), rect.maxX - 2), y)
+      }
+      return
+    }
+    // Keep the selected row in view when the list is cut.
+    let count = actions.count + 1
+    let first = max(0, min((e.selection ?? 0) - bottomRows + 1, count - bottomRows))
+    for i in first..<min(count, first + bottomRows) {
+      if i < actions.count {
+        drawAction(&canvas, actions[i], index: i, selected: e.selection == i, x: rect.x + 1, y: y + i - first, width: rect.width - 2)
+      } else {
+        drawDismiss(&canvas, selected: e.selection == actions.count, x: rect.x + 1, y: y + i - first, width: rect.width - 2)
       }
     }
   }

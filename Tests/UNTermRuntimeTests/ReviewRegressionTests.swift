@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+import UNTermTestSupport
+@testable import UNTermCore
+@testable import UNTermRender
+@testable import UNTermRuntime
+@testable import UserNotifications
+@testable import UserNotificationsUI
+
+/// Defects a code review found, each pinned by a test.
+@Suite("Review regressions", .serialized)
+struct ReviewRegressionTests {
+  private func run(_ text: String) throws -> ScriptResult {
+    let dir = try Fixtures.temporaryDirectory()
+    let script = try SessionScript.parse(text.replacingOccurrences(of: "$S", with: Fixtures.samples.path), file: dir.appendingPathComponent("t.session").path)
+    return ScriptRunner(script: script, options: RunOptions()).run()
+  }
+
+  @Test func lockKeyInTheExpandedViewAsksThePasscode() throws {
+    let result = try run("""
+      categories $S/categories.json
+      passcode 2468
+      lock
+      push $S/security-alert.apns
+      longpress
+      key L
+      expect screen "Enter Passcode"
+      expect screen not "Unlocked"
+      key esc
+      expect screen "Locked"
+      """)
+    #expect(result.passed, "\(result.report ?? "")")
+  }
+
+  @Test func upNeverSticksAfterTheTopOfAStackIsRemoved() throws {
+    var store = NotificationStore()
+    func n(_ id: String, _ thread: String) -> UNNotification {
+      let c = UNMutableNotificationContent()
+      c.title = id
+      c.threadIdentifier = thread
+      return UNNotification(request: UNNotificationRequest(identifier: id, content: c, trigger: nil), date: Fixtures.now)
+    }
+    store.deliver(n("a1", "a"))
+    store.deliver(n("a2", "a"))
+    store.deliver(n("b1", "b"))
+    store.removeDelivered(["a2"])
+    let a = try #require(store.groupKey(ofDelivered: "a1"))
+    #expect(store.group(before: a) != a)
+    #expect(store.group(before: a).flatMap { store.leading(of: $0) }?.request.identifier == "b1")
+  }
+
+  @Test func aRepushedIdentifierIsDeliveredAfterTheFirstRunFinishes() throws {
+    let session = try Fixtures.session()
+    session.serviceExtension = { DelayedEcho() }
+    try Fixtures.push(#"{"aps":{"alert":"first","mutable-content":1}}"#, into: session, as: "same")
+    try Fixtures.push(#"{"aps":{"alert":"second","mutable-content":1}}"#, into: session, as: "same")
+    for _ in 0..<20 where session.pipeline.isBusy { session.settleServiceExtensions() }
+    #expect(session.state.store.delivered("same")?.request.content.body == "second")
+  }
+
+  @Test func anExtensionAnswerArrivingAfterTheViewClosedStillCounts() throws {
+    let session = try Fixtures.session(size: (80, 30))
+    try session.addExtension(ProgramExtension(
+      attributes: ContentExtensionAttributes(categories: ["chat"], initialContentSizeRatio: 0.5), make: { SlowForwarder() }))
+    var got: [String] = []
+    session.onResponse = { r, _ in got.append(r.actionIdentifier) }
+    try Fixtures.push(#"{"aps":{"alert":"hi","category":"chat"}}"#, into: session)
+    session.send(.command(.longPress))
+    session.send(.command(.chooseAction("mute")))
+    session.send(.key(.escape))
+    for _ in 0..<50 where got.isEmpty {
+      Thread.sleep(forTimeInterval: 0.01)
+      session.drain()
+    }
+    #expect(got == ["mute"])
+    #expect(session.state.store.delivered("req-1") == nil)
+  }
+
+  @Test func thePasscodePromptKeepsTheProgramExtension() throws {
+    let session = try Fixtures.session(size: (80, 30)) { $0.previews = .always }
+    SecureExtension.seen = []
+    try session.addExtension(ProgramExtension(
+      attributes: ContentExtensionAttributes(categories: ["security-alert"], initialContentSizeRatio: 0.5), make: { SecureExtension() }))
+    var got: [String] = []
+    session.onResponse = { r, _ in got.append(r.actionIdentifier) }
+    session.send(.command(.lock))
+    try session.push(try Payload.load(Fixtures.sample("security-alert.apns")))
+    session.send(.command(.longPress))
+    session.send(.command(.chooseAction("approve")))
+    #expect(session.state.passcodePrompt != nil)
+    session.send(.key(.enter))
+    #expect(SecureExtension.seen == ["approve"])
+    #expect(got == ["approve"])
+  }
+
+  @Test func aNotificationRemovedBehindThePasscodePromptGetsNoResponse() throws {
+    let session = try Fixtures.session()
+    var got: [String] = []
+    session.onResponse = { r, _ in got.append(r.actionIdentifier) }
+    session.send(.command(.lock))
+    try session.push(try Payload.load(Fixtures.sample("security-alert.apns")))
+    session.send(.command(.longPress))
+    session.send(.command(.chooseAction("approve")))
+    session.send(.center(.removeDelivered(["req-1"])))
+    #expect(session.state.overlay == nil)
+    session.send(.command(.unlock(nil)))
+    #expect(got.isEmpty)
+  }
+
+  @Test func pageUpComesBackAfterPagingPastTheEnd() throws {
+    let session = try Fixtures.session(size: (60, 14))
+    try session.push(try Payload.load(Fixtures.sample("long-body.json")))
+    session.send(.command(.longPress))
+    let top = session.frame().grid.text
+    for _ in 0..<6 { session.send(.key(.pageDown)) }
+    let bottom = session.frame().grid.text
+    #expect(bottom != top)
+    session.send(.key(.pageUp))
+    #expect(session.frame().grid.text != bottom)
+  }
+
+  @Test func shortScreensKeepTheActionsInsideTheCard() throws {
+    for height in [8, 9, 10, 12] {
+      let session = try Fixtures.session(size: (60, height))
+      try Fixtures.push(#"{"aps":{"alert":"x","category":"meeting-invite"}}"#, into: session)
+      session.send(.command(.longPress))
+      let lines = session.frame().grid.lines
+      let bottom = try #require(lines.lastIndex { $0.contains("╰") })
+      #expect(!lines[bottom].contains("Dismiss"))
+      #expect(lines[..<bottom].contains { $0.contains("│") })
+    }
+  }
+
+  @Test func aClusterTooWideToDrawShowsAsAReplacementCharacter() {
+    let crafted = String(repeating: "\u{1100}", count: 30)
+    #expect(TerminalText.sanitize("Hi " + crafted) == "Hi \u{FFFD}")
+    #expect(!TextLayout.wrap("a " + crafted, width: 10).contains(""))
+  }
+
+  @Test func jsonPathsQuoteKeysThatLookLikePaths() {
+    #expect(JSONPath([.key("a.b"), .index(0)]).description == #"["a.b"][0]"#)
+    #expect(JSONPath([.key(""), .key("a")]).description == #"[""].a"#)
+    do {
+      _ = try JSONParser.parse(Array(#"{"aps":{"alert":"abc\ud800"}}"#.utf8))
+      Issue.record("expected an error")
+    } catch {
+      #expect(error.position.column == 21)
+    }
+  }
+}
+
+final class DelayedEcho: UNNotificationServiceExtension, @unchecked Sendable {
+  override func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {
+    let delay = request.content.body == "first" ? 0.05 : 0.2
+    let content = request.content
+    let box = HandlerCarrier(handler: contentHandler)
+    DispatchQueue.global().asyncAfter(deadline: .now() + delay) { box.handler(content) }
+  }
+}
+
+private struct HandlerCarrier: @unchecked Sendable {
+  let handler: (UNNotificationContent) -> Void
+}
+
+final class SlowForwarder: UNNotificationContentViewController, UNNotificationContentExtension {
+  func didReceive(_ notification: UNNotification) { view.elements = [.label("slow")] }
+  func didReceive(_ response: UNNotificationResponse, completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void) {
+    let box = CompletionCarrier(completion: completion)
+    DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { box.completion(.dismissAndForwardAction) }
+  }
+}
+
+private struct CompletionCarrier: @unchecked Sendable {
+  let completion: (UNNotificationContentExtensionResponseOption) -> Void
+}
+
+final class SecureExtension: UNNotificationContentViewController, UNNotificationContentExtension {
+  nonisolated(unsafe) static var seen: [String] = []
+  func didReceive(_ notification: UNNotification) { view.elements = [.label("secure")] }
+  func didReceive(_ response: UNNotificationResponse, completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void) {
+    Self.seen.append(response.actionIdentifier)
+    completion(.dismissAndForwardAction)
+  }
+}
