@@ -90,19 +90,23 @@ package struct Renderer {
 
   private func drawHome(_ canvas: inout Canvas, _ state: CenterState, area: Rect) {
     let count = state.store.deliveredCount
-    let message: String
+    var lines: [String]
     if count == 0 {
-      message = "No notifications"
+      // An empty center says how to fill it.
+      lines = ["No notifications", "deliver one with `unterm push FILE`", "or drop a .json file in the inbox"]
     } else {
-      message = "\(count) in Notification Center · c to open"
+      lines = ["\(count) in Notification Center · c to open"]
     }
     // Near the bottom, so a banner never hides it.
-    let y = max(area.y, area.maxY - (state.appState == .foreground ? 3 : 2))
-    let text = TextLayout.truncate(message, width: area.width)
-    canvas.text(text, x: area.x + max(0, (area.width - DisplayWidth.of(text)) / 2), y: y, role: .secondary)
+    var y = max(area.y, area.maxY - lines.count - (state.appState == .foreground ? 2 : 1))
+    for line in lines {
+      let text = TextLayout.truncate(line, width: area.width)
+      canvas.text(text, x: area.x + max(0, (area.width - DisplayWidth.of(text)) / 2), y: y, role: .secondary)
+      y += 1
+    }
     if state.appState == .foreground {
       let open = TextLayout.truncate("\(TerminalText.sanitize(state.appName, multiline: false)) is open", width: area.width)
-      canvas.text(open, x: area.x + max(0, (area.width - DisplayWidth.of(open)) / 2), y: y + 1, role: .secondary)
+      canvas.text(open, x: area.x + max(0, (area.width - DisplayWidth.of(open)) / 2), y: y, role: .secondary)
     }
   }
 
