@@ -59,26 +59,20 @@ package final class BuiltInServiceExtension: UNNotificationServiceExtension, @un
       }
       contentHandler(content)
     }
-    if let url = URL(string: value), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+    switch MediaLocation(value, relativeTo: payloadDirectory) {
+    case .remote(let url):
       let box = HandlerBox(attach: { attach($0, hint: $1) }, fallback: { contentHandler(content) })
       let original = request.content
       state.set(fallback: { contentHandler(original) })
       state.set(task: download(url, request: request, key: key) { file, hint in
         if let file { box.attach(file, hint) } else { box.fallback() }
       })
-      return
-    }
-    let fileURL: URL
-    if let url = URL(string: value), url.scheme?.lowercased() == "file" {
-      fileURL = url
-    } else if URL(string: value)?.scheme != nil && !value.hasPrefix("/") && value.contains(":") {
+    case .file(let fileURL):
+      attach(fileURL)
+    case .unsupported:
       trace("\(id): \(key) \(OneLine.quote(value)) is neither a path, a file: URL nor an http(s) URL; shown without it")
       contentHandler(content)
-      return
-    } else {
-      fileURL = value.hasPrefix("/") ? URL(fileURLWithPath: value) : payloadDirectory.appendingPathComponent(value)
     }
-    attach(fileURL)
   }
 
   /// At expiry, the download is cancelled and the notification shown without the attachment.

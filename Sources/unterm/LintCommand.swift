@@ -200,17 +200,19 @@ enum AttachmentLint {
   static func check(_ payload: Payload, mediaDirectory: String?) -> [Diagnostic] {
     guard let (key, value) = payload.attachmentURL, payload.info.mutableContent, payload.file != "-" else { return [] }
     let path = JSONPath([.key(key)])
-    if let url = URL(string: value), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+    let folder = URL(fileURLWithPath: payload.file).deletingLastPathComponent()
+    let fileURL: URL
+    switch MediaLocation(value, relativeTo: folder) {
+    case .remote:
       return [Diagnostic(
         file: payload.file, location: .path(path), severity: .note, code: "remote-attachment",
         message: "\(key) is downloaded at delivery by the built-in service extension, within the service budget")]
-    }
-    let folder = URL(fileURLWithPath: payload.file).deletingLastPathComponent()
-    let fileURL: URL
-    if let url = URL(string: value), url.scheme?.lowercased() == "file" {
+    case .unsupported:
+      return [Diagnostic(
+        file: payload.file, location: .path(path), severity: .warning, code: "attachment-rejected",
+        message: "\(OneLine.quote(value)) is neither a path, a file: URL nor an http(s) URL; the notification would show without it")]
+    case .file(let url):
       fileURL = url
-    } else {
-      fileURL = value.hasPrefix("/") ? URL(fileURLWithPath: value) : folder.appendingPathComponent(value)
     }
     let checker = UNAttachmentChecker(confinedTo: mediaDirectory.map { URL(fileURLWithPath: $0) } ?? folder)
     do {

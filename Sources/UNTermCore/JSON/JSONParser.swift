@@ -74,14 +74,20 @@ package struct JSONParser {
 
   // MARK: - Position tracking
 
+  /// The current position, counted from the start of the line (for errors, once).
   private var position: SourcePosition {
-    var column = 1
-    var i = lineStart
+    SourcePosition(line: line, column: columns(from: lineStart, startingAt: 1))
+  }
+
+  /// The column reached at `offset`, counting Unicode scalars from `start` (at `column`).
+  private func columns(from start: Int, startingAt column: Int) -> Int {
+    var column = column
+    var i = start
     while i < offset && i < bytes.count {
       if bytes[i] & 0xC0 != 0x80 { column += 1 }
       i += 1
     }
-    return SourcePosition(line: line, column: column)
+    return column
   }
 
   private var cachedOffset = 0
@@ -94,10 +100,8 @@ package struct JSONParser {
       cachedOffset = lineStart
       cachedColumn = 1
     }
-    while cachedOffset < offset && cachedOffset < bytes.count {
-      if bytes[cachedOffset] & 0xC0 != 0x80 { cachedColumn += 1 }
-      cachedOffset += 1
-    }
+    cachedColumn = columns(from: cachedOffset, startingAt: cachedColumn)
+    cachedOffset = min(offset, bytes.count)
     return SourcePosition(line: line, column: cachedColumn)
   }
 
