@@ -17,21 +17,29 @@ let package = Package(
     .target(name: "CMediaDecode", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
     .target(name: "UNTermMedia", dependencies: ["CMediaDecode", "UserNotifications", "UNTermRender"]),
     .target(
-      name: "UNTermRuntime",
+      name: "UNTermHeadless",
       dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermMedia"]),
+    // The terminal shell: the interactive loop, live delivery (socket, inbox), the demo.
+    .target(
+      name: "UNTermShell",
+      dependencies: [
+        "UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermCurses",
+      ]),
+    // The public embedding API.
     .target(
       name: "UNTerm",
       dependencies: [
-        "UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermRuntime", "UNTermCurses",
+        "UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermShell",
+        "UNTermCurses",
       ]),
     .executableTarget(
       name: "unterm",
-      dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermRuntime", "UNTermCurses", "UNTerm"]),
+      dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermCurses", "UNTermShell"]),
     .executableTarget(
       name: "unterm-example", dependencies: ["UNTerm", "UserNotifications", "UserNotificationsUI"]),
     .executableTarget(
       name: "unterm-bench",
-      dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermRuntime", "UNTermCurses"]),
+      dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermCurses"]),
     // ncursesw (Debian: libncurses-dev) through a shim; only UNTermCurses imports it.
     .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
     .target(name: "UNTermCurses", dependencies: ["CNcursesw", "UNTermRender", "UNTermCore"]),
@@ -40,36 +48,36 @@ let package = Package(
     // Tests
     .target(
       name: "UNTermTestSupport",
-      dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermRuntime"],
+      dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless"],
       path: "Tests/UNTermTestSupport"),
     .target(
       name: "CMediaFixtures", path: "Tests/CMediaFixtures",
       linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("z")]),
     .executableTarget(
-      name: "unterm-log-stress", dependencies: ["UNTermCore", "UNTermRuntime"], path: "Tests/LogStress"),
+      name: "unterm-log-stress", dependencies: ["UNTermCore", "UNTermHeadless"], path: "Tests/LogStress"),
     .testTarget(name: "UserNotificationsTests", dependencies: ["UserNotifications", "UNTermTestSupport"]),
     .testTarget(
       name: "UNTermCoreTests",
       dependencies: ["UserNotifications", "UNTermCore", "UNTermTestSupport"]),
     .testTarget(
       name: "UNTermRenderTests",
-      dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermRuntime", "UNTermTestSupport"]),
+      dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermTestSupport"]),
     .testTarget(
       name: "AppleSampleTests",
-      dependencies: ["UserNotifications", "UNTermCore", "UNTermRuntime", "UNTermTestSupport"],
+      dependencies: ["UserNotifications", "UNTermCore", "UNTermHeadless", "UNTermTestSupport"],
       swiftSettings: [.swiftLanguageMode(.v5)]),
     .testTarget(
       name: "UNTermCursesTests", dependencies: ["UNTermCurses", "UNTermRender", "UNTermCore"]),
     .testTarget(
-      name: "UNTermRuntimeTests",
+      name: "UNTermHeadlessTests",
       dependencies: [
-        "UserNotifications", "UNTermCore", "UNTermRender", "UNTermRuntime", "UNTermTestSupport", "UNTerm",
+        "UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermTestSupport", "UNTermShell",
         "unterm-log-stress", "unterm",
       ]),
     .testTarget(
       name: "UNTermMediaTests",
       dependencies: [
-        "UNTermMedia", "CMediaDecode", "CMediaFixtures", "UNTermRender", "UNTermRuntime", "UserNotifications",
+        "UNTermMedia", "CMediaDecode", "CMediaFixtures", "UNTermRender", "UNTermHeadless", "UserNotifications",
         "UNTermTestSupport",
       ]),
   ]

@@ -2,7 +2,8 @@ import Foundation
 import UNTermCore
 import UNTermCurses
 import UNTermRender
-import UNTermRuntime
+import UNTermHeadless
+import UNTermShell
 import UserNotifications
 import UserNotificationsUI
 

@@ -2,7 +2,7 @@ import Foundation
 import UNTermCore
 import UNTermCurses
 import UNTermRender
-import UNTermRuntime
+import UNTermHeadless
 import UserNotifications
 
 // Prints what a frame of the notification list costs with 10 and with 100,000 delivered

@@ -1,5 +1,5 @@
 import UNTermCore
-import UNTermRuntime
+import UNTermHeadless
 
 /// Command-line arguments being parsed: options in `--name value` or `--name=value` form,
 /// flags, and positional arguments. `--` ends the options; `-` is a positional (stdin).

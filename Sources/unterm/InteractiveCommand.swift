@@ -1,8 +1,8 @@
 import Foundation
-import UNTerm
+import UNTermShell
 import UNTermCore
 import UNTermCurses
-import UNTermRuntime
+import UNTermHeadless
 
 #if canImport(Glibc)
   import Glibc

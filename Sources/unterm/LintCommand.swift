@@ -1,6 +1,6 @@
 import Foundation
 import UNTermCore
-import UNTermRuntime
+import UNTermHeadless
 import UserNotifications
 
 /// `unterm lint`: check payloads against APNs and iOS rules and the registered categories, and

@@ -1,7 +1,7 @@
 import Foundation
 import UNTermCore
 import UNTermRender
-import UNTermRuntime
+import UNTermHeadless
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,6 @@
 import Foundation
 import UNTermCore
-import UNTermRuntime
+import UNTermHeadless
 
 /// `unterm run`: run session scripts with expectations and snapshots; optionally play them live
 /// or record an asciicast.

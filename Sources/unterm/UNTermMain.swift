@@ -1,6 +1,6 @@
 import Foundation
 import UNTermCore
-import UNTermRuntime
+import UNTermHeadless
 
 #if canImport(Glibc)
   import Glibc

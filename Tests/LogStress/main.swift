@@ -1,6 +1,6 @@
 import Foundation
 import UNTermCore
-import UNTermRuntime
+import UNTermHeadless
 
 // Appends numbered records to a response log as fast as it can, printing "ack N" after each
 // record is synced. The durability test kills it with SIGKILL and checks that every

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import UNTermRender
-import UNTermRuntime
+import UNTermHeadless
 import UNTermTestSupport
 import UserNotifications
 

@@ -3,7 +3,7 @@ import Testing
 import UNTermTestSupport
 @testable import UNTermCore
 @testable import UNTermRender
-@testable import UNTermRuntime
+@testable import UNTermHeadless
 
 /// Every sample payload on both devices in all three views, as `unterm render` draws it at
 /// 80×24. The golden files under Tests/Golden are what a person should see;

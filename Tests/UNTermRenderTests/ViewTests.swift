@@ -3,7 +3,7 @@ import Testing
 import UNTermTestSupport
 @testable import UNTermCore
 @testable import UNTermRender
-@testable import UNTermRuntime
+@testable import UNTermHeadless
 
 /// What a person sees in each view, as screens.
 @Suite("Views")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UNTermCore
 import UNTermRender
-import UNTermRuntime
+import UNTermHeadless
 import UserNotifications
 
 /// Paths and builders shared by the test suites.

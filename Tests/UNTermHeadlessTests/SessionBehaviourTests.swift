@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import UNTermTestSupport
-@testable import UNTerm
+@testable import UNTermShell
 @testable import UNTermCore
-@testable import UNTermRuntime
+@testable import UNTermHeadless
 @testable import UserNotifications
 
 @Suite("Session behaviour", .serialized)

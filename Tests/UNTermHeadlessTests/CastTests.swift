@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UNTermTestSupport
 @testable import UNTermCore
-@testable import UNTermRuntime
+@testable import UNTermHeadless
 
 @Suite("Asciicast recording")
 struct CastTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UNTermTestSupport
 @testable import UNTermCore
-@testable import UNTermRuntime
+@testable import UNTermHeadless
 @testable import UserNotifications
 
 /// The mutable-content pipeline, with a loopback server started by the test and the virtual

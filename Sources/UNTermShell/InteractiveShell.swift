@@ -2,7 +2,7 @@ import Foundation
 import UNTermCore
 import UNTermCurses
 import UNTermRender
-import UNTermRuntime
+import UNTermHeadless
 import UserNotifications
 
 /// The interactive notification center: the session on a real clock, drawn with ncursesw,

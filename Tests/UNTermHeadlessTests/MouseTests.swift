@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 import UNTermTestSupport
-@testable import UNTerm
+@testable import UNTermShell
 @testable import UNTermCore
 @testable import UNTermRender
-@testable import UNTermRuntime
+@testable import UNTermHeadless
 
 /// Clicks land where things are drawn: a click on a list card taps that notification, a long
 /// press opens it, a click on an action chooses it.
