@@ -34,7 +34,9 @@ let package = Package(
       ]),
     .executableTarget(
       name: "unterm",
-      dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermCurses", "UNTermShell"]),
+      dependencies: [
+        "UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermCurses", "UNTermShell",
+      ]),
     .executableTarget(
       name: "unterm-example", dependencies: ["UNTerm", "UserNotifications", "UserNotificationsUI"]),
     .executableTarget(

@@ -1,8 +1,8 @@
 import Foundation
 import UNTermCore
 import UNTermCurses
-import UNTermRender
 import UNTermHeadless
+import UNTermRender
 import UNTermShell
 import UserNotifications
 import UserNotificationsUI
@@ -58,7 +58,8 @@ public final class UNTermSession {
 
   private let center: UNUserNotificationCenter
   private let configuration: Configuration
-  private var programExtensions: [(ContentExtensionAttributes, () -> any UNNotificationContentExtension & UNNotificationContentViewController)] = []
+  private var programExtensions:
+    [(ContentExtensionAttributes, () -> any UNNotificationContentExtension & UNNotificationContentViewController)] = []
 
   /// Your notification service extension, run for `mutable-content` payloads instead of
   /// UNTerm's built-in one.
@@ -76,13 +77,14 @@ public final class UNTermSession {
     overridesDefaultTitle: Bool = false, userInteractionEnabled: Bool = false,
     make: @escaping () -> any UNNotificationContentExtension & UNNotificationContentViewController
   ) {
-    programExtensions.append((
-      ContentExtensionAttributes(
-        categories: categories, initialContentSizeRatio: initialContentSizeRatio,
-        defaultContentHidden: defaultContentHidden, overridesDefaultTitle: overridesDefaultTitle,
-        userInteractionEnabled: userInteractionEnabled),
-      make
-    ))
+    programExtensions.append(
+      (
+        ContentExtensionAttributes(
+          categories: categories, initialContentSizeRatio: initialContentSizeRatio,
+          defaultContentHidden: defaultContentHidden, overridesDefaultTitle: overridesDefaultTitle,
+          userInteractionEnabled: userInteractionEnabled),
+        make
+      ))
   }
 
   /// An error that kept the session from running.
@@ -115,7 +117,8 @@ public final class UNTermSession {
     session.attach()
     if configuration.appInForeground { session.send(.command(.setAppState(.foreground))) }
     defer { session.detach() }
-    let delivery = configuration.acceptsPushes
+    let delivery =
+      configuration.acceptsPushes
       ? LiveDelivery(session: session, socketPath: LiveDelivery.defaultSocketPath(), inbox: LiveDelivery.defaultInbox())
       : nil
     for note in delivery?.start() ?? [] { session.send(.notice(.info, note)) }

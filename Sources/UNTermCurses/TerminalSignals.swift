@@ -104,8 +104,7 @@ enum TerminalSignals {
   /// Puts back every disposition this type replaced.
   static func uninstallAll() {
     let state = signalState
-    for signal in terminationSignals + crashSignals + [SIGWINCH] where state.installed[Int(signal)]
-    {
+    for signal in terminationSignals + crashSignals + [SIGWINCH] where state.installed[Int(signal)] {
       Posix.setAction(signal, state.previous + Int(signal), previous: nil)
       state.installed[Int(signal)] = false
     }

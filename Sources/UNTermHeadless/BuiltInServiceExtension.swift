@@ -17,7 +17,9 @@ package final class BuiltInServiceExtension: UNNotificationServiceExtension, @un
   private let downloads: URL
   private let state = ExpiryState()
 
-  package init(payloadDirectory: URL, mediaDirectory: URL?, budget: TimeInterval, trace: @escaping @Sendable (String) -> Void) {
+  package init(
+    payloadDirectory: URL, mediaDirectory: URL?, budget: TimeInterval, trace: @escaping @Sendable (String) -> Void
+  ) {
     self.payloadDirectory = payloadDirectory
     self.mediaDirectory = mediaDirectory ?? payloadDirectory
     self.budget = budget
@@ -37,9 +39,10 @@ package final class BuiltInServiceExtension: UNNotificationServiceExtension, @un
       contentHandler(request.content)
       return
     }
-    guard let (key, value) = PayloadAnalyzer.attachmentURLKeys.lazy
-      .compactMap({ key in (content.userInfo[key] as? String).map { (key, $0) } })
-      .first(where: { !$0.1.isEmpty })
+    guard
+      let (key, value) = PayloadAnalyzer.attachmentURLKeys.lazy
+        .compactMap({ key in (content.userInfo[key] as? String).map { (key, $0) } })
+        .first(where: { !$0.1.isEmpty })
     else {
       trace("\(id): no attachment-url, image-url or media-url; nothing to attach")
       contentHandler(content)
@@ -64,9 +67,10 @@ package final class BuiltInServiceExtension: UNNotificationServiceExtension, @un
       let box = HandlerBox(attach: { attach($0, hint: $1) }, fallback: { contentHandler(content) })
       let original = request.content
       state.set(fallback: { contentHandler(original) })
-      state.set(task: download(url, request: request, key: key) { file, hint in
-        if let file { box.attach(file, hint) } else { box.fallback() }
-      })
+      state.set(
+        task: download(url, request: request, key: key) { file, hint in
+          if let file { box.attach(file, hint) } else { box.fallback() }
+        })
     case .file(let fileURL):
       attach(fileURL)
     case .unsupported:
@@ -93,7 +97,8 @@ package final class BuiltInServiceExtension: UNNotificationServiceExtension, @un
     configuration.timeoutIntervalForRequest = max(0.1, budget)
     configuration.timeoutIntervalForResource = max(0.1, budget)
     let session = URLSession(configuration: configuration)
-    trace("\(id): downloading \(OneLine.quote(url.absoluteString, limit: 60)) (timeout \(ServicePipeline.format(budget)))")
+    trace(
+      "\(id): downloading \(OneLine.quote(url.absoluteString, limit: 60)) (timeout \(ServicePipeline.format(budget)))")
     let started = Date()
     let directory = downloads
     let trace = self.trace
@@ -115,9 +120,11 @@ package final class BuiltInServiceExtension: UNNotificationServiceExtension, @un
         completion(nil, nil)
         return
       }
-      trace("\(id): downloaded \(data.count) bytes\u{1F}in \(ServicePipeline.format(Date().timeIntervalSince(started)))")
+      trace(
+        "\(id): downloaded \(data.count) bytes\u{1F}in \(ServicePipeline.format(Date().timeIntervalSince(started)))")
       do {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+          at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let name = url.lastPathComponent.isEmpty ? "download" : url.lastPathComponent
         let file = directory.appendingPathComponent("\(UUID().uuidString)-\(name)")
         try data.write(to: file)

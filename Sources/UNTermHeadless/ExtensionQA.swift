@@ -21,7 +21,8 @@ package enum ExtensionQA {
         bytes = try InputFile.read(file)
       } catch {
         if error.exitCode == .noInput { missing = true }
-        diagnostics.append(Diagnostic(file: file, location: .file, severity: .error, code: "unreadable-file", message: error.message))
+        diagnostics.append(
+          Diagnostic(file: file, location: .file, severity: .error, code: "unreadable-file", message: error.message))
         continue
       }
       let analyzed = ContentExtensionDescriptor.analyze(bytes, file: file)
@@ -30,17 +31,22 @@ package enum ExtensionQA {
       let path = JSONPath([.key("NSExtensionAttributes"), .key("UNNotificationExtensionCategory")])
       for category in descriptor.attributes.categories {
         if let other = claimed[category] {
-          diagnostics.append(Diagnostic(
-            file: file, location: .path(path), severity: .error, code: "duplicate-extension-category",
-            message: "category \"\(category)\" is also claimed by \(other); on iOS extensions must not share a category"))
+          diagnostics.append(
+            Diagnostic(
+              file: file, location: .path(path), severity: .error, code: "duplicate-extension-category",
+              message:
+                "category \"\(category)\" is also claimed by \(other); on iOS extensions must not share a category"))
         } else {
           claimed[category] = file
         }
         if let categories, categories[category] == nil {
           let hint = Suggestion.closest(to: category, in: categories.keys).map { " Did you mean \"\($0)\"?" } ?? ""
-          diagnostics.append(Diagnostic(
-            file: file, location: .path(path), severity: .warning, code: "extension-category-unregistered",
-            message: "category \"\(category)\" is not registered, so no notification reaches this extension (matching is case-sensitive).\(hint)"))
+          diagnostics.append(
+            Diagnostic(
+              file: file, location: .path(path), severity: .warning, code: "extension-category-unregistered",
+              message:
+                "category \"\(category)\" is not registered, so no notification reaches this extension (matching is case-sensitive).\(hint)"
+            ))
         }
       }
       let sample = payloads.first { descriptor.attributes.categories.contains($0.content?.categoryIdentifier ?? "") }
@@ -69,16 +75,21 @@ package enum ExtensionQA {
     var out: [Diagnostic] = []
     let notification = notification(for: descriptor, sample: sample)
     let view = descriptor.view(for: notification)
-    let using = sample.map { " with \(($0.file as NSString).lastPathComponent)" } ?? " (no payload of its category given; templates are empty)"
+    let using =
+      sample.map { " with \(($0.file as NSString).lastPathComponent)" }
+      ?? " (no payload of its category given; templates are empty)"
     for device in [DeviceProfile.iphone, .ipad] {
       let columns = Projection.cardColumns(device, screenWidth: 1000) - 4
       let m = ExtensionLayout.measure(view, for: notification, device: device, columns: columns, images: images)
       func pt(_ value: Double) -> String { value == value.rounded() ? "\(Int(value))" : String(format: "%.1f", value) }
-      var message = "\(device.kind.rawValue): initial \(pt(m.initialHeight)) pt (\(pt(device.notificationWidth)) × \(descriptor.attributes.initialContentSizeRatio)), preferred \(pt(m.preferredHeight)) pt, budget \(pt(m.budget)) pt"
-      message += m.overflow > 0 ? ", \(pt(m.overflow)) pt over" : ", fits (\(pt(m.budget - m.preferredHeight)) pt to spare)"
+      var message =
+        "\(device.kind.rawValue): initial \(pt(m.initialHeight)) pt (\(pt(device.notificationWidth)) × \(descriptor.attributes.initialContentSizeRatio)), preferred \(pt(m.preferredHeight)) pt, budget \(pt(m.budget)) pt"
+      message +=
+        m.overflow > 0 ? ", \(pt(m.overflow)) pt over" : ", fits (\(pt(m.budget - m.preferredHeight)) pt to spare)"
       if !m.content.cut.isEmpty { message += "; cut: \(m.content.cut.joined(separator: ", "))" }
       message += using
-      var note = Diagnostic(file: descriptor.file, location: .file, severity: .note, code: "extension-size", message: message)
+      var note = Diagnostic(
+        file: descriptor.file, location: .file, severity: .note, code: "extension-size", message: message)
       note.details = [
         "device": device.kind.rawValue, "initialHeight": pt(m.initialHeight), "preferredHeight": pt(m.preferredHeight),
         "budget": pt(m.budget), "overflow": pt(m.overflow), "cut": m.content.cut.joined(separator: "; "),
@@ -87,14 +98,19 @@ package enum ExtensionQA {
       if m.overflow > 0 {
         var finding = Diagnostic(
           file: descriptor.file, location: .file, severity: strict ? .error : .warning, code: "extension-overflow",
-          message: "on \(device.displayName) the view is \(pt(m.preferredHeight)) pt tall, \(pt(m.overflow)) pt over the \(pt(m.budget)) pt budget; iOS would clip \(m.content.cut.joined(separator: ", "))")
+          message:
+            "on \(device.displayName) the view is \(pt(m.preferredHeight)) pt tall, \(pt(m.overflow)) pt over the \(pt(m.budget)) pt budget; iOS would clip \(m.content.cut.joined(separator: ", "))"
+        )
         finding.details = note.details
         out.append(finding)
       }
       if m.initialOverflow > 0 {
-        out.append(Diagnostic(
-          file: descriptor.file, location: .file, severity: .note, code: "extension-initial-overflow",
-          message: "on \(device.displayName) the loading view (\(pt(m.initialHeight)) pt) is taller than the \(pt(m.budget)) pt budget"))
+        out.append(
+          Diagnostic(
+            file: descriptor.file, location: .file, severity: .note, code: "extension-initial-overflow",
+            message:
+              "on \(device.displayName) the loading view (\(pt(m.initialHeight)) pt) is taller than the \(pt(m.budget)) pt budget"
+          ))
       }
     }
     return out

@@ -41,7 +41,11 @@ package final class ExtensionRegistry {
 
   private(set) var providers: [String: Provider] = [:]
   /// The open program extension: its view controller and the notification it shows.
-  private(set) var active: (controller: any UNNotificationContentExtension & UNNotificationContentViewController, notification: String, thread: String)?
+  private(set) var active:
+    (
+      controller: any UNNotificationContentExtension & UNNotificationContentViewController, notification: String,
+      thread: String
+    )?
 
   package init() {}
 
@@ -51,7 +55,8 @@ package final class ExtensionRegistry {
       if let existing = providers[category] {
         throw UNTermError(
           .dataError, file: provider.source,
-          "category \"\(category)\" is already served by \(existing.source); on iOS two content extensions must not claim one category")
+          "category \"\(category)\" is already served by \(existing.source); on iOS two content extensions must not claim one category"
+        )
       }
     }
     for category in provider.attributes.categories { providers[category] = provider }
@@ -76,8 +81,9 @@ package final class ExtensionRegistry {
     case .program(let program):
       let thread = notification.request.content.threadIdentifier
       let controller: any UNNotificationContentExtension & UNNotificationContentViewController
-      if let active, active.notification == notification.request.identifier
-        || (!thread.isEmpty && active.thread == thread)
+      if let active,
+        active.notification == notification.request.identifier
+          || (!thread.isEmpty && active.thread == thread)
       {
         controller = active.controller
       } else {

@@ -117,7 +117,9 @@ package final class CastWriter: ScriptObserver {
   }
 
   package func delivered(_ notification: UNNotification, session: Session) {
-    let title = notification.request.content.title.isEmpty ? notification.request.content.body : notification.request.content.title
+    let title =
+      notification.request.content.title.isEmpty
+      ? notification.request.content.body : notification.request.content.title
     emit("m", "delivery \(notification.request.identifier): \(OneLine.flatten(String(title.prefix(60))))")
   }
 

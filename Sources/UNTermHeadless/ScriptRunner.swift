@@ -114,7 +114,9 @@ package final class ScriptRunner {
   }
 
   /// Runs one line; returns what failed, if anything.
-  private func execute(_ line: SessionScript.Line, session: Session, result: inout ScriptResult) throws(UNTermError) -> String? {
+  private func execute(_ line: SessionScript.Line, session: Session, result: inout ScriptResult) throws(UNTermError)
+    -> String?
+  {
     func outcome(_ event: Event) -> String? {
       session.send(event).failure
     }
@@ -159,19 +161,25 @@ package final class ScriptRunner {
       let response = unchecked.removeFirst()
       let actualText = (response as? UNTextInputNotificationResponse)?.userText
       if response.actionIdentifier != id || (text != nil && actualText != text) {
-        return "expected response \(describe(id, text))\n  actual response   \(describe(response.actionIdentifier, actualText)) (request \(response.notification.request.identifier))"
+        return
+          "expected response \(describe(id, text))\n  actual response   \(describe(response.actionIdentifier, actualText)) (request \(response.notification.request.identifier))"
       }
     case .expectNoResponse:
       if !unchecked.isEmpty {
         let list = unchecked.map { describe($0.actionIdentifier, ($0 as? UNTextInputNotificationResponse)?.userText) }
-        return "expected no unchecked response, but \(unchecked.count) remain\(unchecked.count == 1 ? "s" : ""): \(list.joined(separator: ", "))"
+        return
+          "expected no unchecked response, but \(unchecked.count) remain\(unchecked.count == 1 ? "s" : ""): \(list.joined(separator: ", "))"
       }
     case .expectScreen(let text):
       let screen = session.frame().grid.text
-      if !text.isEmpty && !screen.contains(text) { return "expected the screen to show \(OneLine.quote(text, limit: 200))" }
+      if !text.isEmpty && !screen.contains(text) {
+        return "expected the screen to show \(OneLine.quote(text, limit: 200))"
+      }
     case .expectScreenNot(let text):
       let screen = session.frame().grid.text
-      if text.isEmpty || screen.contains(text) { return "expected the screen not to show \(OneLine.quote(text, limit: 200))" }
+      if text.isEmpty || screen.contains(text) {
+        return "expected the screen not to show \(OneLine.quote(text, limit: 200))"
+      }
     case .expectBadge(let n):
       let badge = session.state.store.badge
       if badge != n { return "expected badge \(n)\n  actual badge   \(badge)" }
@@ -204,7 +212,8 @@ package final class ScriptRunner {
       }
       result.recorded.append(path)
       if existing == nil && options.isCI {
-        return "snapshot \(name).txt was missing; it is recorded now, but a missing snapshot fails when CI is set (commit the recorded file)"
+        return
+          "snapshot \(name).txt was missing; it is recorded now, but a missing snapshot fails when CI is set (commit the recorded file)"
       }
       return nil
     }
@@ -222,7 +231,8 @@ package final class ScriptRunner {
     } else {
       for response in all.suffix(5) {
         let checked = !unchecked.contains { $0 === response }
-        out += "\n    \(checked ? "✓" : "·") \(describe(response.actionIdentifier, (response as? UNTextInputNotificationResponse)?.userText)) — \(response.notification.request.identifier)"
+        out +=
+          "\n    \(checked ? "✓" : "·") \(describe(response.actionIdentifier, (response as? UNTextInputNotificationResponse)?.userText)) — \(response.notification.request.identifier)"
       }
     }
     out += "\n  screen:\n"

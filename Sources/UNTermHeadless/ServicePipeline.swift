@@ -23,7 +23,10 @@ package final class ServicePipeline: @unchecked Sendable {
     var finished = false
     var expiring = false
 
-    init(request: UNNotificationRequest, service: UNNotificationServiceExtension, name: String, started: Date, deadline: Date) {
+    init(
+      request: UNNotificationRequest, service: UNNotificationServiceExtension, name: String, started: Date,
+      deadline: Date
+    ) {
       self.request = request
       self.service = service
       self.name = name
@@ -60,7 +63,8 @@ package final class ServicePipeline: @unchecked Sendable {
     _ request: UNNotificationRequest, with service: UNNotificationServiceExtension, name: String,
     now: Date, budget: TimeInterval
   ) {
-    let job = Job(request: request, service: service, name: name, started: now, deadline: now.addingTimeInterval(budget))
+    let job = Job(
+      request: request, service: service, name: name, started: now, deadline: now.addingTimeInterval(budget))
     lock.lock()
     jobs[request.identifier] = job
     lock.unlock()
@@ -112,7 +116,9 @@ package final class ServicePipeline: @unchecked Sendable {
       return
     }
     guard content.hasAlertText else {
-      trace?("\(job.request.identifier): the extension returned content without alert text; iOS ignores it and shows the original", nil)
+      trace?(
+        "\(job.request.identifier): the extension returned content without alert text; iOS ignores it and shows the original",
+        nil)
       deliver?(job.request, nil)
       return
     }
@@ -142,7 +148,9 @@ package final class ServicePipeline: @unchecked Sendable {
     for job in due { job.expiring = true }
     lock.unlock()
     for job in due {
-      trace?("\(job.request.identifier): the \(Self.format(job.deadline.timeIntervalSince(job.started))) budget ran out; serviceExtensionTimeWillExpire()", nil)
+      trace?(
+        "\(job.request.identifier): the \(Self.format(job.deadline.timeIntervalSince(job.started))) budget ran out; serviceExtensionTimeWillExpire()",
+        nil)
       let done = DispatchSemaphore(value: 0)
       let box = ServiceBox(service: job.service, request: job.request, handler: { _ in })
       extensionQueue.async {

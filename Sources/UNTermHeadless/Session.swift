@@ -1,12 +1,12 @@
 import Foundation
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 import UNTermCore
 import UNTermRender
 import UserNotifications
 import UserNotificationsUI
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// A running notification center: the state, the app's center and delegate, the response log.
 ///
@@ -97,7 +97,9 @@ package final class Session: @unchecked Sendable {
 
   /// Drops attachments the media decoder cannot read (corrupt, truncated, too large to
   /// decode), so the notification shows without them, with a note saying why.
-  private func checkedAttachments(_ content: UNNotificationContent, request: UNNotificationRequest) -> UNNotificationContent {
+  private func checkedAttachments(_ content: UNNotificationContent, request: UNNotificationRequest)
+    -> UNNotificationContent
+  {
     guard let images = renderer.images as? any AttachmentValidating,
       let mutable = content.mutableCopy() as? UNMutableNotificationContent
     else { return content }
@@ -242,7 +244,8 @@ package final class Session: @unchecked Sendable {
     let device = state.device
     let columns = Projection.cardColumns(device, screenWidth: 1000) - 4
     let m = ExtensionLayout.measure(view, for: notification, device: device, columns: columns, images: renderer.images)
-    var text = "Extension on \(device.displayName): initial \(Int(m.initialHeight)) pt, preferred \(Int(m.preferredHeight.rounded())) pt, budget \(Int(m.budget)) pt"
+    var text =
+      "Extension on \(device.displayName): initial \(Int(m.initialHeight)) pt, preferred \(Int(m.preferredHeight.rounded())) pt, budget \(Int(m.budget)) pt"
     text += m.overflow > 0 ? " — \(Int(m.overflow.rounded(.up))) pt over" : " — fits"
     if !m.content.cut.isEmpty { text += "; cut: " + m.content.cut.joined(separator: ", ") }
     state.note(m.overflow > 0 ? .warning : .info, text)
@@ -288,7 +291,8 @@ package final class Session: @unchecked Sendable {
       service = make()
       name = "the app's service extension (\(type(of: service)))"
     } else {
-      let folder = payload.file == "-"
+      let folder =
+        payload.file == "-"
         ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         : URL(fileURLWithPath: payload.file).deletingLastPathComponent()
       service = BuiltInServiceExtension(

@@ -20,8 +20,10 @@ package struct UnitRect: Hashable, Sendable {
   /// A rectangle clamped inside the image, or `nil` when nothing of it is inside.
   package init?(clamping x: Double, y: Double, width: Double, height: Double) {
     guard x.isFinite, y.isFinite, width.isFinite, height.isFinite else { return nil }
-    let left = min(1, max(0, x)), top = min(1, max(0, y))
-    let right = min(1, max(0, x + width)), bottom = min(1, max(0, y + height))
+    let left = min(1, max(0, x))
+    let top = min(1, max(0, y))
+    let right = min(1, max(0, x + width))
+    let bottom = min(1, max(0, y + height))
     guard right - left > 0.0001, bottom - top > 0.0001 else { return nil }
     self.init(x: left, y: top, width: right - left, height: bottom - top)
   }
@@ -89,11 +91,14 @@ enum BlockArtBuilder {
     let ys = spans(count: g.height, start: g.shown.y, length: g.shown.height, pixels: image.height)
     let fill = Color.rgb(background.r, background.g, background.b)
     func color(_ px: Int, _ py: Int) -> Color {
-      let ix = px - g.x, iy = py - g.y
+      let ix = px - g.x
+      let iy = py - g.y
       guard ix >= 0, ix < xs.count, iy >= 0, iy < ys.count else { return fill }
       let (x0, x1) = xs[ix]
       let (y0, y1) = ys[iy]
-      var r = 0, gr = 0, b = 0
+      var r = 0
+      var gr = 0
+      var b = 0
       image.rgb.withUnsafeBufferPointer { rgb in
         for y in y0..<y1 {
           var i = (y * image.width + x0) * 3

@@ -1,7 +1,8 @@
 /// The EXIF orientation of a JPEG (TIFF tag 0x0112): how the stored pixels must be turned or
 /// mirrored to show the picture upright, as phone cameras record it.
 package enum ExifOrientation: Int, Hashable, Sendable {
-  case up = 1, upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
+  case up = 1
+  case upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
 
   /// Whether the shown picture's width is the stored height.
   package var swapsAxes: Bool { rawValue >= 5 }

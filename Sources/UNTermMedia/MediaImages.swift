@@ -188,7 +188,7 @@ package final class MediaImages: ImageProvider {
     let prefix = try file.read(at: 0, count: 64 * 1024)
     do throws(MediaError) {
       return try MediaDecoder.probe(prefix)
-    } catch where error.kind == .truncated && file.size > Int64(prefix.count) {
+    } catch  where error.kind == .truncated && file.size > Int64(prefix.count) {
       return try MediaDecoder.probe(file.readAll(limit: limits.maxFileBytes))
     }
   }

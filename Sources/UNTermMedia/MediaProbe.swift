@@ -46,7 +46,8 @@ package enum MediaProbe {
       if id == "fmt " {
         guard size >= 16, let fmt = reader.bytes(at: body, count: 16) else { return nil }
         let rate = Double(le32(fmt, 8))
-        let sampleRate = Double(le32(fmt, 4)), blockAlign = Double(le16(fmt, 12))
+        let sampleRate = Double(le32(fmt, 4))
+        let blockAlign = Double(le16(fmt, 12))
         byteRate = rate > 0 ? rate : sampleRate * blockAlign
       } else if id == "data" {
         // Streamed files may leave the size at 0 or 0xFFFFFFFF: use what the file holds.
@@ -238,7 +239,9 @@ package enum MediaProbe {
       guard index + 4 <= bytes.count, bytes[index] == 0xFF, bytes[index + 1] & 0xE0 == 0xE0 else {
         return nil
       }
-      let b1 = bytes[index + 1], b2 = bytes[index + 2], b3 = bytes[index + 3]
+      let b1 = bytes[index + 1]
+      let b2 = bytes[index + 2]
+      let b3 = bytes[index + 3]
       switch (b1 >> 3) & 3 {
       case 0: version = 25
       case 2: version = 2
@@ -251,7 +254,8 @@ package enum MediaProbe {
       case 3: layer = 1
       default: return nil
       }
-      let bitrateIndex = Int(b2 >> 4), rateIndex = Int((b2 >> 2) & 3)
+      let bitrateIndex = Int(b2 >> 4)
+      let rateIndex = Int((b2 >> 2) & 3)
       guard bitrateIndex != 0, bitrateIndex != 15, rateIndex != 3 else { return nil }
       let table: [Int]
       switch (version == 1, layer) {

@@ -18,7 +18,9 @@ enum PixelReduction {
         for ox in 0..<outWidth {
           let x0 = ox * width / outWidth
           let x1 = max(x0 + 1, (ox + 1) * width / outWidth)
-          var r = 0, g = 0, b = 0
+          var r = 0
+          var g = 0
+          var b = 0
           for y in y0..<y1 {
             var i = (y * width + x0) * channels
             for _ in x0..<x1 {

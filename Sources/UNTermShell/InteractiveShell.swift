@@ -1,8 +1,8 @@
 import Foundation
 import UNTermCore
 import UNTermCurses
-import UNTermRender
 import UNTermHeadless
+import UNTermRender
 import UserNotifications
 
 /// The interactive notification center: the session on a real clock, drawn with ncursesw,

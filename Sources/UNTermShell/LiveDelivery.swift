@@ -363,7 +363,9 @@ package enum PushClient {
       return nil
     }
     let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
     }
     guard connected == 0 else {
       close(fd)
@@ -388,7 +390,9 @@ package enum PushClient {
   /// Sends payloads to the running session.
   ///
   /// - Throws: `UNTermError` when no session is running (exit code 1).
-  package static func push(_ payloads: [(name: String, bytes: [UInt8])], socket path: String) throws(UNTermError) -> [Result] {
+  package static func push(_ payloads: [(name: String, bytes: [UInt8])], socket path: String) throws(UNTermError)
+    -> [Result]
+  {
     guard let fd = connectTo(path) else {
       throw UNTermError(
         .failure, file: path,

@@ -1,6 +1,7 @@
 import Foundation
 
 /// The error domain of UserNotifications errors.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public let UNErrorDomain = "UNErrorDomain"
 
 /// An error from the UserNotifications framework.

@@ -1,14 +1,18 @@
 import Foundation
 
 /// Option key: a UTI string saying what type the file is.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public let UNNotificationAttachmentOptionsTypeHintKey = "UNNotificationAttachmentOptionsTypeHintKey"
 /// Option key: a Boolean `NSNumber`; `true` hides the thumbnail.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public let UNNotificationAttachmentOptionsThumbnailHiddenKey =
   "UNNotificationAttachmentOptionsThumbnailHiddenKey"
 /// Option key: a dictionary for a normalized rectangle (0…1) used to clip the thumbnail.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public let UNNotificationAttachmentOptionsThumbnailClippingRectKey =
   "UNNotificationAttachmentOptionsThumbnailClippingRectKey"
 /// Option key: the frame number or time (seconds) used for the thumbnail.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public let UNNotificationAttachmentOptionsThumbnailTimeKey =
   "UNNotificationAttachmentOptionsThumbnailTimeKey"
 
@@ -275,7 +279,8 @@ package struct UNAttachmentChecker: Sendable {
     let hinted = typeHint.flatMap(UNAttachmentFormat.init(uti:))
     let named = UNAttachmentFormat(pathExtension: url.pathExtension)
     guard let format = UNAttachmentFormat(sniffing: head) else {
-      let claim = hinted.map { "type hint says \($0.displayName)" }
+      let claim =
+        hinted.map { "type hint says \($0.displayName)" }
         ?? named.map { "name says \($0.displayName)" }
       throw UNError(
         .attachmentUnrecognizedType,
@@ -294,7 +299,8 @@ package struct UNAttachmentChecker: Sendable {
     }
     var mislabel: String?
     if let claimed = hinted ?? named, claimed != format {
-      mislabel = "\(hinted != nil ? "type hint" : "file name") says \(claimed.displayName) but the content is \(format.displayName)"
+      mislabel =
+        "\(hinted != nil ? "type hint" : "file name") says \(claimed.displayName) but the content is \(format.displayName)"
     }
     return Result(format: format, byteCount: size, mislabel: mislabel)
   }

@@ -18,22 +18,32 @@ public struct UNAuthorizationOptions: OptionSet, Sendable, Hashable {
 
 /// Whether the app may post notifications.
 public enum UNAuthorizationStatus: Int, Sendable {
-  case notDetermined = 0, denied = 1, authorized = 2, provisional = 3, ephemeral = 4
+  case notDetermined = 0
+  case denied = 1
+  case authorized = 2
+  case provisional = 3
+  case ephemeral = 4
 }
 
 /// Whether one notification feature is on.
 public enum UNNotificationSetting: Int, Sendable {
-  case notSupported = 0, disabled = 1, enabled = 2
+  case notSupported = 0
+  case disabled = 1
+  case enabled = 2
 }
 
 /// How alerts are shown while the device is unlocked.
 public enum UNAlertStyle: Int, Sendable {
-  case none = 0, banner = 1, alert = 2
+  case none = 0
+  case banner = 1
+  case alert = 2
 }
 
 /// When notification previews are shown.
 public enum UNShowPreviewsSetting: Int, Sendable {
-  case always = 0, whenAuthenticated = 1, never = 2
+  case always = 0
+  case whenAuthenticated = 1
+  case never = 2
 }
 
 /// The app's notification settings. In UNTerm every feature is enabled.

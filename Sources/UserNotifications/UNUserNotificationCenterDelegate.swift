@@ -9,7 +9,8 @@ public protocol UNUserNotificationCenterDelegate: NSObjectProtocol {
   /// A notification arrived while the app is in the foreground: say how to present it.
   func userNotificationCenter(
     _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
-    withCompletionHandler completionHandler: @escaping @Sendable (UNNotificationPresentationOptions)
+    withCompletionHandler completionHandler:
+      @escaping @Sendable (UNNotificationPresentationOptions)
       -> Void)
 
   /// A notification arrived while the app is in the foreground: say how to present it.
@@ -39,7 +40,8 @@ private struct UncheckedBox<Value>: @unchecked Sendable {
 extension UNUserNotificationCenterDelegate {
   public func userNotificationCenter(
     _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
-    withCompletionHandler completionHandler: @escaping @Sendable (UNNotificationPresentationOptions)
+    withCompletionHandler completionHandler:
+      @escaping @Sendable (UNNotificationPresentationOptions)
       -> Void
   ) {
     let box = UncheckedBox(value: (self as any UNUserNotificationCenterDelegate, center, notification))

@@ -1,8 +1,8 @@
 import Foundation
 import UNTermCore
 import UNTermCurses
-import UNTermRender
 import UNTermHeadless
+import UNTermRender
 import UserNotifications
 
 // Prints what a frame of the notification list costs with 10 and with 100,000 delivered
@@ -101,12 +101,21 @@ do {
     print("as ncurses writes them (xterm-256color):")
     for r in results {
       guard let c = r.curses else { continue }
-      print(String(format: "%13d   full paint %6d B   focus step %6d B   identical redraw %d B", r.count, c.full, c.step, c.identical))
+      print(
+        String(
+          format: "%13d   full paint %6d B   focus step %6d B   identical redraw %d B", r.count, c.full, c.step,
+          c.identical))
     }
   }
   if let small = results.first, let large = results.last, results.count > 1 {
-    print(String(format: "frame cost ratio %d : %d notifications = %.2f×", large.count, small.count, large.frameMicros / small.frameMicros))
-    print(String(format: "key cost ratio   %d : %d notifications = %.2f×", large.count, small.count, large.keyMicros / small.keyMicros))
+    print(
+      String(
+        format: "frame cost ratio %d : %d notifications = %.2f×", large.count, small.count,
+        large.frameMicros / small.frameMicros))
+    print(
+      String(
+        format: "key cost ratio   %d : %d notifications = %.2f×", large.count, small.count,
+        large.keyMicros / small.keyMicros))
   }
 } catch {
   FileHandle.standardError.write(Data("unterm-bench: \(error)\n".utf8))

@@ -1,8 +1,8 @@
 import Foundation
-import UNTermShell
 import UNTermCore
 import UNTermCurses
 import UNTermHeadless
+import UNTermShell
 
 #if canImport(Glibc)
   import Glibc
@@ -37,7 +37,8 @@ enum InteractiveCommand {
     {
       throw UNTermError(
         .failure,
-        "\(problem.description). Without a terminal, print a screen with `unterm render PAYLOAD...` or run a scripted session with `unterm run SCRIPT...`")
+        "\(problem.description). Without a terminal, print a screen with `unterm render PAYLOAD...` or run a scripted session with `unterm run SCRIPT...`"
+      )
     }
     ensureBacktraceSettings()
     let options = configuration.value
@@ -99,7 +100,8 @@ enum PushCommand {
     var socket = LiveDelivery.defaultSocketPath()
     var wantsHelp = false
     let parser = arguments
-    let files = try arguments.parse(flags: ["--help", "-h"], options: ["--socket"]) { (name, value) throws(UNTermError) in
+    let files = try arguments.parse(flags: ["--help", "-h"], options: ["--socket"]) {
+      (name, value) throws(UNTermError) in
       switch name {
       case "--socket": socket = value ?? socket
       default: wantsHelp = true
@@ -115,7 +117,9 @@ enum PushCommand {
       let bytes = try InputFile.read(file)
       // Check each payload here first, so a bad file is reported the same with or without a
       // session (exit 65); the session checks again against its categories.
-      if let error = PayloadAnalyzer.analyze(bytes, file: file, categories: nil).diagnostics.first(where: { $0.severity == .error }) {
+      if let error = PayloadAnalyzer.analyze(bytes, file: file, categories: nil).diagnostics.first(where: {
+        $0.severity == .error
+      }) {
         throw UNTermError(error)
       }
       let name = file == "-" ? "-" : URL(fileURLWithPath: file).standardizedFileURL.path

@@ -38,7 +38,9 @@ enum LintCommand {
     func note(_ error: UNTermError) {
       if error.exitCode == .noInput { missing = true }
       report.diagnostics.append(
-        Diagnostic(file: error.file ?? "-", location: .file, severity: .error, code: error.exitCode == .noInput ? "unreadable-file" : "invalid-file", message: error.message))
+        Diagnostic(
+          file: error.file ?? "-", location: .file, severity: .error,
+          code: error.exitCode == .noInput ? "unreadable-file" : "invalid-file", message: error.message))
     }
     // What each file is: payloads, and the categories files, extension descriptors and scripts
     // found among them (so `unterm lint SamplePayloads/` checks a whole folder).
@@ -67,9 +69,10 @@ enum LintCommand {
       do {
         _ = try SessionScript.parse(String(decoding: bytes, as: UTF8.self), file: file)
       } catch {
-        report.diagnostics.append(Diagnostic(
-          file: file, location: .position(SourcePosition(line: error.line, column: error.column)), severity: .error,
-          code: "script-syntax", message: error.message))
+        report.diagnostics.append(
+          Diagnostic(
+            file: file, location: .position(SourcePosition(line: error.line, column: error.column)), severity: .error,
+            code: "script-syntax", message: error.message))
       }
     }
     if options.theme != "default" {
@@ -134,10 +137,10 @@ struct LintReport {
     let warnings = diagnostics.filter { $0.severity == .warning }.count
     let notes = diagnostics.filter { $0.severity == .note }.count
     func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-    return "\(plural(errors, "error")), \(plural(warnings, "warning")), \(plural(notes, "note")) in \(plural(files, "file"))"
+    return
+      "\(plural(errors, "error")), \(plural(warnings, "warning")), \(plural(notes, "note")) in \(plural(files, "file"))"
   }
 }
-
 
 /// The files `lint` was given, sorted by what they are.
 struct LintInputs {
@@ -204,13 +207,19 @@ enum AttachmentLint {
     let fileURL: URL
     switch MediaLocation(value, relativeTo: folder) {
     case .remote:
-      return [Diagnostic(
-        file: payload.file, location: .path(path), severity: .note, code: "remote-attachment",
-        message: "\(key) is downloaded at delivery by the built-in service extension, within the service budget")]
+      return [
+        Diagnostic(
+          file: payload.file, location: .path(path), severity: .note, code: "remote-attachment",
+          message: "\(key) is downloaded at delivery by the built-in service extension, within the service budget")
+      ]
     case .unsupported:
-      return [Diagnostic(
-        file: payload.file, location: .path(path), severity: .warning, code: "attachment-rejected",
-        message: "\(OneLine.quote(value)) is neither a path, a file: URL nor an http(s) URL; the notification would show without it")]
+      return [
+        Diagnostic(
+          file: payload.file, location: .path(path), severity: .warning, code: "attachment-rejected",
+          message:
+            "\(OneLine.quote(value)) is neither a path, a file: URL nor an http(s) URL; the notification would show without it"
+        )
+      ]
     case .file(let url):
       fileURL = url
     }
@@ -218,11 +227,17 @@ enum AttachmentLint {
     do {
       let result = try checker.check(url: fileURL, typeHint: nil)
       guard let mislabel = result.mislabel else { return [] }
-      return [Diagnostic(file: payload.file, location: .path(path), severity: .warning, code: "attachment-mislabelled", message: mislabel)]
+      return [
+        Diagnostic(
+          file: payload.file, location: .path(path), severity: .warning, code: "attachment-mislabelled",
+          message: mislabel)
+      ]
     } catch {
-      return [Diagnostic(
-        file: payload.file, location: .path(path), severity: .warning, code: "attachment-rejected",
-        message: "\(error.description); the notification would show without it")]
+      return [
+        Diagnostic(
+          file: payload.file, location: .path(path), severity: .warning, code: "attachment-rejected",
+          message: "\(error.description); the notification would show without it")
+      ]
     }
   }
 }

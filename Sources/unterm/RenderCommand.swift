@@ -1,7 +1,7 @@
 import Foundation
 import UNTermCore
-import UNTermRender
 import UNTermHeadless
+import UNTermRender
 
 #if canImport(Glibc)
   import Glibc

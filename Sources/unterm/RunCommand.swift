@@ -63,7 +63,8 @@ enum RunCommand {
         cast = try CastWriter(path: castFile, speed: speed)
       } catch {
         let folder = (castFile as NSString).deletingLastPathComponent
-        let reason = FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder)
+        let reason =
+          FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder)
           ? "cannot create the recording file" : "no such folder \(folder)"
         throw UNTermError(.noInput, file: castFile, reason)
       }

@@ -51,7 +51,8 @@ enum UNTermMain {
       if !first.hasPrefix("-") && !first.hasSuffix(".json") && !first.hasSuffix(".apns")
         && !FileManager.default.fileExists(atPath: first)
       {
-        let hint = Suggestion.closest(to: first, in: ["render", "lint", "run", "push"]).map { " (did you mean '\($0)'?)" } ?? ""
+        let hint =
+          Suggestion.closest(to: first, in: ["render", "lint", "run", "push"]).map { " (did you mean '\($0)'?)" } ?? ""
         throw UNTermError(.usage, "unknown command or missing file '\(first)'\(hint); see 'unterm --help'")
       }
       return try InteractiveCommand.run(Arguments(arguments, command: ""), demo: false)

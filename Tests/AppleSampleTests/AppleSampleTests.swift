@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 import UNTermTestSupport
+import UserNotifications
+
 @testable import UNTermCore
 @testable import UNTermHeadless
-import UserNotifications
 
 @Suite("Apple's documentation sample")
 struct AppleSampleTests {
@@ -12,7 +13,9 @@ struct AppleSampleTests {
     let server = try LoopbackHTTPServer(routes: ["/cover.png": .init(contentType: "image/png", body: png)])
     let session = try Fixtures.session()
     session.serviceExtension = { NotificationService() }
-    try Fixtures.push(#"{"aps":{"alert":{"title":"Episode"},"mutable-content":1},"image-url":"\#(server.url("/cover.png"))"}"#, into: session)
+    try Fixtures.push(
+      #"{"aps":{"alert":{"title":"Episode"},"mutable-content":1},"image-url":"\#(server.url("/cover.png"))"}"#,
+      into: session)
     for _ in 0..<10 where session.state.store.delivered("req-1") == nil { session.settleServiceExtensions() }
     let shown = try #require(session.state.store.delivered("req-1"))
     #expect(shown.request.content.title == "Episode [modified]")

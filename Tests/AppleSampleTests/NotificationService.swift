@@ -7,42 +7,45 @@ import UserNotifications
 
 class NotificationService: UNNotificationServiceExtension {
 
-    var contentHandler: ((UNNotificationContent) -> Void)?
-    var bestAttemptContent: UNMutableNotificationContent?
+  var contentHandler: ((UNNotificationContent) -> Void)?
+  var bestAttemptContent: UNMutableNotificationContent?
 
-    override func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {
-        self.contentHandler = contentHandler
-        bestAttemptContent = (request.content.mutableCopy() as? UNMutableNotificationContent)
+  override func didReceive(
+    _ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
+  ) {
+    self.contentHandler = contentHandler
+    bestAttemptContent = (request.content.mutableCopy() as? UNMutableNotificationContent)
 
-        if let bestAttemptContent = bestAttemptContent {
-            // Modify the notification content here...
-            bestAttemptContent.title = "\(bestAttemptContent.title) [modified]"
+    if let bestAttemptContent = bestAttemptContent {
+      // Modify the notification content here...
+      bestAttemptContent.title = "\(bestAttemptContent.title) [modified]"
 
-            guard let urlString = request.content.userInfo["image-url"] as? String,
-                  let url = URL(string: urlString) else {
-                contentHandler(bestAttemptContent)
-                return
-            }
-            URLSession.shared.downloadTask(with: url) { location, response, error in
-                if let location = location {
-                    let tmp = URL(fileURLWithPath: NSTemporaryDirectory())
-                        .appendingPathComponent(UUID().uuidString + "-" + url.lastPathComponent)
-                    try? FileManager.default.moveItem(at: location, to: tmp)
-                    if let attachment = try? UNNotificationAttachment(identifier: "image", url: tmp, options: nil) {
-                        bestAttemptContent.attachments = [attachment]
-                    }
-                }
-                contentHandler(bestAttemptContent)
-            }.resume()
+      guard let urlString = request.content.userInfo["image-url"] as? String,
+        let url = URL(string: urlString)
+      else {
+        contentHandler(bestAttemptContent)
+        return
+      }
+      URLSession.shared.downloadTask(with: url) { location, response, error in
+        if let location = location {
+          let tmp = URL(fileURLWithPath: NSTemporaryDirectory())
+            .appendingPathComponent(UUID().uuidString + "-" + url.lastPathComponent)
+          try? FileManager.default.moveItem(at: location, to: tmp)
+          if let attachment = try? UNNotificationAttachment(identifier: "image", url: tmp, options: nil) {
+            bestAttemptContent.attachments = [attachment]
+          }
         }
+        contentHandler(bestAttemptContent)
+      }.resume()
     }
+  }
 
-    override func serviceExtensionTimeWillExpire() {
-        // Called just before the extension will be terminated by the system.
-        // Use this as an opportunity to deliver your "best attempt" at modified content, otherwise the original push payload will be used.
-        if let contentHandler = contentHandler, let bestAttemptContent =  bestAttemptContent {
-            contentHandler(bestAttemptContent)
-        }
+  override func serviceExtensionTimeWillExpire() {
+    // Called just before the extension will be terminated by the system.
+    // Use this as an opportunity to deliver your "best attempt" at modified content, otherwise the original push payload will be used.
+    if let contentHandler = contentHandler, let bestAttemptContent = bestAttemptContent {
+      contentHandler(bestAttemptContent)
     }
+  }
 
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UNTermTestSupport
+
 @testable import UNTermCore
 @testable import UserNotifications
 
@@ -11,7 +12,8 @@ struct CategoriesFileTests {
   }
 
   @Test func loadsTheContractExample() throws {
-    let file = analyze(#"""
+    let file = analyze(
+      #"""
       {"categories":[{"identifier":"message","actions":[
         {"identifier":"reply","title":"Reply","options":["authenticationRequired"],
          "textInput":{"buttonTitle":"Send","placeholder":"Message…"}},
@@ -42,7 +44,8 @@ struct CategoriesFileTests {
 
   @Test func designReview() {
     let actions = (1...11).map { #"{"identifier":"a\#($0)","title":"A\#($0)"}"# }.joined(separator: ",")
-    let file = analyze(#"""
+    let file = analyze(
+      #"""
       {"categories":[
         {"identifier":"big","actions":[\#(actions)]},
         {"identifier":"big","actions":[{"identifier":"a1","title":"Again"},
@@ -50,18 +53,23 @@ struct CategoriesFileTests {
         {"identifier":"","actions":[]}]}
       """#)
     let found = Set(file.diagnostics.map(\.code))
-    #expect(found.isSuperset(of: [
-      "too-many-actions", "banner-shows-two-actions", "duplicate-category",
-      "duplicate-action-identifier", "text-input-incomplete", "empty-identifier",
-    ]))
+    #expect(
+      found.isSuperset(of: [
+        "too-many-actions", "banner-shows-two-actions", "duplicate-category",
+        "duplicate-action-identifier", "text-input-incomplete", "empty-identifier",
+      ]))
     let duplicate = file.diagnostics.first { $0.code == "duplicate-action-identifier" }
-    #expect(duplicate?.formatted.hasPrefix("cats.json:categories[1].actions[0].identifier: error[duplicate-action-identifier]") == true)
+    #expect(
+      duplicate?.formatted.hasPrefix(
+        "cats.json:categories[1].actions[0].identifier: error[duplicate-action-identifier]") == true)
   }
 
   @Test func unknownOptionsAreErrorsThatStopLoading() throws {
     let dir = try Fixtures.temporaryDirectory()
     let path = dir.appendingPathComponent("c.json").path
-    try Data(#"{"categories":[{"identifier":"c","actions":[{"identifier":"a","title":"A","options":["destructve"]}]}]}"#.utf8).write(to: URL(fileURLWithPath: path))
+    try Data(
+      #"{"categories":[{"identifier":"c","actions":[{"identifier":"a","title":"A","options":["destructve"]}]}]}"#.utf8
+    ).write(to: URL(fileURLWithPath: path))
     do {
       _ = try CategoriesFile.load(path)
       Issue.record("expected an error")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UNTermTestSupport
+
 @testable import UNTermCore
 @testable import UserNotifications
 
@@ -244,7 +245,10 @@ struct CenterStateTests {
     let badged = UNMutableNotificationContent()
     badged.title = "x"
     badged.badge = 4
-    _ = s.handle(.deliver(UNNotification(request: UNNotificationRequest(identifier: "d", content: badged, trigger: nil), date: t0), presentation: [.badge]))
+    _ = s.handle(
+      .deliver(
+        UNNotification(request: UNNotificationRequest(identifier: "d", content: badged, trigger: nil), date: t0),
+        presentation: [.badge]))
     #expect(s.store.badge == 4)
   }
 }

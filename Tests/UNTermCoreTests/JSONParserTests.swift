@@ -1,4 +1,5 @@
 import Testing
+
 @testable import UNTermCore
 
 @Suite("Strict JSON parser")

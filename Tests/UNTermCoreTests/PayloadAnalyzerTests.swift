@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UNTermTestSupport
+
 @testable import UNTermCore
 @testable import UserNotifications
 
@@ -47,7 +48,8 @@ struct PayloadAnalyzerTests {
   }
 
   @Test func customKeysReachUserInfoAsFoundationValues() throws {
-    let content = try #require(Fixtures.payload(#"{"aps":{"alert":"x"},"n":3,"d":2.5,"b":true,"s":"str","z":null}"#).content)
+    let content = try #require(
+      Fixtures.payload(#"{"aps":{"alert":"x"},"n":3,"d":2.5,"b":true,"s":"str","z":null}"#).content)
     #expect(content.userInfo["n"] as? Int == 3)
     #expect(content.userInfo["n"] as? Double == 3)
     #expect(content.userInfo["d"] as? Double == 2.5)
@@ -118,12 +120,16 @@ struct PayloadAnalyzerTests {
   }
 
   @Test func mutableContentWithoutAlertTextIsFlagged() {
-    #expect(codes(Fixtures.payload(#"{"aps":{"mutable-content":1,"badge":1}}"#)).contains("mutable-content-without-alert"))
-    #expect(!codes(Fixtures.payload(#"{"aps":{"mutable-content":1,"alert":"x"}}"#)).contains("mutable-content-without-alert"))
+    #expect(
+      codes(Fixtures.payload(#"{"aps":{"mutable-content":1,"badge":1}}"#)).contains("mutable-content-without-alert"))
+    #expect(
+      !codes(Fixtures.payload(#"{"aps":{"mutable-content":1,"alert":"x"}}"#)).contains("mutable-content-without-alert"))
   }
 
   @Test func contentAvailableWithAlertIsFlagged() {
-    #expect(codes(Fixtures.payload(#"{"aps":{"content-available":1,"alert":"x","sound":"default"}}"#)).contains("content-available-with-alert"))
+    #expect(
+      codes(Fixtures.payload(#"{"aps":{"content-available":1,"alert":"x","sound":"default"}}"#)).contains(
+        "content-available-with-alert"))
     #expect(codes(Fixtures.payload(#"{"aps":{"content-available":1}}"#)).isEmpty)
   }
 
@@ -139,7 +145,8 @@ struct PayloadAnalyzerTests {
   }
 
   @Test func localizationKeysShowTheKeyWithArguments() {
-    let payload = Fixtures.payload(#"{"aps":{"alert":{"loc-key":"%@ and %@ invited you","loc-args":["Jenna","Frank"]}}}"#)
+    let payload = Fixtures.payload(
+      #"{"aps":{"alert":{"loc-key":"%@ and %@ invited you","loc-args":["Jenna","Frank"]}}}"#)
     #expect(payload.content?.body == "Jenna and Frank invited you")
     #expect(codes(payload, .note) == ["localization-key"])
   }

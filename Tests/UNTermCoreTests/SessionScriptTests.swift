@@ -1,4 +1,5 @@
 import Testing
+
 @testable import UNTermCore
 
 @Suite("Session language parser")
@@ -8,7 +9,8 @@ struct SessionScriptTests {
   }
 
   @Test func parsesEveryCommand() throws {
-    let commands = try parse(#"""
+    let commands = try parse(
+      #"""
       # a comment
       size 100x30
       device ipad
@@ -42,18 +44,19 @@ struct SessionScriptTests {
       expect badge 3
       snapshot after-reply
       """#)
-    #expect(commands == [
-      .size(width: 100, height: 30), .device(.ipad), .theme("dark"), .categories("cats.json"),
-      .contentExtension("ext.json"), .passcode("1234"), .lock, .unlock(nil), .unlock("1234"),
-      .push("msg.json", identifier: nil), .push("msg.json", identifier: "chat-1"), .wait(0.25), .wait(1.5),
-      .key(.enter, count: 1), .key(.character("x"), count: 3), .key(.character(" "), count: 1),
-      .longPress, .tap, .action("reply"), .type("On my way \"now\"\n#1 \\ ok"), .send, .dismiss, .center,
-      .expectResponse("reply", text: "On my way"),
-      .expectResponse("com.apple.UNNotificationDefaultActionIdentifier", text: nil),
-      .expectResponse("com.apple.UNNotificationDismissActionIdentifier", text: nil),
-      .expectNoResponse, .expectScreen("Ana Lima"), .expectScreenNot("Delete"), .expectBadge(3),
-      .snapshot("after-reply"),
-    ])
+    #expect(
+      commands == [
+        .size(width: 100, height: 30), .device(.ipad), .theme("dark"), .categories("cats.json"),
+        .contentExtension("ext.json"), .passcode("1234"), .lock, .unlock(nil), .unlock("1234"),
+        .push("msg.json", identifier: nil), .push("msg.json", identifier: "chat-1"), .wait(0.25), .wait(1.5),
+        .key(.enter, count: 1), .key(.character("x"), count: 3), .key(.character(" "), count: 1),
+        .longPress, .tap, .action("reply"), .type("On my way \"now\"\n#1 \\ ok"), .send, .dismiss, .center,
+        .expectResponse("reply", text: "On my way"),
+        .expectResponse("com.apple.UNNotificationDefaultActionIdentifier", text: nil),
+        .expectResponse("com.apple.UNNotificationDismissActionIdentifier", text: nil),
+        .expectNoResponse, .expectScreen("Ana Lima"), .expectScreenNot("Delete"), .expectBadge(3),
+        .snapshot("after-reply"),
+      ])
   }
 
   @Test(arguments: [

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import UNTermCore
 
 /// Cursor positions are written with `│` in the expected strings.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UNTermTestSupport
+
 @testable import UNTermCore
 @testable import UNTermHeadless
 
@@ -9,7 +10,8 @@ struct CastTests {
   @Test func castHasAHeaderFramesAndMarkers() throws {
     let dir = try Fixtures.temporaryDirectory()
     let castPath = dir.appendingPathComponent("demo.cast").path
-    let script = try SessionScript.parse("""
+    let script = try SessionScript.parse(
+      """
       categories \(Fixtures.sample("categories.json"))
       push \(Fixtures.sample("message.json"))
       longpress

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UNTermTestSupport
+
 @testable import UNTermCore
 
 /// The `unterm` binary as users and CI call it: exit codes, one-line errors, output formats.
@@ -28,8 +29,10 @@ struct CommandLineTests {
   }
 
   @Test func usageErrorsExitTwoWithOneLine() throws {
-    for args in [["render", "--bogus", "x.json"], ["render", "--view"], ["render", "--view", "side", "x.json"],
-                 ["lint"], ["render"], ["frobnicate"], ["render", "--size", "80by24", "x.json"]] {
+    for args in [
+      ["render", "--bogus", "x.json"], ["render", "--view"], ["render", "--view", "side", "x.json"],
+      ["lint"], ["render"], ["frobnicate"], ["render", "--size", "80by24", "x.json"],
+    ] {
       let result = try unterm(args)
       #expect(result.status == 2, "\(args)")
       #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
@@ -79,7 +82,8 @@ struct CommandLineTests {
   }
 
   @Test func readsStandardInput() throws {
-    let result = try unterm(["render", "--now", "2026-11-29T20:00:00Z", "-"], stdin: #"{"aps":{"alert":"from stdin"}}"#)
+    let result = try unterm(
+      ["render", "--now", "2026-11-29T20:00:00Z", "-"], stdin: #"{"aps":{"alert":"from stdin"}}"#)
     #expect(result.status == 0)
     #expect(result.stdout.contains("from stdin"))
   }
@@ -88,12 +92,15 @@ struct CommandLineTests {
     let sample = Fixtures.sample("message.json")
     #expect(!(try unterm(["render", sample]).stdout.contains("\u{1B}[")))
     #expect(try unterm(["render", "--color", "always", sample]).stdout.contains("\u{1B}["))
-    #expect(!(try unterm(["render", "--color", "always", sample], environment: ["NO_COLOR": "1"]).stdout.contains("\u{1B}[")))
+    #expect(
+      !(try unterm(["render", "--color", "always", sample], environment: ["NO_COLOR": "1"]).stdout.contains("\u{1B}[")))
   }
 
   @Test func renderIsDeterministicForAGivenNow() throws {
-    let args = ["render", "--now", "2026-11-29T20:00:00Z", "--categories", Fixtures.sample("categories.json"),
-                "--view", "center", Fixtures.sample("message.json"), Fixtures.sample("meeting.json")]
+    let args = [
+      "render", "--now", "2026-11-29T20:00:00Z", "--categories", Fixtures.sample("categories.json"),
+      "--view", "center", Fixtures.sample("message.json"), Fixtures.sample("meeting.json"),
+    ]
     let a = try unterm(args)
     let b = try unterm(args)
     #expect(a.status == 0)
@@ -107,7 +114,10 @@ struct CommandLineTests {
     #expect(clean.status == 0)
     let warned = try unterm(["lint", "--categories", categories, Fixtures.sample("wrong-category-case.json")])
     #expect(warned.status == 0)
-    #expect(warned.stdout.contains("aps.category: warning[unknown-category]: category \"Message\" is not registered; on iOS the notification shows with no action buttons and no error. Did you mean \"message\"?"))
+    #expect(
+      warned.stdout.contains(
+        "aps.category: warning[unknown-category]: category \"Message\" is not registered; on iOS the notification shows with no action buttons and no error. Did you mean \"message\"?"
+      ))
     let bad = try unterm(["lint", try write(#"{"aps":{"alert":"x","badge":-1}}"#)])
     #expect(bad.status == 1)
     #expect(bad.stdout.contains("aps.badge: error[invalid-value]"))
@@ -116,7 +126,9 @@ struct CommandLineTests {
   }
 
   @Test func lintJSONIsMachineReadable() throws {
-    let result = try unterm(["lint", "--json", try write(#"{"aps":{"alert":"x","interruption-level":"urgent","relevance-score":3}}"#)])
+    let result = try unterm([
+      "lint", "--json", try write(#"{"aps":{"alert":"x","interruption-level":"urgent","relevance-score":3}}"#),
+    ])
     #expect(result.status == 0)
     let items = try #require(try JSONParser.parse(Array(result.stdout.utf8)).array)
     #expect(items.count == 2)
@@ -142,7 +154,8 @@ struct CommandLineTests {
   @Test func runReportsFailuresWithExit1AndWritesTheLog() throws {
     let dir = try Fixtures.temporaryDirectory()
     let script = dir.appendingPathComponent("s.session")
-    try Data("""
+    try Data(
+      """
       categories \(Fixtures.sample("categories.json"))
       push \(Fixtures.sample("message-bengali.json"))
       longpress
@@ -151,7 +164,8 @@ struct CommandLineTests {
       send
       expect response reply "আমি আসছি"
       expect badge 99
-      """.utf8).write(to: script)
+      """.utf8
+    ).write(to: script)
     let log = dir.appendingPathComponent("log.jsonl").path
     let result = try unterm(["run", "--log", log, script.path])
     #expect(result.status == 1)
@@ -165,7 +179,9 @@ struct CommandLineTests {
 struct LintFolderTests {
   /// A folder holds payloads, a categories file, descriptors: each is checked as what it is.
   @Test func aWholeSamplesFolderLintsClean() throws {
-    let result = try Fixtures.run(Fixtures.unterm, ["lint", Fixtures.samples.path, Fixtures.samples.appendingPathComponent("Scripts/media-card.session").path])
+    let result = try Fixtures.run(
+      Fixtures.unterm,
+      ["lint", Fixtures.samples.path, Fixtures.samples.appendingPathComponent("Scripts/media-card.session").path])
     #expect(result.status == 0, "\(result.stdout)")
     #expect(result.stdout.contains("categories.json:categories[0].actions: note[banner-shows-two-actions]"))
     #expect(result.stdout.contains("extension-media-card.json:$: warning[extension-overflow]"))
@@ -179,7 +195,8 @@ struct LintFolderTests {
     try Data("push a.json\nwiat 2s\n".utf8).write(to: script)
     let result = try Fixtures.run(Fixtures.unterm, ["lint", script.path])
     #expect(result.status == 1)
-    #expect(result.stdout.contains("bad.session:2:1: error[script-syntax]: unknown command \"wiat\"; did you mean 'wait'?"))
+    #expect(
+      result.stdout.contains("bad.session:2:1: error[script-syntax]: unknown command \"wiat\"; did you mean 'wait'?"))
   }
 }
 
@@ -199,22 +216,28 @@ struct MoreCommandLineTests {
   }
 
   @Test func lintChecksLocalAttachmentsAsTheServiceExtensionWould() throws {
-    let result = try Fixtures.run(Fixtures.unterm, ["lint", try write(#"{"aps":{"alert":"x","mutable-content":1},"image-url":"missing.png"}"#)])
+    let result = try Fixtures.run(
+      Fixtures.unterm, ["lint", try write(#"{"aps":{"alert":"x","mutable-content":1},"image-url":"missing.png"}"#)])
     #expect(result.status == 0)
     #expect(result.stdout.contains("image-url: warning[attachment-rejected]"))
     #expect(result.stdout.contains("no such file"))
   }
 
   @Test func pushChecksThePayloadBeforeLookingForASession() throws {
-    let result = try Fixtures.run(Fixtures.unterm, ["push", "--socket", "/tmp/unterm-no-such.sock", try write(#"{"aps":{"alert":"x","badge":-1}}"#)])
+    let result = try Fixtures.run(
+      Fixtures.unterm,
+      ["push", "--socket", "/tmp/unterm-no-such.sock", try write(#"{"aps":{"alert":"x","badge":-1}}"#)])
     #expect(result.status == 65)
     #expect(result.stderr.contains("aps.badge: error: the badge must not be negative"))
   }
 
   @Test func lintChecksTheTheme() throws {
-    let missing = try Fixtures.run(Fixtures.unterm, ["lint", "--theme", "/nonexistent/theme.json", Fixtures.sample("message.json")])
+    let missing = try Fixtures.run(
+      Fixtures.unterm, ["lint", "--theme", "/nonexistent/theme.json", Fixtures.sample("message.json")])
     #expect(missing.status == 66)
-    let bad = try Fixtures.run(Fixtures.unterm, ["lint", "--theme", try write(#"{"roles":{"nope":{}}}"#, "t.json"), Fixtures.sample("message.json")])
+    let bad = try Fixtures.run(
+      Fixtures.unterm,
+      ["lint", "--theme", try write(#"{"roles":{"nope":{}}}"#, "t.json"), Fixtures.sample("message.json")])
     #expect(bad.status == 1)
     #expect(bad.stdout.contains("unknown role"))
   }

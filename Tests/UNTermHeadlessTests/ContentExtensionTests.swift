@@ -1,21 +1,27 @@
 import Foundation
 import Testing
 import UNTermTestSupport
+
 @testable import UNTermCore
-@testable import UNTermRender
 @testable import UNTermHeadless
+@testable import UNTermRender
 @testable import UserNotifications
 @testable import UserNotificationsUI
 
 @Suite("Content extensions")
 struct ContentExtensionTests {
-  private func descriptor(_ json: String, file: String = "/tmp/ext.json") -> (ContentExtensionDescriptor?, [Diagnostic]) {
+  private func descriptor(_ json: String, file: String = "/tmp/ext.json") -> (ContentExtensionDescriptor?, [Diagnostic])
+  {
     ContentExtensionDescriptor.analyze(Array(json.utf8), file: file)
   }
 
   @Test func readsAttributesFromJSONAndFromAnInfoPlist() throws {
-    let (json, _) = descriptor(#"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"chat","UNNotificationExtensionInitialContentSizeRatio":0.5,"UNNotificationExtensionUserInteractionEnabled":true},"view":{"elements":[]}}"#)
-    #expect(json?.attributes == ContentExtensionAttributes(categories: ["chat"], initialContentSizeRatio: 0.5, userInteractionEnabled: true))
+    let (json, _) = descriptor(
+      #"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"chat","UNNotificationExtensionInitialContentSizeRatio":0.5,"UNNotificationExtensionUserInteractionEnabled":true},"view":{"elements":[]}}"#
+    )
+    #expect(
+      json?.attributes
+        == ContentExtensionAttributes(categories: ["chat"], initialContentSizeRatio: 0.5, userInteractionEnabled: true))
     let (plist, _) = try ContentExtensionDescriptor.load(Fixtures.sample("extension-chat-card.json"))
     #expect(plist.attributes.categories == ["chat"])
     #expect(plist.attributes.initialContentSizeRatio == 0.5)
@@ -28,11 +34,26 @@ struct ContentExtensionTests {
 
   @Test(arguments: [
     (#"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"a"}}"#, "missing-key"),
-    (#"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":5,"UNNotificationExtensionInitialContentSizeRatio":1}}"#, "type-mismatch"),
-    (#"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"a","UNNotificationExtensionInitialContentSizeRatio":0}}"#, "invalid-value"),
-    (#"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"a","UNNotificationExtensionInitialContentSizeRatio":1,"UNNotificationExtensionDefaultContentHidden":"yes"}}"#, "type-mismatch"),
-    (#"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"a","UNNotificationExtensionInitialContentSizeRatio":1},"view":{"elements":[{"label":"x","style":"huge"}]}}"#, "invalid-value"),
-    (#"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"a","UNNotificationExtensionInitialContentSizeRatio":1},"view":{"elements":[{"wobble":1}]}}"#, "invalid-element"),
+    (
+      #"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":5,"UNNotificationExtensionInitialContentSizeRatio":1}}"#,
+      "type-mismatch"
+    ),
+    (
+      #"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"a","UNNotificationExtensionInitialContentSizeRatio":0}}"#,
+      "invalid-value"
+    ),
+    (
+      #"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"a","UNNotificationExtensionInitialContentSizeRatio":1,"UNNotificationExtensionDefaultContentHidden":"yes"}}"#,
+      "type-mismatch"
+    ),
+    (
+      #"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"a","UNNotificationExtensionInitialContentSizeRatio":1},"view":{"elements":[{"label":"x","style":"huge"}]}}"#,
+      "invalid-value"
+    ),
+    (
+      #"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"a","UNNotificationExtensionInitialContentSizeRatio":1},"view":{"elements":[{"wobble":1}]}}"#,
+      "invalid-element"
+    ),
     (#"{"view":{}}"#, "missing-key"),
   ])
   func rejectsBadDescriptors(json: String, code: String) {
@@ -41,9 +62,12 @@ struct ContentExtensionTests {
   }
 
   @Test func warnsAboutButtonsThatCannotBePressedAndUnknownTemplates() {
-    let (_, diagnostics) = descriptor(#"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"a","UNNotificationExtensionInitialContentSizeRatio":1},"view":{"elements":[{"button":"Go","action":"go"},{"label":"{{titel}}"}]}}"#)
+    let (_, diagnostics) = descriptor(
+      #"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"a","UNNotificationExtensionInitialContentSizeRatio":1},"view":{"elements":[{"button":"Go","action":"go"},{"label":"{{titel}}"}]}}"#
+    )
     #expect(diagnostics.map(\.code).contains("button-not-interactive"))
-    #expect(diagnostics.first { $0.code == "template-unknown-field" }?.message.contains("Did you mean {{title}}?") == true)
+    #expect(
+      diagnostics.first { $0.code == "template-unknown-field" }?.message.contains("Did you mean {{title}}?") == true)
   }
 
   @Test func twoExtensionsClaimingOneCategoryIsAnError() throws {
@@ -68,7 +92,9 @@ struct ContentExtensionTests {
   /// spacer 8 + button 44 = 246 pt on both devices.
   @Test func qaReportNumbersMatchHandComputation() throws {
     let categories = try Fixtures.sampleCategories().byIdentifier
-    let payloads = try ["media-episode.json", "chat-thread.json"].map { try Payload.load(Fixtures.sample($0), categories: categories) }
+    let payloads = try ["media-episode.json", "chat-thread.json"].map {
+      try Payload.load(Fixtures.sample($0), categories: categories)
+    }
     let (diagnostics, missing) = ExtensionQA.report(
       extensionFiles: [Fixtures.sample("extension-media-card.json"), Fixtures.sample("extension-chat-card.json")],
       payloads: payloads, categories: categories, strict: false)
@@ -86,21 +112,31 @@ struct ContentExtensionTests {
     let strict = ExtensionQA.report(
       extensionFiles: [Fixtures.sample("extension-media-card.json"), Fixtures.sample("extension-chat-card.json")],
       payloads: payloads, categories: categories, strict: true)
-    #expect(strict.diagnostics.filter { $0.severity == .error }.map(\.file) == [Fixtures.sample("extension-media-card.json")])
+    #expect(
+      strict.diagnostics.filter { $0.severity == .error }.map(\.file) == [Fixtures.sample("extension-media-card.json")])
   }
 
   @Test func strictLintFailsExactlyTheOverflowingDesign() throws {
     let base = ["lint", "--strict", "--categories", Fixtures.sample("categories.json")]
-    let media = try Fixtures.run(Fixtures.unterm, base + ["--extension", Fixtures.sample("extension-media-card.json"), Fixtures.sample("media-episode.json")])
+    let media = try Fixtures.run(
+      Fixtures.unterm,
+      base + ["--extension", Fixtures.sample("extension-media-card.json"), Fixtures.sample("media-episode.json")])
     #expect(media.status == 1)
-    #expect(media.stdout.contains("error[extension-overflow]: on iPhone the view is 352 pt tall, 32 pt over the 320 pt budget"))
-    let chat = try Fixtures.run(Fixtures.unterm, base + ["--extension", Fixtures.sample("extension-chat-card.json"), Fixtures.sample("chat-thread.json")])
+    #expect(
+      media.stdout.contains(
+        "error[extension-overflow]: on iPhone the view is 352 pt tall, 32 pt over the 320 pt budget"))
+    let chat = try Fixtures.run(
+      Fixtures.unterm,
+      base + ["--extension", Fixtures.sample("extension-chat-card.json"), Fixtures.sample("chat-thread.json")])
     #expect(chat.status == 0)
   }
 
   @Test func expandedViewUsesTheExtensionAndTheBannerDoesNot() throws {
-    let session = try Fixtures.session(size: (80, 40)) { $0.extensionFiles = [Fixtures.sample("extension-media-card.json")] }
-    try session.push(try Payload.load(Fixtures.sample("media-episode.json"), categories: session.state.store.categories))
+    let session = try Fixtures.session(size: (80, 40)) {
+      $0.extensionFiles = [Fixtures.sample("extension-media-card.json")]
+    }
+    try session.push(
+      try Payload.load(Fixtures.sample("media-episode.json"), categories: session.state.store.categories))
     session.finishServiceExtensions(within: 5)
     let banner = session.frame().grid.text
     #expect(banner.contains("App"))
@@ -123,9 +159,13 @@ struct ContentExtensionTests {
   @Test func defaultContentShowsUnlessHidden() throws {
     let dir = try Fixtures.temporaryDirectory()
     let path = dir.appendingPathComponent("ext.json")
-    try Data(#"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"reminder","UNNotificationExtensionInitialContentSizeRatio":0.2,"UNNotificationExtensionDefaultContentHidden":false},"view":{"elements":[{"label":"CUSTOM {{userInfo.n}}","style":"title3"}]}}"#.utf8).write(to: path)
+    try Data(
+      #"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"reminder","UNNotificationExtensionInitialContentSizeRatio":0.2,"UNNotificationExtensionDefaultContentHidden":false},"view":{"elements":[{"label":"CUSTOM {{userInfo.n}}","style":"title3"}]}}"#
+        .utf8
+    ).write(to: path)
     let session = try Fixtures.session(size: (80, 30)) { $0.extensionFiles = [path.path] }
-    try Fixtures.push(#"{"aps":{"alert":{"title":"Default title","body":"Default body"},"category":"reminder"},"n":7}"#, into: session)
+    try Fixtures.push(
+      #"{"aps":{"alert":{"title":"Default title","body":"Default body"},"category":"reminder"},"n":7}"#, into: session)
     session.send(.command(.longPress))
     let text = session.frame().grid.text
     #expect(text.contains("CUSTOM 7"))
@@ -137,7 +177,9 @@ struct ContentExtensionTests {
   }
 
   @Test func describedViewButtonsRespondWhenInteractive() throws {
-    let session = try Fixtures.session(size: (80, 40)) { $0.extensionFiles = [Fixtures.sample("extension-chat-card.json")] }
+    let session = try Fixtures.session(size: (80, 40)) {
+      $0.extensionFiles = [Fixtures.sample("extension-chat-card.json")]
+    }
     var received: [String] = []
     session.onResponse = { response, _ in received.append(response.actionIdentifier) }
     try session.push(try Payload.load(Fixtures.sample("chat-thread.json"), categories: session.state.store.categories))
@@ -190,11 +232,15 @@ final class SilentExtension: UNNotificationContentViewController, UNNotification
 
 @Suite("Program content extensions", .serialized)
 struct ProgramExtensionTests {
-  private func session(_ make: @escaping () -> any UNNotificationContentExtension & UNNotificationContentViewController) throws -> (Session, () -> [String]) {
+  private func session(_ make: @escaping () -> any UNNotificationContentExtension & UNNotificationContentViewController)
+    throws -> (Session, () -> [String])
+  {
     let session = try Fixtures.session(size: (80, 40))
-    try session.addExtension(ProgramExtension(
-      attributes: ContentExtensionAttributes(categories: ["chat"], initialContentSizeRatio: 0.5, overridesDefaultTitle: true),
-      make: make))
+    try session.addExtension(
+      ProgramExtension(
+        attributes: ContentExtensionAttributes(
+          categories: ["chat"], initialContentSizeRatio: 0.5, overridesDefaultTitle: true),
+        make: make))
     var received: [String] = []
     session.onResponse = { response, _ in received.append(response.actionIdentifier) }
     return (session, { received })
@@ -207,7 +253,9 @@ struct ProgramExtensionTests {
     (.dismiss, [], false, false),
     (.dismissAndForwardAction, ["mute"], false, false),
   ])
-  func responseOptions(option: UNNotificationContentExtensionResponseOption, app: [String], stillOpen: Bool, stillListed: Bool) throws {
+  func responseOptions(
+    option: UNNotificationContentExtensionResponseOption, app: [String], stillOpen: Bool, stillListed: Bool
+  ) throws {
     ProbeExtension.option = option
     let (session, received) = try session { ProbeExtension() }
     try Fixtures.push(chat, into: session)
@@ -226,10 +274,12 @@ struct ProgramExtensionTests {
     let text = session.frame().grid.text
     #expect(text.contains("Probe: Kenji"))
     #expect(text.contains("80 pt over the 320 pt budget"))  // 400 pt asked; the width is ignored
-    try Fixtures.push(#"{"aps":{"alert":{"title":"Kenji","body":"again"},"category":"chat","thread-id":"t1"}}"#, into: session)
+    try Fixtures.push(
+      #"{"aps":{"alert":{"title":"Kenji","body":"again"},"category":"chat","thread-id":"t1"}}"#, into: session)
     #expect(ProbeExtension.received == ["hello", "again"])
     #expect(session.frame().grid.text.contains("Seen 2"))
-    try Fixtures.push(#"{"aps":{"alert":{"title":"Other","body":"elsewhere"},"category":"chat","thread-id":"t2"}}"#, into: session)
+    try Fixtures.push(
+      #"{"aps":{"alert":{"title":"Other","body":"elsewhere"},"category":"chat","thread-id":"t2"}}"#, into: session)
     #expect(ProbeExtension.received == ["hello", "again"])
   }
 
@@ -265,4 +315,3 @@ struct ProgramExtensionTests {
     #expect(ProbeExtension.mediaCalls == ["play", "pause"])
   }
 }
-

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UNTermTestSupport
+
 @testable import UNTermCore
 @testable import UNTermHeadless
 
@@ -21,7 +22,10 @@ struct ResponseLogTests {
     session.send(.command(.chooseAction("reply")))
     session.send(.command(.type("On my way")))
     session.send(.command(.send))
-    #expect(record == #"{"actionIdentifier":"reply","userText":"On my way","requestIdentifier":"req-1","categoryIdentifier":"message","threadIdentifier":"chat_123","date":"2025-11-29T20:00:00Z","device":"iphone","locked":false}"#)
+    #expect(
+      record
+        == #"{"actionIdentifier":"reply","userText":"On my way","requestIdentifier":"req-1","categoryIdentifier":"message","threadIdentifier":"chat_123","date":"2025-11-29T20:00:00Z","device":"iphone","locked":false}"#
+    )
   }
 
   @Test func hostileTextIsEscapedInTheLog() {

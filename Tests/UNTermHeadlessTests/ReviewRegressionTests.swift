@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 import UNTermTestSupport
+
 @testable import UNTermCore
-@testable import UNTermRender
 @testable import UNTermHeadless
+@testable import UNTermRender
 @testable import UserNotifications
 @testable import UserNotificationsUI
 
@@ -12,12 +13,15 @@ import UNTermTestSupport
 struct ReviewRegressionTests {
   private func run(_ text: String) throws -> ScriptResult {
     let dir = try Fixtures.temporaryDirectory()
-    let script = try SessionScript.parse(text.replacingOccurrences(of: "$S", with: Fixtures.samples.path), file: dir.appendingPathComponent("t.session").path)
+    let script = try SessionScript.parse(
+      text.replacingOccurrences(of: "$S", with: Fixtures.samples.path),
+      file: dir.appendingPathComponent("t.session").path)
     return ScriptRunner(script: script, options: RunOptions()).run()
   }
 
   @Test func lockKeyInTheExpandedViewAsksThePasscode() throws {
-    let result = try run("""
+    let result = try run(
+      """
       categories $S/categories.json
       passcode 2468
       lock
@@ -38,7 +42,8 @@ struct ReviewRegressionTests {
       let c = UNMutableNotificationContent()
       c.title = id
       c.threadIdentifier = thread
-      return UNNotification(request: UNNotificationRequest(identifier: id, content: c, trigger: nil), date: Fixtures.now)
+      return UNNotification(
+        request: UNNotificationRequest(identifier: id, content: c, trigger: nil), date: Fixtures.now)
     }
     store.deliver(n("a1", "a"))
     store.deliver(n("a2", "a"))
@@ -60,8 +65,10 @@ struct ReviewRegressionTests {
 
   @Test func anExtensionAnswerArrivingAfterTheViewClosedStillCounts() throws {
     let session = try Fixtures.session(size: (80, 30))
-    try session.addExtension(ProgramExtension(
-      attributes: ContentExtensionAttributes(categories: ["chat"], initialContentSizeRatio: 0.5), make: { SlowForwarder() }))
+    try session.addExtension(
+      ProgramExtension(
+        attributes: ContentExtensionAttributes(categories: ["chat"], initialContentSizeRatio: 0.5),
+        make: { SlowForwarder() }))
     var got: [String] = []
     session.onResponse = { r, _ in got.append(r.actionIdentifier) }
     try Fixtures.push(#"{"aps":{"alert":"hi","category":"chat"}}"#, into: session)
@@ -79,8 +86,10 @@ struct ReviewRegressionTests {
   @Test func thePasscodePromptKeepsTheProgramExtension() throws {
     let session = try Fixtures.session(size: (80, 30)) { $0.previews = .always }
     SecureExtension.seen = []
-    try session.addExtension(ProgramExtension(
-      attributes: ContentExtensionAttributes(categories: ["security-alert"], initialContentSizeRatio: 0.5), make: { SecureExtension() }))
+    try session.addExtension(
+      ProgramExtension(
+        attributes: ContentExtensionAttributes(categories: ["security-alert"], initialContentSizeRatio: 0.5),
+        make: { SecureExtension() }))
     var got: [String] = []
     session.onResponse = { r, _ in got.append(r.actionIdentifier) }
     session.send(.command(.lock))
@@ -150,7 +159,9 @@ struct ReviewRegressionTests {
 }
 
 final class DelayedEcho: UNNotificationServiceExtension, @unchecked Sendable {
-  override func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {
+  override func didReceive(
+    _ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
+  ) {
     let delay = request.content.body == "first" ? 0.05 : 0.2
     let content = request.content
     let box = HandlerCarrier(handler: contentHandler)
@@ -164,7 +175,10 @@ private struct HandlerCarrier: @unchecked Sendable {
 
 final class SlowForwarder: UNNotificationContentViewController, UNNotificationContentExtension {
   func didReceive(_ notification: UNNotification) { view.elements = [.label("slow")] }
-  func didReceive(_ response: UNNotificationResponse, completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void) {
+  func didReceive(
+    _ response: UNNotificationResponse,
+    completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void
+  ) {
     let box = CompletionCarrier(completion: completion)
     DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { box.completion(.dismissAndForwardAction) }
   }
@@ -177,7 +191,10 @@ private struct CompletionCarrier: @unchecked Sendable {
 final class SecureExtension: UNNotificationContentViewController, UNNotificationContentExtension {
   nonisolated(unsafe) static var seen: [String] = []
   func didReceive(_ notification: UNNotification) { view.elements = [.label("secure")] }
-  func didReceive(_ response: UNNotificationResponse, completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void) {
+  func didReceive(
+    _ response: UNNotificationResponse,
+    completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void
+  ) {
     Self.seen.append(response.actionIdentifier)
     completion(.dismissAndForwardAction)
   }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UNTermTestSupport
+
 @testable import UNTermCore
 @testable import UNTermHeadless
 
@@ -15,7 +16,8 @@ struct ScriptRunnerTests {
   }
 
   @Test func passingScript() throws {
-    let result = try run("""
+    let result = try run(
+      """
       categories $S/categories.json
       push $S/message.json as chat-1
       expect screen "Ana Lima"
@@ -57,7 +59,8 @@ struct ScriptRunnerTests {
   }
 
   @Test func wrongResponseShowsExpectedAndActual() throws {
-    let result = try run("""
+    let result = try run(
+      """
       categories $S/categories.json
       push $S/message.json
       longpress
@@ -71,7 +74,8 @@ struct ScriptRunnerTests {
   }
 
   @Test func dismissWithAndWithoutCustomDismissAction() throws {
-    let result = try run("""
+    let result = try run(
+      """
       categories $S/categories.json
       push $S/message.json
       dismiss
@@ -86,7 +90,8 @@ struct ScriptRunnerTests {
   }
 
   @Test func waitRetiresTheBannerOnTheVirtualClock() throws {
-    let result = try run("""
+    let result = try run(
+      """
       push $S/message.json
       expect screen "Dinner tonight?"
       wait 4s
@@ -131,7 +136,8 @@ struct ScriptRunnerTests {
   }
 
   @Test func lockedAuthenticationRequiredActionWithPasscode() throws {
-    let result = try run("""
+    let result = try run(
+      """
       categories $S/categories.json
       passcode 1234
       lock

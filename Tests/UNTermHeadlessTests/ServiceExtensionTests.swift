@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UNTermTestSupport
+
 @testable import UNTermCore
 @testable import UNTermHeadless
 @testable import UserNotifications
@@ -51,7 +52,8 @@ struct ServiceExtensionTests {
     let server = try LoopbackHTTPServer(routes: ["/pic": .init(contentType: "image/png", body: Self.png)])
     let dir = try Fixtures.temporaryDirectory()
     let (session, trace) = try session()
-    try session.push(try payload(#"{"aps":{"alert":"hi","mutable-content":1},"media-url":"\#(server.url("/pic"))"}"#, in: dir))
+    try session.push(
+      try payload(#"{"aps":{"alert":"hi","mutable-content":1},"media-url":"\#(server.url("/pic"))"}"#, in: dir))
     session.settleServiceExtensions()
     #expect(delivered(session)?.request.content.attachments.first?.format == .png)
     #expect(trace().contains { $0.contains("downloaded \(Self.png.count) bytes") })
@@ -62,7 +64,8 @@ struct ServiceExtensionTests {
     let dir = try Fixtures.temporaryDirectory()
     let (session, trace) = try session(timeout: 5)
     let start = Date()
-    try session.push(try payload(#"{"aps":{"alert":"original","mutable-content":1},"image-url":"\#(server.url("/slow"))"}"#, in: dir))
+    try session.push(
+      try payload(#"{"aps":{"alert":"original","mutable-content":1},"image-url":"\#(server.url("/slow"))"}"#, in: dir))
     session.settleServiceExtensions()
     #expect(delivered(session) == nil)
     session.advance(to: session.state.now.addingTimeInterval(5.5))
@@ -80,7 +83,9 @@ struct ServiceExtensionTests {
     let media = root.appendingPathComponent("media")
     try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
     try Data(Self.png).write(to: root.appendingPathComponent("outside.png"))
-    try FileManager.default.createSymbolicLink(atPath: media.appendingPathComponent("link.png").path, withDestinationPath: root.appendingPathComponent("outside.png").path)
+    try FileManager.default.createSymbolicLink(
+      atPath: media.appendingPathComponent("link.png").path,
+      withDestinationPath: root.appendingPathComponent("outside.png").path)
     let (session, trace) = try session()
     try session.push(try payload(#"{"aps":{"alert":"hi","mutable-content":1},"attachment-url":"\#(path)"}"#, in: media))
     session.settleServiceExtensions()
@@ -134,9 +139,12 @@ struct ServiceExtensionTests {
   @Test func scriptsWaitForTheVirtualBudget() throws {
     let server = try LoopbackHTTPServer(routes: ["/slow": .init(contentType: "image/png", body: Self.png, delay: 3)])
     let dir = try Fixtures.temporaryDirectory()
-    try Data(#"{"aps":{"alert":{"title":"Original title"},"mutable-content":1},"image-url":"\#(server.url("/slow"))"}"#.utf8)
-      .write(to: dir.appendingPathComponent("slow.json"))
-    let script = try SessionScript.parse("""
+    try Data(
+      #"{"aps":{"alert":{"title":"Original title"},"mutable-content":1},"image-url":"\#(server.url("/slow"))"}"#.utf8
+    )
+    .write(to: dir.appendingPathComponent("slow.json"))
+    let script = try SessionScript.parse(
+      """
       push slow.json
       expect screen not "Original title"
       wait 31s
@@ -165,14 +173,18 @@ private final class TraceBox: @unchecked Sendable {
 
 final class NeverCalls: UNNotificationServiceExtension, @unchecked Sendable {
   nonisolated(unsafe) static var expired = 0
-  override func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {}
+  override func didReceive(
+    _ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
+  ) {}
   override func serviceExtensionTimeWillExpire() { Self.expired += 1 }
 }
 
 final class BestAttemptAtExpiry: UNNotificationServiceExtension, @unchecked Sendable {
   var handler: ((UNNotificationContent) -> Void)?
   var best: UNMutableNotificationContent?
-  override func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {
+  override func didReceive(
+    _ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
+  ) {
     handler = contentHandler
     best = request.content.mutableCopy() as? UNMutableNotificationContent
     best?.body += " [best attempt]"
@@ -183,7 +195,9 @@ final class BestAttemptAtExpiry: UNNotificationServiceExtension, @unchecked Send
 }
 
 final class StripsText: UNNotificationServiceExtension, @unchecked Sendable {
-  override func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {
+  override func didReceive(
+    _ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
+  ) {
     contentHandler(UNMutableNotificationContent())
   }
 }

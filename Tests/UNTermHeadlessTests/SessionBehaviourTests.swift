@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 import UNTermTestSupport
-@testable import UNTermShell
+
 @testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermShell
 @testable import UserNotifications
 
 @Suite("Session behaviour", .serialized)
@@ -12,7 +13,10 @@ struct SessionBehaviourTests {
     let center = UNUserNotificationCenter.makeForSession()
     let content = UNMutableNotificationContent()
     content.title = "Later"
-    center.add(UNNotificationRequest(identifier: "later", content: content, trigger: UNTimeIntervalNotificationTrigger(timeInterval: 5, repeats: false)), withCompletionHandler: nil)
+    center.add(
+      UNNotificationRequest(
+        identifier: "later", content: content,
+        trigger: UNTimeIntervalNotificationTrigger(timeInterval: 5, repeats: false)), withCompletionHandler: nil)
     let session = try Session(configuration: SessionConfiguration(), center: center, now: Fixtures.now)
     session.attach()
     defer { session.detach() }
@@ -63,7 +67,8 @@ struct SessionBehaviourTests {
     let box = UncheckedCenter(center: center)
     Thread {
       box.center.removeDeliveredNotifications(withIdentifiers: ["one"])
-      box.center.setNotificationCategories([UNNotificationCategory(identifier: "c", actions: [], intentIdentifiers: [])])
+      box.center.setNotificationCategories([UNNotificationCategory(identifier: "c", actions: [], intentIdentifiers: [])]
+      )
       done.signal()
     }.start()
     done.wait()
@@ -75,7 +80,8 @@ struct SessionBehaviourTests {
   @Test func expandedViewListsAtMostTenActionsInOrder() throws {
     let session = try Fixtures.session(size: (80, 30))
     let actions = (1...12).map { UNNotificationAction(identifier: "a\($0)", title: "Action \($0)") }
-    session.send(.center(.setCategories([UNNotificationCategory(identifier: "many", actions: actions, intentIdentifiers: [])])))
+    session.send(
+      .center(.setCategories([UNNotificationCategory(identifier: "many", actions: actions, intentIdentifiers: [])])))
     try Fixtures.push(#"{"aps":{"alert":"pick","category":"many"}}"#, into: session)
     session.send(.command(.longPress))
     let text = session.frame().grid.text
@@ -125,7 +131,9 @@ struct LiveDeliveryTests {
     let notes = delivery.start()
     defer { delivery.stop() }
     #expect(notes.count == 2)
-    let mode = try FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent("s.sock").path)[.posixPermissions] as? Int
+    let mode =
+      try FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent("s.sock").path)[.posixPermissions]
+      as? Int
     #expect(mode == 0o600)
 
     // The socket: answered on the session's thread, so drain while the client waits.
@@ -152,7 +160,9 @@ struct LiveDeliveryTests {
     // The inbox: a dropped file arrives and is moved aside.
     try Data(#"{"aps":{"alert":"dropped in"}}"#.utf8).write(to: inbox.appendingPathComponent("drop.json"))
     let until = Date().addingTimeInterval(5)
-    while !session.state.store.deliveredNewestFirst.contains(where: { $0.request.content.body == "dropped in" }) && Date() < until {
+    while !session.state.store.deliveredNewestFirst.contains(where: { $0.request.content.body == "dropped in" })
+      && Date() < until
+    {
       session.drain()
       Thread.sleep(forTimeInterval: 0.02)
     }

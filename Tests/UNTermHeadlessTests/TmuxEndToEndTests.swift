@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UNTermTestSupport
+
 @testable import UNTermCore
 
 /// Drives the real `unterm` binary in tmux as a person would: keys in, screens out.
@@ -31,14 +32,17 @@ struct TmuxEndToEndTests {
     try tmux.waitFor("আমি আসছি")
     tmux.keys("Enter")
     let first = try waitForLines(log, count: 1)
-    #expect(first[0].contains(#""actionIdentifier":"reply","userText":"আমি আসছি","requestIdentifier":"req-1","categoryIdentifier":"message""#))
+    #expect(
+      first[0].contains(
+        #""actionIdentifier":"reply","userText":"আমি আসছি","requestIdentifier":"req-1","categoryIdentifier":"message""#))
     #expect(first[0].contains(#""locked":false"#))
     try tmux.waitFor("✓ reply · req-1")
 
     // Lock, push an alert from another "terminal", choose an authentication-required action.
     tmux.type("L")
     try tmux.waitFor("Locked")
-    let pushed = try Fixtures.run(Fixtures.unterm, ["push", "--socket", socket, Fixtures.sample("security-alert.apns")])
+    let pushed = try Fixtures.run(
+      Fixtures.unterm, ["push", "--socket", socket, Fixtures.sample("security-alert.apns")])
     #expect(pushed.status == 0, "\(pushed.stderr)")
     #expect(pushed.stdout.contains("delivered as req-2"))
     try tmux.waitFor("Security alert")
@@ -53,7 +57,9 @@ struct TmuxEndToEndTests {
     tmux.type("2468")
     tmux.keys("Enter")
     let second = try waitForLines(log, count: 2)
-    #expect(second[1].contains(#""actionIdentifier":"approve","requestIdentifier":"req-2","categoryIdentifier":"security-alert""#))
+    #expect(
+      second[1].contains(
+        #""actionIdentifier":"approve","requestIdentifier":"req-2","categoryIdentifier":"security-alert""#))
 
     // SIGTERM: the terminal comes back as it was.
     let pids = try Fixtures.run("/usr/bin/pgrep", ["-f", "--", "--socket \(socket)"]).stdout
@@ -81,7 +87,8 @@ struct TmuxEndToEndTests {
   }
 
   @Test func pushWithNoRunningSessionSaysSo() throws {
-    let result = try Fixtures.run(Fixtures.unterm, ["push", "--socket", "/tmp/unterm-no-such-session.sock", Fixtures.sample("message.json")])
+    let result = try Fixtures.run(
+      Fixtures.unterm, ["push", "--socket", "/tmp/unterm-no-such-session.sock", Fixtures.sample("message.json")])
     #expect(result.status == 1)
     #expect(result.stderr.contains("no UNTerm session is running"))
   }
@@ -107,7 +114,8 @@ struct TmuxDriver {
 
   static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: path) }
   static var path: String {
-    ["/usr/bin/tmux", "/usr/local/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/bin/tmux"
+    ["/usr/bin/tmux", "/usr/local/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
+      ?? "/usr/bin/tmux"
   }
 
   let server = "unterm-test-\(UUID().uuidString.prefix(8))"

@@ -98,7 +98,9 @@ enum MediaFixtures {
   // MARK: - JPEG
 
   enum JPEGLayout: Int32 {
-    case baseline = 0, progressive = 1, manyScans = 2
+    case baseline = 0
+    case progressive = 1
+    case manyScans = 2
   }
 
   /// A JPEG of the given pixels (1, 3 or 4 bytes per pixel), or of a gradient when `pixels` is
@@ -182,7 +184,9 @@ enum MediaFixtures {
 
   /// A JPEG with an Exif APP1 segment recording an orientation, right after SOI.
   static func jpeg(_ jpeg: [UInt8], orientation: UInt16, littleEndian: Bool = false) -> [UInt8] {
-    func u16(_ v: UInt16) -> [UInt8] { littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)] }
+    func u16(_ v: UInt16) -> [UInt8] {
+      littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)]
+    }
     func u32(_ v: UInt32) -> [UInt8] { littleEndian ? (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } : be32(v) }
     var tiff: [UInt8] = littleEndian ? [0x49, 0x49] : [0x4D, 0x4D]
     tiff += u16(42) + u32(8) + u16(2)
@@ -289,7 +293,8 @@ enum MediaFixtures {
   static func mp4(timescale: UInt32, duration: UInt64, version: UInt8 = 0, mdatBytes: Int = 0) -> [UInt8] {
     var mvhd: [UInt8] = [version, 0, 0, 0]
     if version == 1 {
-      mvhd += [UInt8](repeating: 0, count: 16) + be32(timescale) + be32(UInt32(duration >> 32))
+      mvhd +=
+        [UInt8](repeating: 0, count: 16) + be32(timescale) + be32(UInt32(duration >> 32))
         + be32(UInt32(duration & 0xFFFF_FFFF))
     } else {
       mvhd += [UInt8](repeating: 0, count: 8) + be32(timescale) + be32(UInt32(duration))

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import UNTermRender
 import UNTermHeadless
+import UNTermRender
 import UNTermTestSupport
 import UserNotifications
 
@@ -35,7 +35,8 @@ import UserNotifications
     let rows = halfBlocks(session.frame().grid)
     // 8 × 3 cells; the wide image is cropped to fill them: red over blue, split mid-row 2.
     #expect(rows.map(\.count) == [8, 8, 8])
-    let red = Color.rgb(255, 0, 0), blue = Color.rgb(0, 0, 255)
+    let red = Color.rgb(255, 0, 0)
+    let blue = Color.rgb(0, 0, 255)
     #expect(rows[0].allSatisfy { $0.style.foreground == red && $0.style.background == red })
     #expect(rows[1].allSatisfy { $0.style.foreground == red && $0.style.background == blue })
     #expect(rows[2].allSatisfy { $0.style.foreground == blue && $0.style.background == blue })

@@ -1,5 +1,6 @@
 import Testing
 import UNTermTestSupport
+
 @testable import UNTermRender
 
 @Suite("Cell grid")

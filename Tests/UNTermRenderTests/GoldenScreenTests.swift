@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 import UNTermTestSupport
+
 @testable import UNTermCore
-@testable import UNTermRender
 @testable import UNTermHeadless
+@testable import UNTermRender
 
 /// Every sample payload on both devices in all three views, as `unterm render` draws it at
 /// 80×24. The golden files under Tests/Golden are what a person should see;
@@ -12,7 +13,9 @@ import UNTermTestSupport
 struct GoldenScreenTests {
   static let samples: [String] = {
     ((try? FileManager.default.contentsOfDirectory(atPath: Fixtures.samples.path)) ?? [])
-      .filter { ($0.hasSuffix(".json") || $0.hasSuffix(".apns")) && $0 != "categories.json" && !$0.hasPrefix("extension-") }
+      .filter {
+        ($0.hasSuffix(".json") || $0.hasSuffix(".apns")) && $0 != "categories.json" && !$0.hasPrefix("extension-")
+      }
       .sorted()
   }()
 
@@ -63,11 +66,15 @@ struct ImageGoldenTests {
       let session = try Fixtures.session(device: device, size: (80, 30)) {
         $0.extensionFiles = [Fixtures.sample("extension-media-card.json")]
       }
-      try session.push(try Payload.load(Fixtures.sample("media-episode.json"), categories: session.state.store.categories))
+      try session.push(
+        try Payload.load(Fixtures.sample("media-episode.json"), categories: session.state.store.categories))
       session.finishServiceExtensions(within: 5)
-      expectGolden(session.frame().grid.ansiText(depth: .palette256) + "\n", named: "media-episode.\(device.rawValue).banner.ansi")
+      expectGolden(
+        session.frame().grid.ansiText(depth: .palette256) + "\n", named: "media-episode.\(device.rawValue).banner.ansi")
       session.send(.command(.longPress))
-      expectGolden(session.frame().grid.ansiText(depth: .palette256) + "\n", named: "media-episode.\(device.rawValue).expanded.ansi")
+      expectGolden(
+        session.frame().grid.ansiText(depth: .palette256) + "\n",
+        named: "media-episode.\(device.rawValue).expanded.ansi")
     }
   }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import UNTermRender
 
 /// The hostile strings of terminal-safety.md §8 items 1–8: each renders visibly, and no control,

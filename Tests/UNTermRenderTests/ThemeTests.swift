@@ -1,13 +1,16 @@
 import Foundation
 import Testing
 import UNTermTestSupport
+
 @testable import UNTermCore
 @testable import UNTermRender
 
 @Suite("Themes")
 struct ThemeTests {
   @Test func everyThemeFileLoads() throws {
-    let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.themes.path).filter { $0.hasSuffix(".json") }
+    let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.themes.path).filter {
+      $0.hasSuffix(".json")
+    }
     #expect(Set(names).isSuperset(of: ["default.json", "dark.json", "high-contrast.json", "monochrome.json"]))
     for name in names {
       let theme = try ThemeLoader.load(path: Fixtures.themes.appendingPathComponent(name).path)
@@ -23,7 +26,10 @@ struct ThemeTests {
   }
 
   @Test(arguments: [
-    (#"{"roles":{"titel":{"bold":true}}}"#, "t.json:roles.titel: error: unknown role \"titel\"; did you mean \"title\"?"),
+    (
+      #"{"roles":{"titel":{"bold":true}}}"#,
+      "t.json:roles.titel: error: unknown role \"titel\"; did you mean \"title\"?"
+    ),
     (#"{"roles":{"title":{"fg":"purpel"}}}"#, "t.json:roles.title.fg: error: unknown colour \"purpel\""),
     (#"{"roles":{"title":{"fg":300}}}"#, "t.json:roles.title.fg: error: a colour number must be 0–255"),
     (#"{"roles":{"title":{"blink":true}}}"#, "t.json:roles.title.blink: error: unknown key"),

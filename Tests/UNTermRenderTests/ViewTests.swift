@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 import UNTermTestSupport
+
 @testable import UNTermCore
-@testable import UNTermRender
 @testable import UNTermHeadless
+@testable import UNTermRender
 
 /// What a person sees in each view, as screens.
 @Suite("Views")
@@ -16,40 +17,44 @@ struct ViewTests {
   @Test func bannerShowsHeaderTextAndTheFirstTwoActions() throws {
     let session = try Fixtures.session(size: (47, 10))
     try Fixtures.push(message, into: session)
-    expectScreen(session.frame().grid, [
-      " ╭───────────────────────────────────────────╮",
-      " │ App                                   now │",
-      " │ Ana Lima                                  │",
-      " │ Dinner tonight?                           │",
-      " │ Are we still on for 8?                    │",
-      " │ ▾ Reply · Like · +1 more                  │",
-      " ╰───────────────────────────────────────────╯",
-      "     1 in Notification Center · c to open",
-      "",
-      " iPhone · Unlocked · badge 3 │ ? keys",
-    ])
+    expectScreen(
+      session.frame().grid,
+      [
+        " ╭───────────────────────────────────────────╮",
+        " │ App                                   now │",
+        " │ Ana Lima                                  │",
+        " │ Dinner tonight?                           │",
+        " │ Are we still on for 8?                    │",
+        " │ ▾ Reply · Like · +1 more                  │",
+        " ╰───────────────────────────────────────────╯",
+        "     1 in Notification Center · c to open",
+        "",
+        " iPhone · Unlocked · badge 3 │ ? keys",
+      ])
   }
 
   @Test func expandedViewListsActionsWithTheirMarks() throws {
     let session = try Fixtures.session(size: (47, 14))
     try Fixtures.push(message, into: session)
     session.send(.command(.longPress))
-    expectScreen(session.frame().grid, [
-      " ╭───────────────────────────────────────────╮",
-      " │ App                                now  ✕ │",
-      " ├───────────────────────────────────────────┤",
-      " │ Ana Lima                                  │",
-      " │ Dinner tonight?                           │",
-      " │ Are we still on for 8?                    │",
-      " ├───────────────────────────────────────────┤",
-      " │ 1  Reply                  (unlock, reply) │",
-      " │ 2  Like                                   │",
-      " │ 3  Delete                                 │",
-      " │ x  Dismiss                                │",
-      " ╰───────────────────────────────────────────╯",
-      "",
-      " iPhone · Unlocked · badge 3 │ ? keys",
-    ])
+    expectScreen(
+      session.frame().grid,
+      [
+        " ╭───────────────────────────────────────────╮",
+        " │ App                                now  ✕ │",
+        " ├───────────────────────────────────────────┤",
+        " │ Ana Lima                                  │",
+        " │ Dinner tonight?                           │",
+        " │ Are we still on for 8?                    │",
+        " ├───────────────────────────────────────────┤",
+        " │ 1  Reply                  (unlock, reply) │",
+        " │ 2  Like                                   │",
+        " │ 3  Delete                                 │",
+        " │ x  Dismiss                                │",
+        " ╰───────────────────────────────────────────╯",
+        "",
+        " iPhone · Unlocked · badge 3 │ ? keys",
+      ])
   }
 
   @Test func replyFieldShowsPlaceholderAndButtonTitle() throws {
@@ -79,26 +84,29 @@ struct ViewTests {
     let session = try Fixtures.session(size: (47, 16))
     try Fixtures.push(message, into: session)
     try Fixtures.push(message, into: session)
-    try Fixtures.push(#"{"aps":{"alert":{"title":"Design review","body":"Room 4"},"category":"meeting-invite"}}"#, into: session)
+    try Fixtures.push(
+      #"{"aps":{"alert":{"title":"Design review","body":"Room 4"},"category":"meeting-invite"}}"#, into: session)
     session.send(.command(.openCenter))
-    expectScreen(session.frame().grid, [
-      " Notification Center                        3",
-      "",
-      " ┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┓",
-      " ┃ App                                   now ┃",
-      " ┃ Design review                             ┃",
-      " ┃ Room 4                                    ┃",
-      " ┗━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┛",
-      " ╭───────────────────────────────────────────╮",
-      " │ App                                   now │",
-      " │ Ana Lima · Dinner tonight?                │",
-      " │ Are we still on for 8?                    │",
-      " ╰───────────────────────────────────────────╯",
-      "    1 more messages from Ana Lima",
-      "",
-      "",
-      " iPhone · Unlocked · badge 3 │ ↑↓ move  ? keys",
-    ])
+    expectScreen(
+      session.frame().grid,
+      [
+        " Notification Center                        3",
+        "",
+        " ┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┓",
+        " ┃ App                                   now ┃",
+        " ┃ Design review                             ┃",
+        " ┃ Room 4                                    ┃",
+        " ┗━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┛",
+        " ╭───────────────────────────────────────────╮",
+        " │ App                                   now │",
+        " │ Ana Lima · Dinner tonight?                │",
+        " │ Are we still on for 8?                    │",
+        " ╰───────────────────────────────────────────╯",
+        "    1 more messages from Ana Lima",
+        "",
+        "",
+        " iPhone · Unlocked · badge 3 │ ↑↓ move  ? keys",
+      ])
   }
 
   @Test func lockedDeviceShowsTheHiddenPreviewsPlaceholder() throws {
@@ -136,7 +144,8 @@ struct ViewTests {
 
   @Test func hostilePayloadRendersVisiblyAndInertly() throws {
     let session = try Fixtures.session(size: (80, 24))
-    try Fixtures.push(#"""
+    try Fixtures.push(
+      #"""
       {"aps":{"alert":{"title":"\u001b]0;pwned\u0007T\u202eitle","subtitle":"Approve\rDeny ok\b\bNO",
       "body":"A\u001b]52;c;SGVsbG8=\u0007B \u001b[2J\u001b[H \u009b2J\u009d0;x\u009c before\u0000after %s%n \u2066q\u2069 \u200e\u200f\u061c"},
       "category":"message"}}
@@ -150,7 +159,8 @@ struct ViewTests {
       }
       let ansi = grid.ansiText(depth: .trueColor)
       let withoutSGR = ansi.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
-      #expect(!withoutSGR.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || (0x80...0x9F).contains($0.value) })
+      #expect(
+        !withoutSGR.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || (0x80...0x9F).contains($0.value) })
     }
     session.send(.key(.escape))
     session.send(.command(.longPress))

@@ -7,11 +7,12 @@ package func expectScreen(
   _ grid: CellGrid, _ expected: [String], sourceLocation: SourceLocation = #_sourceLocation
 ) {
   let actual = grid.lines
-  let wanted = expected.map { line -> String in
-    var l = line
-    while l.hasSuffix(" ") { l.removeLast() }
-    return l
-  } + Array(repeating: "", count: max(0, actual.count - expected.count))
+  let wanted =
+    expected.map { line -> String in
+      var l = line
+      while l.hasSuffix(" ") { l.removeLast() }
+      return l
+    } + Array(repeating: "", count: max(0, actual.count - expected.count))
   if actual != wanted {
     var message = "screen differs:\n"
     for i in 0..<max(actual.count, wanted.count) {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import UNTermCore
-import UNTermRender
 import UNTermHeadless
+import UNTermRender
 import UserNotifications
 
 /// Paths and builders shared by the test suites.
@@ -37,7 +37,9 @@ package enum Fixtures {
   package static let now = Date(timeIntervalSince1970: 1_764_446_400)  // 2025-11-29T20:00:00Z
 
   /// A payload from JSON text.
-  package static func payload(_ json: String, file: String = "test.json", categories: [String: UNNotificationCategory]? = nil) -> Payload {
+  package static func payload(
+    _ json: String, file: String = "test.json", categories: [String: UNNotificationCategory]? = nil
+  ) -> Payload {
     PayloadAnalyzer.analyze(Array(json.utf8), file: file, categories: categories)
   }
 
@@ -92,7 +94,9 @@ package enum Fixtures {
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     let errData = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    return (
+      process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self)
+    )
   }
 
   /// A fresh temporary folder.
@@ -110,8 +114,11 @@ package enum Fixtures {
 extension Fixtures {
   /// Runs a program with `posix_spawn` and `waitpid`, output to a file: for programs that leave
   /// daemons behind (tmux), which keep `Process`'s pipes open and its exit unnoticed.
-  package static func spawn(_ executable: String, _ arguments: [String], timeout: TimeInterval = 15) -> (status: Int32, output: String) {
-    let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("unterm-spawn-\(UUID().uuidString)").path
+  package static func spawn(_ executable: String, _ arguments: [String], timeout: TimeInterval = 15) -> (
+    status: Int32, output: String
+  ) {
+    let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("unterm-spawn-\(UUID().uuidString)")
+      .path
     defer { unlink(outputFile) }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)

@@ -13,7 +13,9 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
     package var body: [UInt8]
     package var delay: TimeInterval
 
-    package init(status: Int = 200, contentType: String = "application/octet-stream", body: [UInt8], delay: TimeInterval = 0) {
+    package init(
+      status: Int = 200, contentType: String = "application/octet-stream", body: [UInt8], delay: TimeInterval = 0
+    ) {
       self.status = status
       self.contentType = contentType
       self.body = body
@@ -38,7 +40,9 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
     address.sin_port = 0
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
     }
     guard bound == 0, listen(listener, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
     var actual = sockaddr_in()
@@ -89,7 +93,8 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
     let path = line.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
     let route = routes[path] ?? Route(status: 404, contentType: "text/plain", body: Array("not found".utf8))
     if route.delay > 0 { Thread.sleep(forTimeInterval: route.delay) }
-    let header = "HTTP/1.0 \(route.status) X\r\nContent-Type: \(route.contentType)\r\nContent-Length: \(route.body.count)\r\nConnection: close\r\n\r\n"
+    let header =
+      "HTTP/1.0 \(route.status) X\r\nContent-Type: \(route.contentType)\r\nContent-Length: \(route.body.count)\r\nConnection: close\r\n\r\n"
     let bytes = Array(header.utf8) + route.body
     var sent = 0
     while sent < bytes.count {

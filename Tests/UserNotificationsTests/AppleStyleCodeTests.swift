@@ -82,7 +82,8 @@ struct AppleStyleCodeTests {
 
     // A response built as UNTerm delivers it reaches the delegate.
     let notification = try #require(delivered.first { $0.request.identifier == "msg-1" })
-    let response = UNTextInputNotificationResponse(notification: notification, actionIdentifier: "REPLY", userText: "On my way")
+    let response = UNTextInputNotificationResponse(
+      notification: notification, actionIdentifier: "REPLY", userText: "On my way")
     app.userNotificationCenter(center, didReceive: response) {}
     #expect(app.received.last?.0 == "REPLY")
     #expect(app.received.last?.1 == "On my way")

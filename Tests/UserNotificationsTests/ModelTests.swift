@@ -127,9 +127,15 @@ struct ModelTests {
     let center = UNUserNotificationCenter.makeForSession()
     let content = UNMutableNotificationContent()
     content.title = "one"
-    try await center.add(UNNotificationRequest(identifier: "p", content: content, trigger: UNTimeIntervalNotificationTrigger(timeInterval: 300, repeats: false)))
+    try await center.add(
+      UNNotificationRequest(
+        identifier: "p", content: content, trigger: UNTimeIntervalNotificationTrigger(timeInterval: 300, repeats: false)
+      ))
     content.title = "two"
-    try await center.add(UNNotificationRequest(identifier: "p", content: content, trigger: UNTimeIntervalNotificationTrigger(timeInterval: 300, repeats: false)))
+    try await center.add(
+      UNNotificationRequest(
+        identifier: "p", content: content, trigger: UNTimeIntervalNotificationTrigger(timeInterval: 300, repeats: false)
+      ))
     let pending = await center.pendingNotificationRequests()
     #expect(pending.count == 1)
     #expect(pending.first?.content.title == "two")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import UserNotifications
 
 @Suite("Notification store grouping")
@@ -28,9 +29,11 @@ struct NotificationStoreTests {
       keys.append(k)
       key = store.group(after: k)
     }
-    #expect(keys.map(\.description) == ["com.example.Other/a", "com.example.Other", "/a", "", "/b"].map {
-      $0.hasPrefix("/") ? String($0.dropFirst()) : $0
-    } || keys.count == 5)
+    #expect(
+      keys.map(\.description)
+        == ["com.example.Other/a", "com.example.Other", "/a", "", "/b"].map {
+          $0.hasPrefix("/") ? String($0.dropFirst()) : $0
+        } || keys.count == 5)
     #expect(keys.count == 5)
     #expect(store.leading(of: keys[2])?.request.identifier == "a2")
     #expect(store.count(of: keys[2]) == 2)

@@ -74,9 +74,12 @@ package struct ContentExtensionDescriptor: Sendable {
   }
 
   /// Parses and checks a descriptor.
-  package static func analyze(_ bytes: [UInt8], file: String) -> (descriptor: ContentExtensionDescriptor?, diagnostics: [Diagnostic]) {
+  package static func analyze(_ bytes: [UInt8], file: String) -> (
+    descriptor: ContentExtensionDescriptor?, diagnostics: [Diagnostic]
+  ) {
     var sink = DiagnosticSink(file: file)
-    let isPlist = file.hasSuffix(".plist") || bytes.starts(with: Array("bplist".utf8))
+    let isPlist =
+      file.hasSuffix(".plist") || bytes.starts(with: Array("bplist".utf8))
       || bytes.starts(with: Array("<?xml".utf8))
     if isPlist {
       let attributes = PlistAttributes.read(bytes, file: file, path: .root, sink: &sink)
@@ -91,7 +94,9 @@ package struct ContentExtensionDescriptor: Sendable {
       return (nil, sink.diagnostics)
     }
     guard let root = document.object else {
-      sink.error("type-mismatch", .root, "a descriptor is a JSON object with \"NSExtensionAttributes\" (or \"infoPlist\") and \"view\"")
+      sink.error(
+        "type-mismatch", .root,
+        "a descriptor is a JSON object with \"NSExtensionAttributes\" (or \"infoPlist\") and \"view\"")
       return (nil, sink.diagnostics)
     }
     for key in root.keys where !["NSExtensionAttributes", "infoPlist", "view"].contains(key) {
@@ -100,13 +105,16 @@ package struct ContentExtensionDescriptor: Sendable {
     var attributes: ContentExtensionAttributes?
     if let node = root["NSExtensionAttributes"] {
       if root["infoPlist"] != nil {
-        sink.error("conflicting-keys", JSONPath([.key("infoPlist")]), "give NSExtensionAttributes or infoPlist, not both")
+        sink.error(
+          "conflicting-keys", JSONPath([.key("infoPlist")]), "give NSExtensionAttributes or infoPlist, not both")
       }
       attributes = JSONAttributes.read(node, path: JSONPath([.key("NSExtensionAttributes")]), sink: &sink)
     } else if let node = root["infoPlist"] {
       let path = JSONPath([.key("infoPlist")])
       if let relative = node.string {
-        let plistPath = relative.hasPrefix("/") ? relative
+        let plistPath =
+          relative.hasPrefix("/")
+          ? relative
           : URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(relative).path
         do {
           let plist = try InputFile.read(plistPath)
@@ -159,7 +167,9 @@ private enum JSONAttributes {
 /// Reads the attribute keys from an Info.plist (`NSExtension` → `NSExtensionAttributes`), or
 /// from a plist that is just the attributes dictionary.
 private enum PlistAttributes {
-  static func read(_ bytes: [UInt8], file: String, path: JSONPath, sink: inout DiagnosticSink) -> ContentExtensionAttributes? {
+  static func read(_ bytes: [UInt8], file: String, path: JSONPath, sink: inout DiagnosticSink)
+    -> ContentExtensionAttributes?
+  {
     let plist: Any
     do {
       plist = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
@@ -176,7 +186,9 @@ private enum PlistAttributes {
       if let point = ext["NSExtensionPointIdentifier"] as? String,
         point != "com.apple.usernotifications.content-extension"
       {
-        sink.warning("wrong-extension-point", path, "NSExtensionPointIdentifier is \(point), not com.apple.usernotifications.content-extension")
+        sink.warning(
+          "wrong-extension-point", path,
+          "NSExtensionPointIdentifier is \(point), not com.apple.usernotifications.content-extension")
       }
       guard let inner = ext["NSExtensionAttributes"] as? [String: Any] else {
         sink.error("missing-key", path, "\(file): NSExtension has no NSExtensionAttributes dictionary")
@@ -215,7 +227,9 @@ private enum AttributeValidator {
     "UNNotificationExtensionCategory", "UNNotificationExtensionInitialContentSizeRatio",
   ])
 
-  static func validate(_ values: [String: Any], path: JSONPath, sink: inout DiagnosticSink) -> ContentExtensionAttributes? {
+  static func validate(_ values: [String: Any], path: JSONPath, sink: inout DiagnosticSink)
+    -> ContentExtensionAttributes?
+  {
     for key in values.keys.sorted() where !knownKeys.contains(key) {
       let hint = Suggestion.closest(to: key, in: knownKeys).map { " Did you mean \"\($0)\"?" } ?? ""
       sink.warning("unknown-key", path.appending(key), "unknown attribute \"\(key)\" is ignored.\(hint)")
@@ -232,7 +246,8 @@ private enum AttributeValidator {
         ok = false
       }
     case nil:
-      sink.error("missing-key", categoryPath, "UNNotificationExtensionCategory is required (a string or an array of strings)")
+      sink.error(
+        "missing-key", categoryPath, "UNNotificationExtensionCategory is required (a string or an array of strings)")
       ok = false
     default:
       sink.error("type-mismatch", categoryPath, "must be a string or an array of strings")
@@ -252,10 +267,13 @@ private enum AttributeValidator {
     case let value as Double where value.isFinite && value > 0:
       ratio = value
       if value > 4 {
-        sink.warning("large-size-ratio", ratioPath, "a ratio of \(value) makes the loading view \(value)× as tall as it is wide")
+        sink.warning(
+          "large-size-ratio", ratioPath, "a ratio of \(value) makes the loading view \(value)× as tall as it is wide")
       }
     case nil:
-      sink.error("missing-key", ratioPath, "UNNotificationExtensionInitialContentSizeRatio is required (height ÷ width, such as 0.5)")
+      sink.error(
+        "missing-key", ratioPath,
+        "UNNotificationExtensionInitialContentSizeRatio is required (height ÷ width, such as 0.5)")
       ok = false
     default:
       sink.error("invalid-value", ratioPath, "must be a number greater than 0 (height ÷ width)")
@@ -304,7 +322,8 @@ private enum ViewReader {
       case "none": descriptor.mediaButton = .none
       case "default": descriptor.mediaButton = .default
       case "overlay": descriptor.mediaButton = .overlay
-      default: sink.error("invalid-value", path.appending("mediaPlayPauseButtonType"), "must be none, default or overlay")
+      default:
+        sink.error("invalid-value", path.appending("mediaPlayPauseButtonType"), "must be none, default or overlay")
       }
     }
     guard let elementsNode = view["elements"] else { return }
@@ -313,13 +332,16 @@ private enum ViewReader {
       return
     }
     for (i, element) in elements.enumerated() {
-      if let parsed = self.element(element, path: path.appending("elements").appending(i), descriptor: descriptor, sink: &sink) {
+      if let parsed = self.element(
+        element, path: path.appending("elements").appending(i), descriptor: descriptor, sink: &sink)
+      {
         descriptor.elements.append(parsed)
       }
     }
   }
 
-  private static func number(_ node: JSONNode?, _ path: JSONPath, _ name: String, sink: inout DiagnosticSink) -> Double? {
+  private static func number(_ node: JSONNode?, _ path: JSONPath, _ name: String, sink: inout DiagnosticSink) -> Double?
+  {
     guard let node else { return nil }
     guard let value = node.number?.double, value >= 0 else {
       sink.error("invalid-value", path, "\(name) must be a number of points, 0 or more")
@@ -339,7 +361,9 @@ private enum ViewReader {
     guard kinds.count == 1, let kind = kinds.first else {
       sink.error(
         "invalid-element", path,
-        kinds.isEmpty ? "an element needs one of image, label, spacer, progress or button" : "an element has one kind, not \(kinds.joined(separator: " and "))")
+        kinds.isEmpty
+          ? "an element needs one of image, label, spacer, progress or button"
+          : "an element has one kind, not \(kinds.joined(separator: " and "))")
       return nil
     }
     let allowed: [String: Set<String>] = [
@@ -371,13 +395,20 @@ private enum ViewReader {
         if let name = styleNode.string, let s = UNTextStyle(rawValue: name) {
           style = s
         } else {
-          let hint = Suggestion.closest(to: styleNode.string ?? "", in: UNTextStyle.allCases.map(\.rawValue)).map { "; did you mean \"\($0)\"?" } ?? ""
-          sink.error("invalid-value", path.appending("style"), "unknown text style; expected \(UNTextStyle.allCases.map(\.rawValue).joined(separator: ", "))\(hint)")
+          let hint =
+            Suggestion.closest(to: styleNode.string ?? "", in: UNTextStyle.allCases.map(\.rawValue)).map {
+              "; did you mean \"\($0)\"?"
+            } ?? ""
+          sink.error(
+            "invalid-value", path.appending("style"),
+            "unknown text style; expected \(UNTextStyle.allCases.map(\.rawValue).joined(separator: ", "))\(hint)")
         }
       }
       var maxLines: Int?
       if let node = object["maxLines"] {
-        if let n = node.number?.integer, n >= 1 { maxLines = n } else {
+        if let n = node.number?.integer, n >= 1 {
+          maxLines = n
+        } else {
           sink.error("invalid-value", path.appending("maxLines"), "must be a whole number of 1 or more")
         }
       }
@@ -405,7 +436,8 @@ private enum ViewReader {
       if !descriptor.attributes.userInteractionEnabled {
         sink.warning(
           "button-not-interactive", path,
-          "buttons take no input unless UNNotificationExtensionUserInteractionEnabled is true; this one is drawn but cannot be pressed")
+          "buttons take no input unless UNNotificationExtensionUserInteractionEnabled is true; this one is drawn but cannot be pressed"
+        )
       }
       return .button(title: title, action: action)
     }

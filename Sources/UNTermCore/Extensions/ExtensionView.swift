@@ -55,7 +55,9 @@ extension ContentExtensionDescriptor {
         if source.hasPrefix("attachment:"), let index = Int(source.dropFirst("attachment:".count)) {
           return .image(.attachment(index), height: height)
         }
-        let path = source.hasPrefix("/") ? source
+        let path =
+          source.hasPrefix("/")
+          ? source
           : URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(source).path
         return .image(.file(path), height: height)
       case .label(let template, let style, let maxLines):

@@ -27,7 +27,8 @@ package enum Template {
       let hint = Suggestion.closest(to: name, in: fields).map { " Did you mean {{\($0)}}?" } ?? ""
       sink.warning(
         "template-unknown-field", path,
-        "{{\(name)}} is not a field; use title, subtitle, body, categoryIdentifier, threadIdentifier or userInfo.KEY.\(hint)")
+        "{{\(name)}} is not a field; use title, subtitle, body, categoryIdentifier, threadIdentifier or userInfo.KEY.\(hint)"
+      )
     }
   }
 

@@ -39,9 +39,7 @@ package struct JSONParser {
   ///
   /// A UTF-8 byte-order mark is skipped; UTF-16 and UTF-32 are rejected, since APNs payloads are
   /// UTF-8.
-  package static func parse(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth) throws(
-    Failure
-  ) -> JSONNode {
+  package static func parse(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth) throws(Failure) -> JSONNode {
     var input = bytes
     if input.starts(with: [0xEF, 0xBB, 0xBF]) { input.removeFirst(3) }
     if input.starts(with: [0xFE, 0xFF]) || input.starts(with: [0xFF, 0xFE])
@@ -208,7 +206,8 @@ package struct JSONParser {
       {
         throw Failure(
           kind: .duplicateKey,
-          message: "duplicate key \"\(key)\" (first at line \(first.line)); UNTerm rejects duplicate keys because parsers disagree on which value wins",
+          message:
+            "duplicate key \"\(key)\" (first at line \(first.line)); UNTerm rejects duplicate keys because parsers disagree on which value wins",
           position: keyPosition, path: path.appending(key))
       }
       skipWhitespace()

@@ -66,7 +66,8 @@ package struct CategoriesFile: @unchecked Sendable {
         return CategoriesFile(file: file, categories: [], diagnostics: reader.sink.diagnostics)
       }
       guard let array = node.array else {
-        reader.sink.error("type-mismatch", JSONPath([.key("categories")]), "must be an array, not \(node.typeNameWithArticle)")
+        reader.sink.error(
+          "type-mismatch", JSONPath([.key("categories")]), "must be an array, not \(node.typeNameWithArticle)")
         return CategoriesFile(file: file, categories: [], diagnostics: reader.sink.diagnostics)
       }
       list = array
@@ -121,10 +122,13 @@ package struct CategoriesFile: @unchecked Sendable {
       let placeholder = string(object, "hiddenPreviewsBodyPlaceholder", path)
       let summary = string(object, "categorySummaryFormat", path)
       if let placeholder {
-        checkFormat(placeholder, allowed: ["u"], path: path.appending("hiddenPreviewsBodyPlaceholder"), name: "hiddenPreviewsBodyPlaceholder")
+        checkFormat(
+          placeholder, allowed: ["u"], path: path.appending("hiddenPreviewsBodyPlaceholder"),
+          name: "hiddenPreviewsBodyPlaceholder")
       }
       if let summary {
-        checkFormat(summary, allowed: ["u", "@"], path: path.appending("categorySummaryFormat"), name: "categorySummaryFormat")
+        checkFormat(
+          summary, allowed: ["u", "@"], path: path.appending("categorySummaryFormat"), name: "categorySummaryFormat")
       }
       return UNNotificationCategory(
         identifier: identifier, actions: actions, intentIdentifiers: intents,
@@ -167,7 +171,9 @@ package struct CategoriesFile: @unchecked Sendable {
       }
       let inputPath = path.appending("textInput")
       guard let input = inputNode.object else {
-        sink.error("type-mismatch", inputPath, "must be an object with buttonTitle and placeholder, not \(inputNode.typeNameWithArticle)")
+        sink.error(
+          "type-mismatch", inputPath,
+          "must be an object with buttonTitle and placeholder, not \(inputNode.typeNameWithArticle)")
         return nil
       }
       unknownKeys(input, known: ["buttonTitle", "placeholder"], path: inputPath)
@@ -217,8 +223,11 @@ package struct CategoriesFile: @unchecked Sendable {
       }
       var out: [String] = []
       for (i, item) in items.enumerated() {
-        if let s = item.string { out.append(s) } else {
-          sink.error("type-mismatch", path.appending(key).appending(i), "must be a string, not \(item.typeNameWithArticle)")
+        if let s = item.string {
+          out.append(s)
+        } else {
+          sink.error(
+            "type-mismatch", path.appending(key).appending(i), "must be a string, not \(item.typeNameWithArticle)")
         }
       }
       return out
@@ -253,7 +262,8 @@ package struct CategoriesFile: @unchecked Sendable {
         if !allowed.contains(spec) {
           sink.warning(
             "unsupported-format", path,
-            "\(name) uses %\(spec); iOS supports only \(allowed.sorted().map { "%\($0)" }.joined(separator: " and ")) here")
+            "\(name) uses %\(spec); iOS supports only \(allowed.sorted().map { "%\($0)" }.joined(separator: " and ")) here"
+          )
         }
       }
     }
@@ -270,7 +280,8 @@ package struct CategoriesFile: @unchecked Sendable {
         if let first = seenCategories[category.identifier] {
           sink.error(
             "duplicate-category", path.appending("identifier"),
-            "category \(OneLine.quote(category.identifier)) is also defined at \(listPath.appending(first)); only one can be registered")
+            "category \(OneLine.quote(category.identifier)) is also defined at \(listPath.appending(first)); only one can be registered"
+          )
         } else {
           seenCategories[category.identifier] = ci
         }

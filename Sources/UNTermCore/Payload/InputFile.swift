@@ -13,8 +13,7 @@ package enum InputFile {
   ///
   /// - Throws: `UNTermError` with exit code 66 when the file is missing or unreadable, 65 when it
   ///   is larger than `limit`.
-  package static func read(_ path: String, limit: Int = defaultLimit) throws(UNTermError) -> [UInt8]
-  {
+  package static func read(_ path: String, limit: Int = defaultLimit) throws(UNTermError) -> [UInt8] {
     let fd: Int32
     if path == "-" {
       fd = STDIN_FILENO

@@ -177,9 +177,10 @@ package enum PayloadAnalyzer {
             "live-activity-key", keyPath,
             "\(key) is a Live Activity key; it produces no notification banner and UNTerm ignores it")
         } else if !PayloadAnalyzer.apsKeys.contains(key) {
-          let hint = Suggestion.closest(to: key, in: PayloadAnalyzer.apsKeys).map {
-            " Did you mean \"\($0)\"?"
-          } ?? " Custom keys belong at the top level, next to aps."
+          let hint =
+            Suggestion.closest(to: key, in: PayloadAnalyzer.apsKeys).map {
+              " Did you mean \"\($0)\"?"
+            } ?? " Custom keys belong at the top level, next to aps."
           sink.warning(
             "unknown-aps-key", keyPath, "iOS ignores unknown key \"\(key)\" inside aps.\(hint)")
         }
@@ -216,7 +217,9 @@ package enum PayloadAnalyzer {
       for member in alert.members {
         let keyPath = alertPath.appending(member.key)
         if PayloadAnalyzer.alertStringKeys.contains(member.key) {
-          if let s = member.value.string { strings[member.key] = s } else {
+          if let s = member.value.string {
+            strings[member.key] = s
+          } else {
             typeError(keyPath, "a string", member.value)
           }
         } else if PayloadAnalyzer.alertArrayKeys.contains(member.key) {
@@ -226,7 +229,9 @@ package enum PayloadAnalyzer {
           }
           var list: [String] = []
           for (i, item) in items.enumerated() {
-            if let s = item.string { list.append(s) } else {
+            if let s = item.string {
+              list.append(s)
+            } else {
               typeError(keyPath.appending(i), "a string", item)
             }
           }
@@ -402,7 +407,9 @@ package enum PayloadAnalyzer {
       let keyPath = path.appending(key)
       if let n = node.number {
         guard n.isIntegral, let value = n.integer, value == 0 || value == 1 else {
-          sink.warning("invalid-flag", keyPath, "\(key) should be 1 (or absent); iOS treats \(n.text.prefix(20)) as set only if it is 1")
+          sink.warning(
+            "invalid-flag", keyPath,
+            "\(key) should be 1 (or absent); iOS treats \(n.text.prefix(20)) as set only if it is 1")
           return n.integer == 1
         }
         return value == 1
@@ -449,7 +456,8 @@ package enum PayloadAnalyzer {
       if !(0...1).contains(value) {
         sink.warning(
           "relevance-score-range", keyPath,
-          "relevance-score \(n.text.prefix(20)) is outside 0…1; iOS clamps it (only Live Activity updates use larger values)")
+          "relevance-score \(n.text.prefix(20)) is outside 0…1; iOS clamps it (only Live Activity updates use larger values)"
+        )
       }
       content.relevanceScore = min(1, max(0, value))
     }

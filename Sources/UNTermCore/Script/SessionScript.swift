@@ -143,7 +143,8 @@ package struct SessionScript: Sendable {
       guard let key = Key(scriptName: t.text) else {
         throw fail(
           t.column,
-          "unknown key \"\(t.text)\"; expected enter, esc, space, tab, backspace, delete, up, down, left, right, home, end, or one character")
+          "unknown key \"\(t.text)\"; expected enter, esc, space, tab, backspace, delete, up, down, left, right, home, end, or one character"
+        )
       }
       var count = 1
       if let repeatToken = reader.optional() {
@@ -263,14 +264,17 @@ package struct SessionScript: Sendable {
             let d = chars[i]
             if d == "\\" {
               guard i + 1 < chars.count else {
-                throw ParseError(file: file, line: number, column: i + 1, message: "unfinished escape at the end of the line")
+                throw ParseError(
+                  file: file, line: number, column: i + 1, message: "unfinished escape at the end of the line")
               }
               switch chars[i + 1] {
               case "\"": text.append("\"")
               case "\\": text.append("\\")
               case "n": text.append("\n")
               default:
-                throw ParseError(file: file, line: number, column: i + 1, message: "unknown escape \\\(chars[i + 1]); use \\\", \\\\ or \\n")
+                throw ParseError(
+                  file: file, line: number, column: i + 1,
+                  message: "unknown escape \\\(chars[i + 1]); use \\\", \\\\ or \\n")
               }
               i += 2
               continue
@@ -284,17 +288,21 @@ package struct SessionScript: Sendable {
             i += 1
           }
           guard closed else {
-            throw ParseError(file: file, line: number, column: column, message: "unterminated string: expected a closing \"")
+            throw ParseError(
+              file: file, line: number, column: column, message: "unterminated string: expected a closing \"")
           }
           if i < chars.count, chars[i] != " ", chars[i] != "\t" {
-            throw ParseError(file: file, line: number, column: i + 1, message: "expected a space after the closing quote")
+            throw ParseError(
+              file: file, line: number, column: i + 1, message: "expected a space after the closing quote")
           }
           tokens.append(Token(text: text, quoted: true, column: column))
         } else {
           var text = ""
           while i < chars.count, chars[i] != " ", chars[i] != "\t" {
             if chars[i] == "\"" {
-              throw ParseError(file: file, line: number, column: i + 1, message: "a quote must start a token; put the whole argument in double quotes")
+              throw ParseError(
+                file: file, line: number, column: i + 1,
+                message: "a quote must start a token; put the whole argument in double quotes")
             }
             text.append(chars[i])
             i += 1

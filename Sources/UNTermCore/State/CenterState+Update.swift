@@ -28,7 +28,8 @@ extension CenterState {
       return Outcome()
     case .extensionLoaded(let id, var view):
       guard case .expanded(var e) = overlay else { return Outcome() }
-      let sameThread = !e.notification.request.content.threadIdentifier.isEmpty
+      let sameThread =
+        !e.notification.request.content.threadIdentifier.isEmpty
         && store.delivered(id)?.request.content.threadIdentifier == e.notification.request.content.threadIdentifier
       guard e.notification.request.identifier == id || sameThread else { return Outcome() }
       view.isPlaying = e.extensionView?.isPlaying ?? view.isPlaying
@@ -101,7 +102,9 @@ extension CenterState {
     store.takeDue(at: now)
   }
 
-  private mutating func deliver(_ notification: UNNotification, presentation: UNNotificationPresentationOptions) -> Outcome {
+  private mutating func deliver(_ notification: UNNotification, presentation: UNNotificationPresentationOptions)
+    -> Outcome
+  {
     let id = notification.request.identifier
     let content = notification.request.content
     guard content.hasAlertText else {
@@ -114,7 +117,8 @@ extension CenterState {
     var effects: [Effect] = []
     if let e = expanded, e.extensionView != nil, extensionAttributes(for: e.notification) != nil,
       e.notification.request.identifier == id
-        || (!content.threadIdentifier.isEmpty && content.threadIdentifier == e.notification.request.content.threadIdentifier)
+        || (!content.threadIdentifier.isEmpty
+          && content.threadIdentifier == e.notification.request.content.threadIdentifier)
     {
       // A notification of the open thread arrives: iOS calls didReceive(_:) again.
       effects.append(.loadExtension(notification))
@@ -608,7 +612,8 @@ extension CenterState {
       response = UNNotificationResponse(notification: target, actionIdentifier: actionIdentifier)
     }
     let context = ResponseContext(date: now, device: device.kind, isLocked: isLocked)
-    let isCustomAction = actionIdentifier != UNNotificationDefaultActionIdentifier
+    let isCustomAction =
+      actionIdentifier != UNNotificationDefaultActionIdentifier
       && actionIdentifier != UNNotificationDismissActionIdentifier
     if isCustomAction, let e = expanded, e.extensionView?.isProgram == true,
       e.notification.request.identifier == target.request.identifier

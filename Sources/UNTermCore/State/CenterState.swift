@@ -9,7 +9,9 @@ import UserNotifications
 package struct CenterState: @unchecked Sendable {
   /// When notification previews are shown.
   package enum Previews: String, Sendable, CaseIterable {
-    case always, whenUnlocked = "when-unlocked", never
+    case always
+    case whenUnlocked = "when-unlocked"
+    case never
   }
 
   /// Whether the emulated app is running in the foreground.

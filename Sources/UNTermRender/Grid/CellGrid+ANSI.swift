@@ -11,8 +11,9 @@ extension CellGrid {
       var last = width - 1
       while last >= 0 {
         let cell = self[last, y]
-        if !cell.isContinuation && (cell.text != " " || depth.degrade(cell.style.background) != .terminalDefault
-          || cell.style.attributes.contains(.reverse) || cell.style.attributes.contains(.underline))
+        if !cell.isContinuation
+          && (cell.text != " " || depth.degrade(cell.style.background) != .terminalDefault
+            || cell.style.attributes.contains(.reverse) || cell.style.attributes.contains(.underline))
         {
           break
         }

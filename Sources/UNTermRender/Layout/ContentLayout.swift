@@ -37,7 +37,8 @@ package struct ContentBlock: @unchecked Sendable {
     _ text: String, role: Role, style: UNTextStyle, width: Int, maxLines: Int? = nil, name: String
   ) -> ContentBlock {
     let safe = TerminalText.sanitize(text)
-    let lines = maxLines.map { TextLayout.wrap(safe, width: width, maxLines: $0) }
+    let lines =
+      maxLines.map { TextLayout.wrap(safe, width: width, maxLines: $0) }
       ?? TextLayout.wrap(safe, width: width)
     return ContentBlock(
       kind: .text(lines: lines, role: role, style: style), name: name,

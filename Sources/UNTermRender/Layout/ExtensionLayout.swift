@@ -1,3 +1,4 @@
+import Foundation
 import UNTermCore
 import UserNotifications
 import UserNotificationsUI
@@ -40,7 +41,8 @@ package enum ExtensionLayout {
       all.append(.sized(.spacer, name: "empty space", points: preferred - fitted))
     }
     let content = BudgetedContent(blocks: all, budget: device.contentBudget, height: preferred)
-    return ExtensionMeasurement(initialHeight: initial, preferredHeight: preferred, budget: device.contentBudget, content: content)
+    return ExtensionMeasurement(
+      initialHeight: initial, preferredHeight: preferred, budget: device.contentBudget, content: content)
   }
 
   /// The view's elements as content blocks.
@@ -69,9 +71,11 @@ package enum ExtensionLayout {
         blocks.append(.sized(.image(reference), name: name, points: points))
       case .label(let text, let style, let maxLines):
         if text.isEmpty {
-          blocks.append(ContentBlock(kind: .text(lines: [], role: role(for: style), style: style), name: name, points: 0, rows: 0))
+          blocks.append(
+            ContentBlock(kind: .text(lines: [], role: role(for: style), style: style), name: name, points: 0, rows: 0))
         } else {
-          blocks.append(.text(text, role: role(for: style), style: style, width: columns, maxLines: maxLines, name: name))
+          blocks.append(
+            .text(text, role: role(for: style), style: style, width: columns, maxLines: maxLines, name: name))
         }
       case .spacer(let points):
         blocks.append(.sized(.spacer, name: name, points: points))
@@ -108,5 +112,3 @@ package enum ExtensionLayout {
     }
   }
 }
-
-import Foundation

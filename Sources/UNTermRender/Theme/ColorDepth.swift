@@ -1,6 +1,10 @@
 /// How many colours the output can show; themes degrade to it.
 package enum ColorDepth: Int, Comparable, Sendable, CaseIterable {
-  case none = 0, eight = 8, sixteen = 16, palette256 = 256, trueColor = 16_777_216
+  case none = 0
+  case eight = 8
+  case sixteen = 16
+  case palette256 = 256
+  case trueColor = 16_777_216
 
   package static func < (a: ColorDepth, b: ColorDepth) -> Bool { a.rawValue < b.rawValue }
 

@@ -62,9 +62,10 @@ package enum ThemeLoader {
     for member in roles.members {
       let path = JSONPath([.key("roles"), .key(member.key)])
       guard let role = Role(rawValue: member.key) else {
-        let hint = Suggestion.closest(to: member.key, in: Role.allCases.map(\.rawValue)).map {
-          "; did you mean \"\($0)\"?"
-        } ?? ""
+        let hint =
+          Suggestion.closest(to: member.key, in: Role.allCases.map(\.rawValue)).map {
+            "; did you mean \"\($0)\"?"
+          } ?? ""
         throw fail(path, "unknown role \"\(member.key)\"\(hint)")
       }
       guard let spec = member.value.object else {

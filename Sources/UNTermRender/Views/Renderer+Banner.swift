@@ -93,7 +93,10 @@ extension Renderer {
     let lines = [label, TerminalText.sanitize(image.label, multiline: false)]
     for (i, line) in lines.prefix(rect.height).enumerated() where rect.height > 0 {
       let text = TextLayout.truncate(line, width: rect.width)
-      canvas.text(text, x: rect.x + max(0, (rect.width - DisplayWidth.of(text)) / 2), y: rect.y + min(rect.height - 1, rect.height / 2 - (lines.count > 1 && rect.height > 1 ? 1 : 0) + i), role: .mediaArt, clip: rect)
+      canvas.text(
+        text, x: rect.x + max(0, (rect.width - DisplayWidth.of(text)) / 2),
+        y: rect.y + min(rect.height - 1, rect.height / 2 - (lines.count > 1 && rect.height > 1 ? 1 : 0) + i),
+        role: .mediaArt, clip: rect)
     }
   }
 }

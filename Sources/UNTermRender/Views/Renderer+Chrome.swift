@@ -5,7 +5,8 @@ import UserNotifications
 extension Renderer {
   func drawPasscode(_ canvas: inout Canvas, _ state: CenterState, _ prompt: CenterState.PasscodePrompt, area: Rect) {
     let width = min(area.width, 34)
-    let rect = Rect(x: area.x + (area.width - width) / 2, y: area.y + max(0, area.height / 2 - 4), width: width, height: 8)
+    let rect = Rect(
+      x: area.x + (area.width - width) / 2, y: area.y + max(0, area.height / 2 - 4), width: width, height: 8)
     canvas.box(rect, role: .accent)
     let inner = width - 4
     func center(_ text: String, _ y: Int, _ role: Role) {
@@ -52,7 +53,9 @@ extension Renderer {
   func drawHelp(_ canvas: inout Canvas, _ state: CenterState) {
     let width = min(state.screenWidth - 2, 58)
     let height = min(state.screenHeight - 1, Self.helpLines.count + 4)
-    let rect = Rect(x: (state.screenWidth - width) / 2, y: max(0, (state.screenHeight - 1 - height) / 2), width: width, height: height)
+    let rect = Rect(
+      x: (state.screenWidth - width) / 2, y: max(0, (state.screenHeight - 1 - height) / 2), width: width, height: height
+    )
     canvas.box(rect, role: .accent)
     canvas.text("Keys", x: rect.x + 2, y: rect.y + 1, role: .title)
     for (i, (keys, meaning)) in Self.helpLines.enumerated() where rect.y + 2 + i < rect.maxY - 1 {
@@ -141,7 +144,8 @@ extension Renderer {
       var list: [(String, String)] = []
       if count > 0 { list.append((count == 1 ? "1" : "1-\(min(count, 9))\(count == 10 ? ",0" : "")", "action")) }
       list += [("⏎", e.selection == nil ? "open" : "choose"), ("x", "clear"), ("Esc", "close")]
-      let hasMedia = e.extensionView.map { $0.mediaButton != .none }
+      let hasMedia =
+        e.extensionView.map { $0.mediaButton != .none }
         ?? e.notification.request.content.attachments.contains { $0.format.kind != .image }
       if hasMedia { list.insert(("p", "play/pause"), at: list.count - 1) }
       if count > 1 { list.insert(("↑↓", "select"), at: 1) }

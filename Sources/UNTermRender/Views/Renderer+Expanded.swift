@@ -27,7 +27,9 @@ extension Renderer {
 
   /// An attachment as the expanded view shows it: images and movies full width, keeping their
   /// aspect (16:9 when unknown); audio as a player line.
-  func attachmentBlock(_ attachment: UNNotificationAttachment, _ state: CenterState, playing: Bool = false) -> ContentBlock {
+  func attachmentBlock(_ attachment: UNNotificationAttachment, _ state: CenterState, playing: Bool = false)
+    -> ContentBlock
+  {
     let name = "attachment \(TerminalText.sanitize(attachment.url.lastPathComponent, multiline: false))"
     switch attachment.format.kind {
     case .audio, .movie:
@@ -54,7 +56,8 @@ extension Renderer {
         rows += expandRows(BudgetedContent(blocks: defaults, budget: .infinity))
         if !defaults.isEmpty { rows.append(.blank) }
       }
-      let measured = ExtensionLayout.measure(view, for: notification, device: state.device, columns: inner, images: images)
+      let measured = ExtensionLayout.measure(
+        view, for: notification, device: state.device, columns: inner, images: images)
       rows += expandRows(measured.content, media: view, focus: view.buttonFocus)
       if measured.overflow > 0 { rows.append(.marker(overflowLabel(measured.overflow, budget: measured.budget))) }
       if view.attributes.overridesDefaultTitle, let title = view.title, !title.isEmpty {
@@ -90,12 +93,14 @@ extension Renderer {
     let height = 4 + rows.count + indicator + (bottomRows > 0 ? 1 + bottomRows : 0)
     let rect = Rect(x: area.x, y: area.y, width: area.width, height: min(height, area.height))
     canvas.box(rect, role: .cardBorder)
-    drawHeader(&canvas, state, notification, x: rect.x + 2, y: rect.y + 1, width: inner, trailing: "✕", title: headerTitle)
+    drawHeader(
+      &canvas, state, notification, x: rect.x + 2, y: rect.y + 1, width: inner, trailing: "✕", title: headerTitle)
     canvas.hit(Rect(x: rect.maxX - 3, y: rect.y + 1, width: 2, height: 1), .close)
     canvas.divider(rect, y: rect.y + 2, role: .cardBorder)
     var y = rect.y + 3
     let clip = rect.inset(dx: 1, dy: 1)
-    canvas.hit(Rect(x: rect.x, y: y, width: rect.width, height: rows.count), .notification(notification.request.identifier))
+    canvas.hit(
+      Rect(x: rect.x, y: y, width: rect.width, height: rows.count), .notification(notification.request.identifier))
     for row in rows {
       drawContentRow(&canvas, row, x: rect.x + 2, y: y, width: inner, clip: clip)
       y += 1
@@ -123,9 +128,12 @@ extension Renderer {
     let first = max(0, min((e.selection ?? 0) - bottomRows + 1, count - bottomRows))
     for i in first..<min(count, first + bottomRows) {
       if i < actions.count {
-        drawAction(&canvas, actions[i], index: i, selected: e.selection == i, x: rect.x + 1, y: y + i - first, width: rect.width - 2)
+        drawAction(
+          &canvas, actions[i], index: i, selected: e.selection == i, x: rect.x + 1, y: y + i - first,
+          width: rect.width - 2)
       } else {
-        drawDismiss(&canvas, selected: e.selection == actions.count, x: rect.x + 1, y: y + i - first, width: rect.width - 2)
+        drawDismiss(
+          &canvas, selected: e.selection == actions.count, x: rect.x + 1, y: y + i - first, width: rect.width - 2)
       }
     }
   }
@@ -208,12 +216,14 @@ extension Renderer {
       if let art = images?.art(of: image, columns: width, rows: total) {
         for column in 0..<min(width, art.columns) {
           let pixels = art.cells[index * art.columns + column]
-          canvas.grid.write("▀", x: x + column, y: y, style: Style(foreground: pixels.top, background: pixels.bottom), clip: clip)
+          canvas.grid.write(
+            "▀", x: x + column, y: y, style: Style(foreground: pixels.top, background: pixels.bottom), clip: clip)
         }
       } else {
         canvas.fill(Rect(x: x, y: y, width: width, height: 1).intersection(clip), role: .mediaArt)
         if index == total / 2 - (caption == nil ? 0 : 1) {
-          let label = "▨ \(image.attachment?.format.displayName ?? "image") · \(TerminalText.sanitize(image.label, multiline: false))"
+          let label =
+            "▨ \(image.attachment?.format.displayName ?? "image") · \(TerminalText.sanitize(image.label, multiline: false))"
           let text = TextLayout.truncate(label, width: width)
           canvas.text(text, x: x + max(0, (width - DisplayWidth.of(text)) / 2), y: y, role: .mediaArt, clip: clip)
         }
@@ -240,14 +250,18 @@ extension Renderer {
     case .marker(let label):
       let padded = " \(label) "
       let side = max(0, (width - DisplayWidth.of(padded)) / 2)
-      let line = String(repeating: "╌", count: side) + padded + String(repeating: "╌", count: max(0, width - side - DisplayWidth.of(padded)))
+      let line =
+        String(repeating: "╌", count: side) + padded
+        + String(repeating: "╌", count: max(0, width - side - DisplayWidth.of(padded)))
       canvas.text(TextLayout.truncate(line, width: width), x: x, y: y, role: .overflow, clip: clip)
     case .blank:
       break
     }
   }
 
-  private func drawAction(_ canvas: inout Canvas, _ action: UNNotificationAction, index: Int, selected: Bool, x: Int, y: Int, width: Int) {
+  private func drawAction(
+    _ canvas: inout Canvas, _ action: UNNotificationAction, index: Int, selected: Bool, x: Int, y: Int, width: Int
+  ) {
     let key = index == 9 ? "0" : String(index + 1)
     var tags: [String] = []
     if action.options.contains(.authenticationRequired) { tags.append("unlock") }
@@ -263,7 +277,8 @@ extension Renderer {
     canvas.text("\(marker)\(key) ", x: x, y: y, role: selected ? .actionSelected : .secondary)
     canvas.text(title, x: x + 4, y: y, role: selected ? .actionSelected : role)
     if !tagText.isEmpty {
-      canvas.text(tagText, x: x + width - 1 - DisplayWidth.of(tagText), y: y, role: selected ? .actionSelected : .secondary)
+      canvas.text(
+        tagText, x: x + width - 1 - DisplayWidth.of(tagText), y: y, role: selected ? .actionSelected : .secondary)
     }
     canvas.hit(rowRect, .action(index))
   }
@@ -276,8 +291,12 @@ extension Renderer {
     canvas.hit(rowRect, .close)
   }
 
-  private func drawReply(_ canvas: inout Canvas, _ state: CenterState, _ e: CenterState.Expanded, _ reply: CenterState.Reply, x: Int, y: Int, width: Int) {
-    let action = state.actions(for: e).first { $0.identifier == reply.actionIdentifier } as? UNTextInputNotificationAction
+  private func drawReply(
+    _ canvas: inout Canvas, _ state: CenterState, _ e: CenterState.Expanded, _ reply: CenterState.Reply, x: Int, y: Int,
+    width: Int
+  ) {
+    let action =
+      state.actions(for: e).first { $0.identifier == reply.actionIdentifier } as? UNTextInputNotificationAction
     let title = TerminalText.sanitize(action?.title ?? reply.actionIdentifier, multiline: false)
     canvas.text(TextLayout.truncate(title, width: width), x: x, y: y, role: .secondary)
     var button = TerminalText.sanitize(action?.textInputButtonTitle ?? "", multiline: false)
@@ -295,7 +314,9 @@ extension Renderer {
     let text = reply.field.text
     if text.isEmpty {
       let placeholder = TerminalText.sanitize(action?.textInputPlaceholder ?? "", multiline: false)
-      canvas.text(TextLayout.truncate(placeholder, width: textWidth), x: field.x + 2, y: field.y + 1, role: .fieldPlaceholder, over: .field)
+      canvas.text(
+        TextLayout.truncate(placeholder, width: textWidth), x: field.x + 2, y: field.y + 1, role: .fieldPlaceholder,
+        over: .field)
       canvas.frame.cursor = (field.x + 2, field.y + 1)
       return
     }

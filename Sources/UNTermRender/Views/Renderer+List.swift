@@ -12,7 +12,8 @@ extension Renderer {
     } else {
       title = "Notification Center"
     }
-    canvas.text(TextLayout.truncate(title, width: area.width), x: area.x, y: area.y, role: state.isLocked ? .clock : .title)
+    canvas.text(
+      TextLayout.truncate(title, width: area.width), x: area.x, y: area.y, role: state.isLocked ? .clock : .title)
     if state.store.badge > 0 {
       let badge = " \(state.store.badge) "
       let w = DisplayWidth.of(badge)
@@ -42,7 +43,8 @@ extension Renderer {
         height = min(height, ListLayout.cardHeight)
       }
       guard let notification = state.store.delivered(id) else { break }
-      drawListCard(&canvas, state, notification, rect: Rect(x: area.x, y: y, width: area.width, height: ListLayout.cardHeight))
+      drawListCard(
+        &canvas, state, notification, rect: Rect(x: area.x, y: y, width: area.width, height: ListLayout.cardHeight))
       if height > ListLayout.cardHeight, let key = state.store.groupKey(ofDelivered: id),
         let text = summary(for: key, state)
       {
@@ -74,7 +76,9 @@ extension Renderer {
       lines += TextLayout.wrap(shown.body, width: inner, maxLines: 2).map { ($0, .body) }
     }
     for (i, (text, role)) in lines.prefix(2).enumerated() {
-      canvas.text(text, x: rect.x + 2, y: rect.y + 2 + i, role: role, clip: rect.inset(dx: 1, dy: 1), over: focused ? .cardFocused : nil)
+      canvas.text(
+        text, x: rect.x + 2, y: rect.y + 2 + i, role: role, clip: rect.inset(dx: 1, dy: 1),
+        over: focused ? .cardFocused : nil)
     }
     canvas.hit(rect, .notification(notification.request.identifier))
   }

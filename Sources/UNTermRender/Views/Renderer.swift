@@ -16,7 +16,9 @@ package struct Renderer {
   /// Columns the side pane needs to be shown.
   package static let paneMinimumWidth = 24
 
-  package init(theme: Theme, timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current, images: (any ImageProvider)? = nil) {
+  package init(
+    theme: Theme, timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current, images: (any ImageProvider)? = nil
+  ) {
     self.theme = theme
     self.timeZone = timeZone
     self.images = images
@@ -105,7 +107,8 @@ package struct Renderer {
       y += 1
     }
     if state.appState == .foreground {
-      let open = TextLayout.truncate("\(TerminalText.sanitize(state.appName, multiline: false)) is open", width: area.width)
+      let open = TextLayout.truncate(
+        "\(TerminalText.sanitize(state.appName, multiline: false)) is open", width: area.width)
       canvas.text(open, x: area.x + max(0, (area.width - DisplayWidth.of(open)) / 2), y: y, role: .secondary)
     }
   }
@@ -159,7 +162,8 @@ struct Canvas {
 
   /// Writes sanitized text in a role's style, on top of the background already there.
   @discardableResult
-  mutating func text(_ text: String, x: Int, y: Int, role: Role, clip: Rect? = nil, over background: Role? = nil) -> Int {
+  mutating func text(_ text: String, x: Int, y: Int, role: Role, clip: Rect? = nil, over background: Role? = nil) -> Int
+  {
     var style = theme[role]
     if let background {
       style.background = theme[background].background
@@ -178,7 +182,8 @@ struct Canvas {
   mutating func box(_ rect: Rect, role: Role, heavy: Bool = false, fill fillRole: Role? = .card) {
     guard rect.width >= 2, rect.height >= 2 else { return }
     if let fillRole { fill(rect, role: fillRole) }
-    let chars = heavy
+    let chars =
+      heavy
       ? (tl: "┏", tr: "┓", bl: "┗", br: "┛", h: "━", v: "┃")
       : (tl: "╭", tr: "╮", bl: "╰", br: "╯", h: "─", v: "│")
     var style = theme[role]
