@@ -108,7 +108,10 @@ extension Help {
 
     With no arguments it opens a demo built from SamplePayloads/. Payloads given are delivered
     at start; more arrive with `unterm push FILE` from another terminal, or by dropping .json or
-    .apns files into the inbox folder ($XDG_RUNTIME_DIR/unterm/inbox, else /tmp/unterm-UID/inbox).
+    .apns files into the inbox folder ($XDG_RUNTIME_DIR/unterm/inbox, else /tmp/unterm-UID/inbox;
+    with --socket PATH, PATH.inbox). Only regular files are read: links, FIFOs and folders go to
+    rejected/ with the reason in the activity pane. Write a file under a dot name and rename it
+    in, or it is read 0.5 s after its last write.
 
     Keys: ↑↓/k j move · Space/l long-press (actions) · 1–9, 0 choose an action · ⏎ tap ·
     x clear · Esc close · c list · L lock · d iPhone/iPad · t theme · h app to background ·
@@ -116,7 +119,10 @@ extension Help {
     Mouse: a click taps; a press held 500 ms, then released, is a long-press.
 
     \(sessionOptions)
-      --socket PATH            where to listen for `unterm push` (default under $XDG_RUNTIME_DIR)
+      --socket PATH            where to listen for `unterm push` (default under $XDG_RUNTIME_DIR);
+                               the inbox is then PATH.inbox. A missing folder is made 0700; an
+                               existing one is used as it is, and refused if others can write to
+                               it and it is not sticky. Only a stale socket of yours is replaced.
     """
 
   static let push = """
@@ -125,8 +131,10 @@ extension Help {
     Usage: unterm push [--socket PATH] PAYLOAD ...
 
     Connects to the session's socket ($XDG_RUNTIME_DIR/unterm/session.sock, else
-    /tmp/unterm-UID/session.sock; only your own user may connect). Relative attachment paths
-    resolve against each payload's folder.
+    /tmp/unterm-UID/session.sock, or the --socket PATH the session was started with; only your
+    own user may connect, and payloads are sent only to a session of your own user). Relative
+    attachment paths resolve against each payload's folder. A payload the session refuses is
+    reported here and in the session's activity pane.
 
     Exit codes: 0 delivered · 1 no session is running · 2 usage error ·
     65 the session refused a payload · 66 a file is missing

@@ -66,7 +66,7 @@ enum InteractiveCommand {
     for path in payloads {
       try session.push(try Payload.load(path, categories: session.state.store.categories))
     }
-    let delivery = LiveDelivery(session: session, socketPath: socket, inbox: LiveDelivery.defaultInbox())
+    let delivery = LiveDelivery(session: session, socketPath: socket)  // with the inbox that goes with it
     for note in delivery.start() { session.send(.notice(.info, note)) }
     defer { delivery.stop() }
     let shell = InteractiveShell(session: session, feeder: feeder)
@@ -113,25 +113,36 @@ enum PushCommand {
     }
     guard !files.isEmpty else { throw parser.usage("push needs at least one PAYLOAD file (or - for stdin)") }
     var payloads: [(name: String, bytes: [UInt8])] = []
-    for file in files {
+    var invalid: [Int: UNTermError] = [:]
+    for (index, file) in files.enumerated() {
       let bytes = try InputFile.read(file)
-      // Check each payload here first, so a bad file is reported the same with or without a
-      // session (exit 65); the session checks again against its categories.
+      // Check each payload here too, so a bad file is reported the same with or without a
+      // session (exit 65). It is still sent: the session refuses it in its activity pane.
       if let error = PayloadAnalyzer.analyze(bytes, file: file, categories: nil).diagnostics.first(where: {
         $0.severity == .error
       }) {
-        throw UNTermError(error)
+        var safe = UNTermError(error)
+        safe.file = safe.file.map(OneLine.flatten)
+        invalid[index] = safe
       }
       let name = file == "-" ? "-" : URL(fileURLWithPath: file).standardizedFileURL.path
       payloads.append((name, bytes))
     }
+    let results: [PushClient.Result]
+    do {
+      results = try PushClient.push(payloads, socket: socket)
+    } catch {
+      if let first = invalid.min(by: { $0.key < $1.key }) { throw first.value }
+      throw error
+    }
     var worst = ExitCode.success
-    for (file, result) in zip(files, try PushClient.push(payloads, socket: socket)) {
+    for (index, (file, result)) in zip(files, results).enumerated() {
       switch result {
+      // The answers come from the socket: one safe line each.
       case .delivered(let id):
-        print("\(file): delivered as \(id)")
+        print("\(OneLine.flatten(file)): delivered as \(OneLine.flatten(id))")
       case .rejected(let message):
-        UNTermMain.warn(message)
+        UNTermMain.warn(invalid[index]?.description ?? OneLine.flatten(message))
         worst = .dataError
       }
     }

@@ -4,7 +4,6 @@ import UNTermTestSupport
 
 @testable import UNTermCore
 @testable import UNTermHeadless
-@testable import UNTermShell
 @testable import UserNotifications
 
 @Suite("Session behaviour", .serialized)
@@ -118,71 +117,6 @@ struct SessionBehaviourTests {
     let named = try Fixtures.session(size: (80, 12)) { $0.appName = "Acme Bank" }
     try named.push(try Payload.load(Fixtures.sample("security-alert.apns")))
     #expect(named.frame().grid.text.contains("Acme Bank · Time Sensitive"))
-  }
-}
-
-@Suite("Live delivery", .serialized)
-struct LiveDeliveryTests {
-  @Test func socketAndInboxDeliverIntoTheSession() throws {
-    let dir = try Fixtures.temporaryDirectory()
-    let session = try Fixtures.session()
-    let inbox = dir.appendingPathComponent("inbox")
-    let delivery = LiveDelivery(session: session, socketPath: dir.appendingPathComponent("s.sock").path, inbox: inbox)
-    let notes = delivery.start()
-    defer { delivery.stop() }
-    #expect(notes.count == 2)
-    let mode =
-      try FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent("s.sock").path)[.posixPermissions]
-      as? Int
-    #expect(mode == 0o600)
-
-    // The socket: answered on the session's thread, so drain while the client waits.
-    let results = ResultsBox()
-    let path = dir.appendingPathComponent("s.sock").path
-    let payload = Array(#"{"aps":{"alert":"over the socket"}}"#.utf8)
-    let bad = Array(#"{"aps":{"alert":"x","badge":-1}}"#.utf8)
-    Thread {
-      results.set(try? PushClient.push([("/tmp/a.json", payload), ("/tmp/b.json", bad)], socket: path))
-    }.start()
-    let limit = Date().addingTimeInterval(5)
-    while results.get() == nil && Date() < limit {
-      session.drain()
-      Thread.sleep(forTimeInterval: 0.01)
-    }
-    let answers = try #require(results.get())
-    guard case .delivered(let id) = answers[0], case .rejected(let message) = answers[1] else {
-      Issue.record("unexpected answers \(answers)")
-      return
-    }
-    #expect(session.state.store.delivered(id)?.request.content.body == "over the socket")
-    #expect(message.contains("/tmp/b.json:aps.badge: error: the badge must not be negative"))
-
-    // The inbox: a dropped file arrives and is moved aside.
-    try Data(#"{"aps":{"alert":"dropped in"}}"#.utf8).write(to: inbox.appendingPathComponent("drop.json"))
-    let until = Date().addingTimeInterval(5)
-    while !session.state.store.deliveredNewestFirst.contains(where: { $0.request.content.body == "dropped in" })
-      && Date() < until
-    {
-      session.drain()
-      Thread.sleep(forTimeInterval: 0.02)
-    }
-    #expect(session.state.store.deliveredNewestFirst.contains { $0.request.content.body == "dropped in" })
-    #expect(FileManager.default.fileExists(atPath: inbox.appendingPathComponent("delivered/drop.json").path))
-  }
-}
-
-private final class ResultsBox: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: [PushClient.Result]?
-  func set(_ v: [PushClient.Result]?) {
-    lock.lock()
-    value = v
-    lock.unlock()
-  }
-  func get() -> [PushClient.Result]? {
-    lock.lock()
-    defer { lock.unlock() }
-    return value
   }
 }
 
