@@ -122,6 +122,7 @@ package final class LiveDelivery: @unchecked Sendable {
       loop.start()
     } catch {
       if listener >= 0 { close(listener) }
+      watcher?.close()
       notes.append("No live delivery: \(error.description)")
     }
     return notes
@@ -255,7 +256,10 @@ enum SocketFile {
     guard PushClient.fill(&address, path: path) else {
       throw UNTermError(
         .noInput, file: shown,
-        "the socket path is \(path.utf8.count) bytes; a Unix socket path has at most \(PushClient.maximumPathBytes)")
+        path.isEmpty || path.utf8.contains(0)
+          ? "is not a usable socket path"
+          : "the socket path is \(path.utf8.count) bytes; a Unix socket path has at most \(PushClient.maximumPathBytes)"
+      )
     }
     try clearStale(path)
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)

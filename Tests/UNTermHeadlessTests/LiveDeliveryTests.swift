@@ -147,6 +147,18 @@ struct LiveDeliveryTests {
     #expect(!FileManager.default.fileExists(atPath: stale))
   }
 
+  @Test func aSocketPathTooLongIsNamedWithTheLimit() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let path = dir.appendingPathComponent(String(repeating: "s", count: 120) + ".sock").path
+    let delivery = LiveDelivery(session: try Fixtures.session(), socketPath: path, inbox: nil)
+    let notes = delivery.start()
+    delivery.stop()
+    #expect(
+      notes.first
+        == "No push socket: \(path): error: the socket path is \(path.utf8.count) bytes; a Unix socket path has at most 107"
+    )
+  }
+
   @Test func stopRemovesOnlyTheSocketItMade() throws {
     let dir = try Fixtures.temporaryDirectory()
     let socket = dir.appendingPathComponent("x.sock").path
