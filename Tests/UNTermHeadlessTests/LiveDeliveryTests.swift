@@ -547,7 +547,7 @@ struct LiveDeliveryTests {
   }
 
   private func connect(_ path: String) -> Int32? {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { return nil }
     var address = sockaddr_un()
     guard PushClient.fill(&address, path: path) else { return nil }
@@ -565,7 +565,7 @@ struct LiveDeliveryTests {
 
   /// A socket file nothing listens on, as a killed session leaves it.
   private func makeStaleSocket(_ path: String) throws {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     var address = sockaddr_un()
     #expect(PushClient.fill(&address, path: path))
     let bound = withUnsafePointer(to: &address) {
