@@ -22,7 +22,7 @@ package enum ExtensionQA {
       } catch {
         if error.exitCode == .noInput { missing = true }
         diagnostics.append(
-          Diagnostic(file: file, location: .file, severity: .error, code: "unreadable-file", message: error.message))
+          Diagnostic(file: file, location: .file, code: .unreadableFile, message: error.message))
         continue
       }
       let analyzed = ContentExtensionDescriptor.analyze(bytes, file: file)
@@ -33,7 +33,7 @@ package enum ExtensionQA {
         if let other = claimed[category] {
           diagnostics.append(
             Diagnostic(
-              file: file, location: .path(path), severity: .error, code: "duplicate-extension-category",
+              file: file, location: .path(path), code: .duplicateExtensionCategory,
               message:
                 "category \"\(category)\" is also claimed by \(other); on iOS extensions must not share a category"))
         } else {
@@ -43,7 +43,7 @@ package enum ExtensionQA {
           let hint = Suggestion.closest(to: category, in: categories.keys).map { " Did you mean \"\($0)\"?" } ?? ""
           diagnostics.append(
             Diagnostic(
-              file: file, location: .path(path), severity: .warning, code: "extension-category-unregistered",
+              file: file, location: .path(path), code: .extensionCategoryUnregistered,
               message:
                 "category \"\(category)\" is not registered, so no notification reaches this extension (matching is case-sensitive).\(hint)"
             ))
@@ -89,7 +89,7 @@ package enum ExtensionQA {
       if !m.content.cut.isEmpty { message += "; cut: \(m.content.cut.joined(separator: ", "))" }
       message += using
       var note = Diagnostic(
-        file: descriptor.file, location: .file, severity: .note, code: "extension-size", message: message)
+        file: descriptor.file, location: .file, code: .extensionSize, message: message)
       note.details = [
         "device": device.kind.rawValue, "initialHeight": pt(m.initialHeight), "preferredHeight": pt(m.preferredHeight),
         "budget": pt(m.budget), "overflow": pt(m.overflow), "cut": m.content.cut.joined(separator: "; "),
@@ -97,7 +97,7 @@ package enum ExtensionQA {
       out.append(note)
       if m.overflow > 0 {
         var finding = Diagnostic(
-          file: descriptor.file, location: .file, severity: strict ? .error : .warning, code: "extension-overflow",
+          file: descriptor.file, location: .file, code: .extensionOverflow, severity: strict ? .error : nil,
           message:
             "on \(device.displayName) the view is \(pt(m.preferredHeight)) pt tall, \(pt(m.overflow)) pt over the \(pt(m.budget)) pt budget; iOS would clip \(m.content.cut.joined(separator: ", "))"
         )
@@ -107,7 +107,7 @@ package enum ExtensionQA {
       if m.initialOverflow > 0 {
         out.append(
           Diagnostic(
-            file: descriptor.file, location: .file, severity: .note, code: "extension-initial-overflow",
+            file: descriptor.file, location: .file, code: .extensionInitialOverflow,
             message:
               "on \(device.displayName) the loading view (\(pt(m.initialHeight)) pt) is taller than the \(pt(m.budget)) pt budget"
           ))

@@ -39,8 +39,8 @@ enum LintCommand {
       if error.exitCode == .noInput { missing = true }
       report.diagnostics.append(
         Diagnostic(
-          file: error.file ?? "-", location: .file, severity: .error,
-          code: error.exitCode == .noInput ? "unreadable-file" : "invalid-file", message: error.message))
+          file: error.file ?? "-", location: .file,
+          code: error.exitCode == .noInput ? .unreadableFile : .invalidFile, message: error.message))
     }
     // What each file is: payloads, and the categories files, extension descriptors and scripts
     // found among them (so `unterm lint SamplePayloads/` checks a whole folder).
@@ -71,8 +71,8 @@ enum LintCommand {
       } catch {
         report.diagnostics.append(
           Diagnostic(
-            file: file, location: .position(SourcePosition(line: error.line, column: error.column)), severity: .error,
-            code: "script-syntax", message: error.message))
+            file: file, location: .position(SourcePosition(line: error.line, column: error.column)),
+            code: .scriptSyntax, message: error.message))
       }
     }
     if options.theme != "default" {
@@ -126,7 +126,7 @@ struct LintReport {
       }
       return .object([
         ("file", .string(d.file)), ("path", .string(path)), ("severity", .string(d.severity.rawValue)),
-        ("code", .string(d.code)), ("message", .string(message)),
+        ("code", .string(d.code.rawValue)), ("message", .string(message)),
       ])
     }
     return JSONWriter.write(.array(items))
@@ -209,13 +209,13 @@ enum AttachmentLint {
     case .remote:
       return [
         Diagnostic(
-          file: payload.file, location: .path(path), severity: .note, code: "remote-attachment",
+          file: payload.file, location: .path(path), code: .remoteAttachment,
           message: "\(key) is downloaded at delivery by the built-in service extension, within the service budget")
       ]
     case .unsupported:
       return [
         Diagnostic(
-          file: payload.file, location: .path(path), severity: .warning, code: "attachment-rejected",
+          file: payload.file, location: .path(path), code: .attachmentRejected,
           message:
             "\(OneLine.quote(value)) is neither a path, a file: URL nor an http(s) URL; the notification would show without it"
         )
@@ -229,13 +229,13 @@ enum AttachmentLint {
       guard let mislabel = result.mislabel else { return [] }
       return [
         Diagnostic(
-          file: payload.file, location: .path(path), severity: .warning, code: "attachment-mislabelled",
+          file: payload.file, location: .path(path), code: .attachmentMislabelled,
           message: mislabel)
       ]
     } catch {
       return [
         Diagnostic(
-          file: payload.file, location: .path(path), severity: .warning, code: "attachment-rejected",
+          file: payload.file, location: .path(path), code: .attachmentRejected,
           message: "\(error.description); the notification would show without it")
       ]
     }

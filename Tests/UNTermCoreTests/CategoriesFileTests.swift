@@ -52,13 +52,13 @@ struct CategoriesFileTests {
           {"identifier":"r","title":"Reply","textInput":{"buttonTitle":""}},{"identifier":"","title":"x"}]},
         {"identifier":"","actions":[]}]}
       """#)
-    let found = Set(file.diagnostics.map(\.code))
+    let found = Set(file.diagnostics.map(\.code.rawValue))
     #expect(
       found.isSuperset(of: [
         "too-many-actions", "banner-shows-two-actions", "duplicate-category",
         "duplicate-action-identifier", "text-input-incomplete", "empty-identifier",
       ]))
-    let duplicate = file.diagnostics.first { $0.code == "duplicate-action-identifier" }
+    let duplicate = file.diagnostics.first { $0.code == .duplicateActionIdentifier }
     #expect(
       duplicate?.formatted.hasPrefix(
         "cats.json:categories[1].actions[0].identifier: error[duplicate-action-identifier]") == true)

@@ -8,7 +8,7 @@ import UNTermTestSupport
 @Suite("APNs payload loading")
 struct PayloadAnalyzerTests {
   private func codes(_ payload: Payload, _ severity: Severity? = nil) -> [String] {
-    payload.diagnostics.filter { severity == nil || $0.severity == severity }.map(\.code)
+    payload.diagnostics.filter { severity == nil || $0.severity == severity }.map(\.code.rawValue)
   }
 
   @Test func alertStringBecomesTheBody() throws {
@@ -112,7 +112,7 @@ struct PayloadAnalyzerTests {
   @Test func unknownCategoryIsAWarningWithDidYouMean() throws {
     let categories = try Fixtures.sampleCategories().byIdentifier
     let payload = Fixtures.payload(#"{"aps":{"alert":"x","category":"Message"}}"#, categories: categories)
-    let warning = payload.diagnostics.first { $0.code == "unknown-category" }
+    let warning = payload.diagnostics.first { $0.code == .unknownCategory }
     #expect(warning?.severity == .warning)
     #expect(warning?.message.contains("Did you mean \"message\"?") == true)
     #expect(!payload.hasErrors)
@@ -135,7 +135,7 @@ struct PayloadAnalyzerTests {
 
   @Test func unknownInterruptionLevelSuggestsTheSpelling() {
     let payload = Fixtures.payload(#"{"aps":{"alert":"x","interruption-level":"time-senstive"}}"#)
-    let warning = payload.diagnostics.first { $0.code == "unknown-interruption-level" }
+    let warning = payload.diagnostics.first { $0.code == .unknownInterruptionLevel }
     #expect(warning?.message.contains("Did you mean \"time-sensitive\"?") == true)
     #expect(payload.content?.interruptionLevel == .active)
   }

@@ -58,16 +58,17 @@ struct ContentExtensionTests {
   ])
   func rejectsBadDescriptors(json: String, code: String) {
     let (_, diagnostics) = descriptor(json)
-    #expect(diagnostics.contains { $0.severity == .error && $0.code == code }, "\(diagnostics.map(\.formatted))")
+    #expect(
+      diagnostics.contains { $0.severity == .error && $0.code.rawValue == code }, "\(diagnostics.map(\.formatted))")
   }
 
   @Test func warnsAboutButtonsThatCannotBePressedAndUnknownTemplates() {
     let (_, diagnostics) = descriptor(
       #"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"a","UNNotificationExtensionInitialContentSizeRatio":1},"view":{"elements":[{"button":"Go","action":"go"},{"label":"{{titel}}"}]}}"#
     )
-    #expect(diagnostics.map(\.code).contains("button-not-interactive"))
+    #expect(diagnostics.map(\.code.rawValue).contains("button-not-interactive"))
     #expect(
-      diagnostics.first { $0.code == "template-unknown-field" }?.message.contains("Did you mean {{title}}?") == true)
+      diagnostics.first { $0.code == .templateUnknownField }?.message.contains("Did you mean {{title}}?") == true)
   }
 
   @Test func twoExtensionsClaimingOneCategoryIsAnError() throws {
@@ -99,14 +100,14 @@ struct ContentExtensionTests {
       extensionFiles: [Fixtures.sample("extension-media-card.json"), Fixtures.sample("extension-chat-card.json")],
       payloads: payloads, categories: categories, strict: false)
     #expect(!missing)
-    let sizes = diagnostics.filter { $0.code == "extension-size" }.map(\.details)
+    let sizes = diagnostics.filter { $0.code == .extensionSize }.map(\.details)
     #expect(sizes.map { $0["device"] } == ["iphone", "ipad", "iphone", "ipad"])
     #expect(sizes.map { $0["initialHeight"] } == ["269", "375", "180", "250"])
     #expect(sizes.map { $0["preferredHeight"] } == ["352", "312", "246", "246"])
     #expect(sizes.map { $0["budget"] } == ["320", "352", "320", "352"])
     #expect(sizes.map { $0["overflow"] } == ["32", "0", "0", "0"])
     #expect(sizes[0]["cut"] == "label \"{{userInfo.credits}}\"")
-    let overflow = diagnostics.filter { $0.code == "extension-overflow" }
+    let overflow = diagnostics.filter { $0.code == .extensionOverflow }
     #expect(overflow.count == 1)
     #expect(overflow.first?.severity == .warning)
     let strict = ExtensionQA.report(

@@ -35,17 +35,18 @@ package struct Diagnostic: Sendable, Hashable {
   package var file: String
   package var location: DiagnosticLocation
   package var severity: Severity
-  package var code: String
+  package var code: LintCode
   package var message: String
   /// Measurements a QA finding carries for `--json` (heights in points, and so on).
   package var details: [String: String] = [:]
 
+  /// A finding with its code's severity, or another one where a mode raises it (`--strict`).
   package init(
-    file: String, location: DiagnosticLocation, severity: Severity, code: String, message: String
+    file: String, location: DiagnosticLocation, code: LintCode, severity: Severity? = nil, message: String
   ) {
     self.file = file
     self.location = location
-    self.severity = severity
+    self.severity = severity ?? code.severity
     self.code = code
     self.message = message
   }
@@ -53,7 +54,7 @@ package struct Diagnostic: Sendable, Hashable {
   /// `FILE:PATH: SEVERITY[CODE]: MESSAGE`, on one line. A finding about the whole document
   /// has the root path `$`; a syntax error gives `LINE:COL`.
   package var formatted: String {
-    "\(file):\(pathText): \(severity.rawValue)[\(code)]: \(OneLine.flatten(message))"
+    "\(file):\(pathText): \(severity.rawValue)[\(code.rawValue)]: \(OneLine.flatten(message))"
   }
 
   /// The JSON path of the finding (`$` for the document as a whole), or `LINE:COL`.
@@ -70,23 +71,14 @@ package struct DiagnosticSink: Sendable {
 
   package init(file: String) { self.file = file }
 
-  package mutating func add(
-    _ severity: Severity, _ code: String, at location: DiagnosticLocation, _ message: String
-  ) {
-    diagnostics.append(
-      Diagnostic(file: file, location: location, severity: severity, code: code, message: message))
+  /// Adds a finding; its severity is the code's.
+  package mutating func report(_ code: LintCode, at location: DiagnosticLocation, _ message: String) {
+    diagnostics.append(Diagnostic(file: file, location: location, code: code, message: message))
   }
 
-  package mutating func error(_ code: String, _ path: JSONPath, _ message: String) {
-    add(.error, code, at: .path(path), message)
-  }
-
-  package mutating func warning(_ code: String, _ path: JSONPath, _ message: String) {
-    add(.warning, code, at: .path(path), message)
-  }
-
-  package mutating func note(_ code: String, _ path: JSONPath, _ message: String) {
-    add(.note, code, at: .path(path), message)
+  /// Adds a finding about the value at `path`; its severity is the code's.
+  package mutating func report(_ code: LintCode, _ path: JSONPath, _ message: String) {
+    report(code, at: .path(path), message)
   }
 
   package mutating func append(contentsOf other: [Diagnostic]) { diagnostics += other }

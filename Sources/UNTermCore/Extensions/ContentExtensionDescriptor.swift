@@ -90,23 +90,23 @@ package struct ContentExtensionDescriptor: Sendable {
     do {
       document = try JSONParser.parse(bytes)
     } catch {
-      sink.add(.error, error.kind.rawValue, at: .position(error.position), error.message)
+      sink.report(error.kind.lintCode, at: .position(error.position), error.message)
       return (nil, sink.diagnostics)
     }
     guard let root = document.object else {
-      sink.error(
-        "type-mismatch", .root,
+      sink.report(
+        .typeMismatch, .root,
         "a descriptor is a JSON object with \"NSExtensionAttributes\" (or \"infoPlist\") and \"view\"")
       return (nil, sink.diagnostics)
     }
     for key in root.keys where !["NSExtensionAttributes", "infoPlist", "view"].contains(key) {
-      sink.warning("unknown-key", JSONPath([.key(key)]), "unknown key \"\(key)\" is ignored")
+      sink.report(.unknownKey, JSONPath([.key(key)]), "unknown key \"\(key)\" is ignored")
     }
     var attributes: ContentExtensionAttributes?
     if let node = root["NSExtensionAttributes"] {
       if root["infoPlist"] != nil {
-        sink.error(
-          "conflicting-keys", JSONPath([.key("infoPlist")]), "give NSExtensionAttributes or infoPlist, not both")
+        sink.report(
+          .conflictingKeys, JSONPath([.key("infoPlist")]), "give NSExtensionAttributes or infoPlist, not both")
       }
       attributes = JSONAttributes.read(node, path: JSONPath([.key("NSExtensionAttributes")]), sink: &sink)
     } else if let node = root["infoPlist"] {
@@ -120,13 +120,13 @@ package struct ContentExtensionDescriptor: Sendable {
           let plist = try InputFile.read(plistPath)
           attributes = PlistAttributes.read(plist, file: plistPath, path: path, sink: &sink)
         } catch {
-          sink.error("unreadable-file", path, "\(plistPath): \(error.message)")
+          sink.report(.unreadableFile, path, "\(plistPath): \(error.message)")
         }
       } else {
-        sink.error("type-mismatch", path, "must be the path of the extension's Info.plist")
+        sink.report(.typeMismatch, path, "must be the path of the extension's Info.plist")
       }
     } else {
-      sink.error("missing-key", .root, "expected \"NSExtensionAttributes\" or \"infoPlist\"")
+      sink.report(.missingKey, .root, "expected \"NSExtensionAttributes\" or \"infoPlist\"")
     }
     guard let attributes else { return (nil, sink.diagnostics) }
     var descriptor = ContentExtensionDescriptor(file: file, attributes: attributes)
@@ -147,7 +147,7 @@ package struct ContentExtensionDescriptor: Sendable {
 private enum JSONAttributes {
   static func read(_ node: JSONNode, path: JSONPath, sink: inout DiagnosticSink) -> ContentExtensionAttributes? {
     guard let object = node.object else {
-      sink.error("type-mismatch", path, "must be a dictionary of extension attributes")
+      sink.report(.typeMismatch, path, "must be a dictionary of extension attributes")
       return nil
     }
     var values: [String: Any] = [:]
@@ -174,11 +174,11 @@ private enum PlistAttributes {
     do {
       plist = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
     } catch {
-      sink.error("invalid-plist", path, "\(file) is not a readable property list")
+      sink.report(.invalidPlist, path, "\(file) is not a readable property list")
       return nil
     }
     guard let root = plist as? [String: Any] else {
-      sink.error("invalid-plist", path, "\(file) must hold a dictionary")
+      sink.report(.invalidPlist, path, "\(file) must hold a dictionary")
       return nil
     }
     var attributes = root
@@ -186,17 +186,17 @@ private enum PlistAttributes {
       if let point = ext["NSExtensionPointIdentifier"] as? String,
         point != "com.apple.usernotifications.content-extension"
       {
-        sink.warning(
-          "wrong-extension-point", path,
+        sink.report(
+          .wrongExtensionPoint, path,
           "NSExtensionPointIdentifier is \(point), not com.apple.usernotifications.content-extension")
       }
       guard let inner = ext["NSExtensionAttributes"] as? [String: Any] else {
-        sink.error("missing-key", path, "\(file): NSExtension has no NSExtensionAttributes dictionary")
+        sink.report(.missingKey, path, "\(file): NSExtension has no NSExtensionAttributes dictionary")
         return nil
       }
       attributes = inner
     } else if root["UNNotificationExtensionCategory"] == nil {
-      sink.error("missing-key", path, "\(file): no NSExtension → NSExtensionAttributes dictionary")
+      sink.report(.missingKey, path, "\(file): no NSExtension → NSExtensionAttributes dictionary")
       return nil
     }
     var values: [String: Any] = [:]
@@ -232,7 +232,7 @@ private enum AttributeValidator {
   {
     for key in values.keys.sorted() where !knownKeys.contains(key) {
       let hint = Suggestion.closest(to: key, in: knownKeys).map { " Did you mean \"\($0)\"?" } ?? ""
-      sink.warning("unknown-key", path.appending(key), "unknown attribute \"\(key)\" is ignored.\(hint)")
+      sink.report(.unknownKey, path.appending(key), "unknown attribute \"\(key)\" is ignored.\(hint)")
     }
     var ok = true
     var categories: [String] = []
@@ -242,23 +242,23 @@ private enum AttributeValidator {
     case let list as [String]:
       categories = list
       if list.contains("\u{0}") {
-        sink.error("type-mismatch", categoryPath, "every category must be a string")
+        sink.report(.typeMismatch, categoryPath, "every category must be a string")
         ok = false
       }
     case nil:
-      sink.error(
-        "missing-key", categoryPath, "UNNotificationExtensionCategory is required (a string or an array of strings)")
+      sink.report(
+        .missingKey, categoryPath, "UNNotificationExtensionCategory is required (a string or an array of strings)")
       ok = false
     default:
-      sink.error("type-mismatch", categoryPath, "must be a string or an array of strings")
+      sink.report(.typeMismatch, categoryPath, "must be a string or an array of strings")
       ok = false
     }
     if ok && categories.isEmpty {
-      sink.error("invalid-value", categoryPath, "the extension must serve at least one category")
+      sink.report(.invalidValue, categoryPath, "the extension must serve at least one category")
       ok = false
     }
     if categories.contains("") {
-      sink.error("invalid-value", categoryPath, "a category identifier must not be empty")
+      sink.report(.invalidValue, categoryPath, "a category identifier must not be empty")
       ok = false
     }
     let ratioPath = path.appending("UNNotificationExtensionInitialContentSizeRatio")
@@ -267,16 +267,16 @@ private enum AttributeValidator {
     case let value as Double where value.isFinite && value > 0:
       ratio = value
       if value > 4 {
-        sink.warning(
-          "large-size-ratio", ratioPath, "a ratio of \(value) makes the loading view \(value)× as tall as it is wide")
+        sink.report(
+          .largeSizeRatio, ratioPath, "a ratio of \(value) makes the loading view \(value)× as tall as it is wide")
       }
     case nil:
-      sink.error(
-        "missing-key", ratioPath,
+      sink.report(
+        .missingKey, ratioPath,
         "UNNotificationExtensionInitialContentSizeRatio is required (height ÷ width, such as 0.5)")
       ok = false
     default:
-      sink.error("invalid-value", ratioPath, "must be a number greater than 0 (height ÷ width)")
+      sink.report(.invalidValue, ratioPath, "must be a number greater than 0 (height ÷ width)")
       ok = false
     }
     var flags: [String: Bool] = [:]
@@ -285,7 +285,7 @@ private enum AttributeValidator {
       if let b = value as? Bool {
         flags[key] = b
       } else {
-        sink.error("type-mismatch", path.appending(key), "must be true or false")
+        sink.report(.typeMismatch, path.appending(key), "must be true or false")
         ok = false
       }
     }
@@ -303,18 +303,18 @@ private enum ViewReader {
   static func read(_ node: JSONNode, into descriptor: inout ContentExtensionDescriptor, sink: inout DiagnosticSink) {
     let path = JSONPath([.key("view")])
     guard let view = node.object else {
-      sink.error("type-mismatch", path, "must be an object with \"elements\"")
+      sink.report(.typeMismatch, path, "must be an object with \"elements\"")
       return
     }
     for key in view.keys where !["title", "mediaPlayPauseButtonType", "elements"].contains(key) {
-      sink.warning("unknown-key", path.appending(key), "unknown key \"\(key)\" is ignored")
+      sink.report(.unknownKey, path.appending(key), "unknown key \"\(key)\" is ignored")
     }
     if let title = view["title"] {
       if let text = title.string {
         descriptor.titleTemplate = text
         Template.check(text, path: path.appending("title"), sink: &sink)
       } else {
-        sink.error("type-mismatch", path.appending("title"), "must be a string")
+        sink.report(.typeMismatch, path.appending("title"), "must be a string")
       }
     }
     if let type = view["mediaPlayPauseButtonType"] {
@@ -323,12 +323,12 @@ private enum ViewReader {
       case "default": descriptor.mediaButton = .default
       case "overlay": descriptor.mediaButton = .overlay
       default:
-        sink.error("invalid-value", path.appending("mediaPlayPauseButtonType"), "must be none, default or overlay")
+        sink.report(.invalidValue, path.appending("mediaPlayPauseButtonType"), "must be none, default or overlay")
       }
     }
     guard let elementsNode = view["elements"] else { return }
     guard let elements = elementsNode.array else {
-      sink.error("type-mismatch", path.appending("elements"), "must be an array")
+      sink.report(.typeMismatch, path.appending("elements"), "must be an array")
       return
     }
     for (i, element) in elements.enumerated() {
@@ -344,7 +344,7 @@ private enum ViewReader {
   {
     guard let node else { return nil }
     guard let value = node.number?.double, value >= 0 else {
-      sink.error("invalid-value", path, "\(name) must be a number of points, 0 or more")
+      sink.report(.invalidValue, path, "\(name) must be a number of points, 0 or more")
       return nil
     }
     return value
@@ -354,13 +354,13 @@ private enum ViewReader {
     _ node: JSONNode, path: JSONPath, descriptor: ContentExtensionDescriptor, sink: inout DiagnosticSink
   ) -> ElementDescription? {
     guard let object = node.object else {
-      sink.error("type-mismatch", path, "an element must be an object such as {\"label\": \"{{title}}\"}")
+      sink.report(.typeMismatch, path, "an element must be an object such as {\"label\": \"{{title}}\"}")
       return nil
     }
     let kinds = ["image", "label", "spacer", "progress", "button"].filter { object[$0] != nil }
     guard kinds.count == 1, let kind = kinds.first else {
-      sink.error(
-        "invalid-element", path,
+      sink.report(
+        .invalidElement, path,
         kinds.isEmpty
           ? "an element needs one of image, label, spacer, progress or button"
           : "an element has one kind, not \(kinds.joined(separator: " and "))")
@@ -371,22 +371,22 @@ private enum ViewReader {
       "progress": ["progress"], "button": ["button", "action"],
     ]
     for key in object.keys where !(allowed[kind] ?? []).contains(key) {
-      sink.warning("unknown-key", path.appending(key), "\(kind) elements have no \"\(key)\"; it is ignored")
+      sink.report(.unknownKey, path.appending(key), "\(kind) elements have no \"\(key)\"; it is ignored")
     }
     switch kind {
     case "image":
       guard let source = object["image"]?.string, !source.isEmpty else {
-        sink.error("type-mismatch", path.appending("image"), "must be \"attachment:N\" or an image file path")
+        sink.report(.typeMismatch, path.appending("image"), "must be \"attachment:N\" or an image file path")
         return nil
       }
       if source.hasPrefix("attachment:") && Int(source.dropFirst("attachment:".count)) == nil {
-        sink.error("invalid-value", path.appending("image"), "expected attachment:N with a number N")
+        sink.report(.invalidValue, path.appending("image"), "expected attachment:N with a number N")
         return nil
       }
       return .image(source: source, height: number(object["height"], path.appending("height"), "height", sink: &sink))
     case "label":
       guard let template = object["label"]?.string else {
-        sink.error("type-mismatch", path.appending("label"), "must be a string (a template such as \"{{title}}\")")
+        sink.report(.typeMismatch, path.appending("label"), "must be a string (a template such as \"{{title}}\")")
         return nil
       }
       Template.check(template, path: path.appending("label"), sink: &sink)
@@ -399,8 +399,8 @@ private enum ViewReader {
             Suggestion.closest(to: styleNode.string ?? "", in: UNTextStyle.allCases.map(\.rawValue)).map {
               "; did you mean \"\($0)\"?"
             } ?? ""
-          sink.error(
-            "invalid-value", path.appending("style"),
+          sink.report(
+            .invalidValue, path.appending("style"),
             "unknown text style; expected \(UNTextStyle.allCases.map(\.rawValue).joined(separator: ", "))\(hint)")
         }
       }
@@ -409,7 +409,7 @@ private enum ViewReader {
         if let n = node.number?.integer, n >= 1 {
           maxLines = n
         } else {
-          sink.error("invalid-value", path.appending("maxLines"), "must be a whole number of 1 or more")
+          sink.report(.invalidValue, path.appending("maxLines"), "must be a whole number of 1 or more")
         }
       }
       return .label(template: template, style: style, maxLines: maxLines)
@@ -419,23 +419,23 @@ private enum ViewReader {
     case "progress":
       if let n = object["progress"]?.number?.double { return .progress(template: String(n)) }
       guard let template = object["progress"]?.string else {
-        sink.error("type-mismatch", path.appending("progress"), "must be a number from 0 to 1 or a template")
+        sink.report(.typeMismatch, path.appending("progress"), "must be a number from 0 to 1 or a template")
         return nil
       }
       Template.check(template, path: path.appending("progress"), sink: &sink)
       return .progress(template: template)
     default:
       guard let title = object["button"]?.string else {
-        sink.error("type-mismatch", path.appending("button"), "must be the button's title")
+        sink.report(.typeMismatch, path.appending("button"), "must be the button's title")
         return nil
       }
       let action = object["action"]?.string ?? ""
       if action.isEmpty {
-        sink.warning("button-without-action", path, "the button has no \"action\" identifier")
+        sink.report(.buttonWithoutAction, path, "the button has no \"action\" identifier")
       }
       if !descriptor.attributes.userInteractionEnabled {
-        sink.warning(
-          "button-not-interactive", path,
+        sink.report(
+          .buttonNotInteractive, path,
           "buttons take no input unless UNNotificationExtensionUserInteractionEnabled is true; this one is drawn but cannot be pressed"
         )
       }

@@ -21,12 +21,12 @@ package enum Template {
   /// Warns about names a template cannot resolve.
   static func check(_ template: String, path: JSONPath, sink: inout DiagnosticSink) {
     if template.contains("{{") && references(template).isEmpty {
-      sink.warning("template-unclosed", path, "\"{{\" without a closing \"}}\"")
+      sink.report(.templateUnclosed, path, "\"{{\" without a closing \"}}\"")
     }
     for name in references(template) where !fields.contains(name) && !name.hasPrefix("userInfo.") {
       let hint = Suggestion.closest(to: name, in: fields).map { " Did you mean {{\($0)}}?" } ?? ""
-      sink.warning(
-        "template-unknown-field", path,
+      sink.report(
+        .templateUnknownField, path,
         "{{\(name)}} is not a field; use title, subtitle, body, categoryIdentifier, threadIdentifier or userInfo.KEY.\(hint)"
       )
     }

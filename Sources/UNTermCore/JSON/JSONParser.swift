@@ -7,11 +7,18 @@
 package struct JSONParser {
   /// Why a document was rejected, and where.
   package struct Failure: Error, Sendable, Equatable {
-    package enum Kind: String, Sendable {
-      case syntax = "invalid-json"
-      case encoding = "invalid-utf8"
-      case depth = "too-deep"
-      case duplicateKey = "duplicate-key"
+    package enum Kind: Sendable {
+      case syntax, encoding, depth, duplicateKey
+
+      /// The lint finding this problem is reported as.
+      package var lintCode: LintCode {
+        switch self {
+        case .syntax: return .invalidJSON
+        case .encoding: return .invalidUTF8
+        case .depth: return .tooDeep
+        case .duplicateKey: return .duplicateKey
+        }
+      }
     }
 
     package var kind: Kind

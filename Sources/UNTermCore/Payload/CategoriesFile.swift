@@ -30,8 +30,8 @@ package struct CategoriesFile: @unchecked Sendable {
   }
 
   /// The design codes: the file loads, but lint reports them.
-  package static let designCodes: Set<String> = [
-    "duplicate-action-identifier", "duplicate-category", "empty-identifier",
+  package static let designCodes: Set<LintCode> = [
+    .duplicateActionIdentifier, .duplicateCategory, .emptyIdentifier,
   ]
 
   private static let actionOptions: [String: UNNotificationActionOptions] = [
@@ -52,22 +52,22 @@ package struct CategoriesFile: @unchecked Sendable {
     do {
       document = try JSONParser.parse(bytes)
     } catch {
-      reader.sink.add(.error, error.kind.rawValue, at: .position(error.position), error.message)
+      reader.sink.report(error.kind.lintCode, at: .position(error.position), error.message)
       return CategoriesFile(file: file, categories: [], diagnostics: reader.sink.diagnostics)
     }
     let list: [JSONNode]
     let listPath: JSONPath
     if let root = document.object {
       for key in root.keys where key != "categories" {
-        reader.sink.warning("unknown-key", JSONPath([.key(key)]), "unknown key \"\(key)\" is ignored")
+        reader.sink.report(.unknownKey, JSONPath([.key(key)]), "unknown key \"\(key)\" is ignored")
       }
       guard let node = root["categories"] else {
-        reader.sink.error("missing-key", .root, "expected a \"categories\" array")
+        reader.sink.report(.missingKey, .root, "expected a \"categories\" array")
         return CategoriesFile(file: file, categories: [], diagnostics: reader.sink.diagnostics)
       }
       guard let array = node.array else {
-        reader.sink.error(
-          "type-mismatch", JSONPath([.key("categories")]), "must be an array, not \(node.typeNameWithArticle)")
+        reader.sink.report(
+          .typeMismatch, JSONPath([.key("categories")]), "must be an array, not \(node.typeNameWithArticle)")
         return CategoriesFile(file: file, categories: [], diagnostics: reader.sink.diagnostics)
       }
       list = array
@@ -76,7 +76,7 @@ package struct CategoriesFile: @unchecked Sendable {
       list = array
       listPath = .root
     } else {
-      reader.sink.error("type-mismatch", .root, "expected an object with a \"categories\" array")
+      reader.sink.report(.typeMismatch, .root, "expected an object with a \"categories\" array")
       return CategoriesFile(file: file, categories: [], diagnostics: reader.sink.diagnostics)
     }
     var categories: [UNNotificationCategory] = []
@@ -94,7 +94,7 @@ package struct CategoriesFile: @unchecked Sendable {
 
     mutating func category(_ node: JSONNode, path: JSONPath) -> UNNotificationCategory? {
       guard let object = node.object else {
-        sink.error("type-mismatch", path, "a category must be an object, not \(node.typeNameWithArticle)")
+        sink.report(.typeMismatch, path, "a category must be an object, not \(node.typeNameWithArticle)")
         return nil
       }
       let known: Set<String> = [
@@ -112,7 +112,7 @@ package struct CategoriesFile: @unchecked Sendable {
             }
           }
         } else {
-          sink.error("type-mismatch", path.appending("actions"), "must be an array, not \(node.typeNameWithArticle)")
+          sink.report(.typeMismatch, path.appending("actions"), "must be an array, not \(node.typeNameWithArticle)")
         }
       }
       let intents = stringArray(object, "intentIdentifiers", path) ?? []
@@ -137,7 +137,7 @@ package struct CategoriesFile: @unchecked Sendable {
 
     mutating func action(_ node: JSONNode, path: JSONPath) -> UNNotificationAction? {
       guard let object = node.object else {
-        sink.error("type-mismatch", path, "an action must be an object, not \(node.typeNameWithArticle)")
+        sink.report(.typeMismatch, path, "an action must be an object, not \(node.typeNameWithArticle)")
         return nil
       }
       unknownKeys(object, known: ["identifier", "title", "options", "textInput", "icon"], path: path)
@@ -145,7 +145,7 @@ package struct CategoriesFile: @unchecked Sendable {
         let title = string(object, "title", path, required: true)
       else { return nil }
       if title.trimmingCharacters(in: .whitespaces).isEmpty {
-        sink.warning("empty-title", path.appending("title"), "the action's button has no title")
+        sink.report(.emptyTitle, path.appending("title"), "the action's button has no title")
       }
       let options = optionSet(
         object, path, table: CategoriesFile.actionOptions, kind: "action",
@@ -160,10 +160,10 @@ package struct CategoriesFile: @unchecked Sendable {
           } else if let name = string(dict, "templateImageName", iconPath) {
             icon = UNNotificationActionIcon(templateImageName: name)
           } else {
-            sink.error("missing-key", iconPath, "an icon needs systemImageName or templateImageName")
+            sink.report(.missingKey, iconPath, "an icon needs systemImageName or templateImageName")
           }
         } else {
-          sink.error("type-mismatch", iconPath, "must be an object, not \(node.typeNameWithArticle)")
+          sink.report(.typeMismatch, iconPath, "must be an object, not \(node.typeNameWithArticle)")
         }
       }
       guard let inputNode = object["textInput"] else {
@@ -171,8 +171,8 @@ package struct CategoriesFile: @unchecked Sendable {
       }
       let inputPath = path.appending("textInput")
       guard let input = inputNode.object else {
-        sink.error(
-          "type-mismatch", inputPath,
+        sink.report(
+          .typeMismatch, inputPath,
           "must be an object with buttonTitle and placeholder, not \(inputNode.typeNameWithArticle)")
         return nil
       }
@@ -180,13 +180,13 @@ package struct CategoriesFile: @unchecked Sendable {
       let button = string(input, "buttonTitle", inputPath) ?? ""
       let placeholder = string(input, "placeholder", inputPath) ?? ""
       if button.isEmpty {
-        sink.warning(
-          "text-input-incomplete", inputPath.appending("buttonTitle"),
+        sink.report(
+          .textInputIncomplete, inputPath.appending("buttonTitle"),
           "the text-input action has no send-button title; the field's button would be blank")
       }
       if placeholder.isEmpty {
-        sink.warning(
-          "text-input-incomplete", inputPath.appending("placeholder"),
+        sink.report(
+          .textInputIncomplete, inputPath.appending("placeholder"),
           "the text-input action has no placeholder; the empty field gives the user no hint")
       }
       return UNTextInputNotificationAction(
@@ -197,7 +197,7 @@ package struct CategoriesFile: @unchecked Sendable {
     private mutating func unknownKeys(_ object: JSONObject, known: Set<String>, path: JSONPath) {
       for key in object.keys where !known.contains(key) {
         let hint = Suggestion.closest(to: key, in: known).map { " Did you mean \"\($0)\"?" } ?? ""
-        sink.warning("unknown-key", path.appending(key), "unknown key \"\(key)\" is ignored.\(hint)")
+        sink.report(.unknownKey, path.appending(key), "unknown key \"\(key)\" is ignored.\(hint)")
       }
     }
 
@@ -205,11 +205,11 @@ package struct CategoriesFile: @unchecked Sendable {
       _ object: JSONObject, _ key: String, _ path: JSONPath, required: Bool = false
     ) -> String? {
       guard let node = object[key] else {
-        if required { sink.error("missing-key", path, "missing \"\(key)\"") }
+        if required { sink.report(.missingKey, path, "missing \"\(key)\"") }
         return nil
       }
       guard let value = node.string else {
-        sink.error("type-mismatch", path.appending(key), "must be a string, not \(node.typeNameWithArticle)")
+        sink.report(.typeMismatch, path.appending(key), "must be a string, not \(node.typeNameWithArticle)")
         return nil
       }
       return value
@@ -218,7 +218,7 @@ package struct CategoriesFile: @unchecked Sendable {
     private mutating func stringArray(_ object: JSONObject, _ key: String, _ path: JSONPath) -> [String]? {
       guard let node = object[key] else { return nil }
       guard let items = node.array else {
-        sink.error("type-mismatch", path.appending(key), "must be an array of strings, not \(node.typeNameWithArticle)")
+        sink.report(.typeMismatch, path.appending(key), "must be an array of strings, not \(node.typeNameWithArticle)")
         return nil
       }
       var out: [String] = []
@@ -226,8 +226,8 @@ package struct CategoriesFile: @unchecked Sendable {
         if let s = item.string {
           out.append(s)
         } else {
-          sink.error(
-            "type-mismatch", path.appending(key).appending(i), "must be a string, not \(item.typeNameWithArticle)")
+          sink.report(
+            .typeMismatch, path.appending(key).appending(i), "must be a string, not \(item.typeNameWithArticle)")
         }
       }
       return out
@@ -243,8 +243,8 @@ package struct CategoriesFile: @unchecked Sendable {
           result.insert(option)
         } else {
           let hint = Suggestion.closest(to: name, in: table.keys).map { " Did you mean \"\($0)\"?" } ?? ""
-          sink.error(
-            "unknown-option", path.appending("options").appending(i),
+          sink.report(
+            .unknownOption, path.appending("options").appending(i),
             "unknown \(kind) option \(OneLine.quote(name)); expected \(table.keys.sorted().joined(separator: ", ")).\(hint)"
           )
         }
@@ -260,8 +260,8 @@ package struct CategoriesFile: @unchecked Sendable {
         guard let spec = chars.popFirst() else { break }
         if spec == "%" { continue }
         if !allowed.contains(spec) {
-          sink.warning(
-            "unsupported-format", path,
+          sink.report(
+            .unsupportedFormat, path,
             "\(name) uses %\(spec); iOS supports only \(allowed.sorted().map { "%\($0)" }.joined(separator: " and ")) here"
           )
         }
@@ -275,38 +275,38 @@ package struct CategoriesFile: @unchecked Sendable {
       for (ci, category) in categories.enumerated() {
         let path = listPath.appending(ci)
         if category.identifier.isEmpty {
-          sink.error("empty-identifier", path.appending("identifier"), "a category identifier must not be empty")
+          sink.report(.emptyIdentifier, path.appending("identifier"), "a category identifier must not be empty")
         }
         if let first = seenCategories[category.identifier] {
-          sink.error(
-            "duplicate-category", path.appending("identifier"),
+          sink.report(
+            .duplicateCategory, path.appending("identifier"),
             "category \(OneLine.quote(category.identifier)) is also defined at \(listPath.appending(first)); only one can be registered"
           )
         } else {
           seenCategories[category.identifier] = ci
         }
         if category.actions.count > 10 {
-          sink.warning(
-            "too-many-actions", path.appending("actions"),
+          sink.report(
+            .tooManyActions, path.appending("actions"),
             "\(category.actions.count) actions; iOS shows at most 10 in the expanded view, so \(category.actions.dropFirst(10).map { OneLine.quote($0.title) }.joined(separator: ", ")) never appear"
           )
         }
         if category.actions.count > 2 {
-          sink.note(
-            "banner-shows-two-actions", path.appending("actions"),
+          sink.report(
+            .bannerShowsTwoActions, path.appending("actions"),
             "where space is short (a banner) iOS shows only the first two actions: \(category.actions.prefix(2).map { OneLine.quote($0.title) }.joined(separator: " and "))"
           )
         }
         for (ai, action) in category.actions.enumerated() {
           let actionPath = path.appending("actions").appending(ai).appending("identifier")
           if action.identifier.isEmpty {
-            sink.error("empty-identifier", actionPath, "an action identifier must not be empty")
+            sink.report(.emptyIdentifier, actionPath, "an action identifier must not be empty")
             continue
           }
           if let (fc, fa) = seenActions[action.identifier] {
             let other = listPath.appending(fc).appending("actions").appending(fa)
-            sink.error(
-              "duplicate-action-identifier", actionPath,
+            sink.report(
+              .duplicateActionIdentifier, actionPath,
               "action \(OneLine.quote(action.identifier)) is also defined at \(other); Apple requires every action identifier to be unique across all categories"
             )
           } else {

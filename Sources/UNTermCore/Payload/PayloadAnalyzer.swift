@@ -42,8 +42,8 @@ package enum PayloadAnalyzer {
     var payload = Payload(file: file, content: nil, info: info, diagnostics: [], document: nil)
 
     if size > maximumPayloadBytes {
-      sink.add(
-        .error, "payload-too-large", at: .file,
+      sink.report(
+        .payloadTooLarge, at: .file,
         "the payload is \(size) bytes; APNs refuses payloads over \(maximumPayloadBytes) bytes (413 PayloadTooLarge)"
       )
     }
@@ -51,14 +51,14 @@ package enum PayloadAnalyzer {
     do {
       document = try JSONParser.parse(bytes)
     } catch {
-      sink.add(.error, error.kind.rawValue, at: .position(error.position), error.message)
+      sink.report(error.kind.lintCode, at: .position(error.position), error.message)
       payload.diagnostics = sink.diagnostics
       return payload
     }
     payload.document = document
     guard let root = document.object else {
-      sink.error(
-        "not-an-object", .root,
+      sink.report(
+        .notAnObject, .root,
         "the payload is \(document.typeNameWithArticle); it must be an object with an \"aps\" dictionary")
       payload.diagnostics = sink.diagnostics
       return payload
@@ -77,15 +77,15 @@ package enum PayloadAnalyzer {
       if let id = bundle.string, !id.isEmpty {
         info.bundleIdentifier = id
       } else {
-        sink.error(
-          "type-mismatch", JSONPath([.key(simulatorTargetBundleKey)]),
+        sink.report(
+          .typeMismatch, JSONPath([.key(simulatorTargetBundleKey)]),
           "must be the target app's bundle identifier as a non-empty string")
       }
     }
 
     guard let apsNode = root["aps"] else {
-      sink.error(
-        "missing-aps", .root,
+      sink.report(
+        .missingAps, .root,
         "the payload has no \"aps\" dictionary; APNs and simctl require one (custom keys go next to it)"
       )
       payload.diagnostics = sink.diagnostics
@@ -93,7 +93,7 @@ package enum PayloadAnalyzer {
     }
     let apsPath = JSONPath([.key("aps")])
     guard let aps = apsNode.object else {
-      sink.error("type-mismatch", apsPath, "\"aps\" must be a dictionary, not \(apsNode.typeNameWithArticle)")
+      sink.report(.typeMismatch, apsPath, "\"aps\" must be a dictionary, not \(apsNode.typeNameWithArticle)")
       payload.diagnostics = sink.diagnostics
       return payload
     }
@@ -105,8 +105,8 @@ package enum PayloadAnalyzer {
     info.contentAvailable = checker.contentAvailable
 
     if let (key, _) = urlKey(root), !info.mutableContent {
-      sink.warning(
-        "attachment-without-mutable-content", JSONPath([.key(key)]),
+      sink.report(
+        .attachmentWithoutMutableContent, JSONPath([.key(key)]),
         "the built-in service extension attaches \(key) only when aps.mutable-content is 1")
     }
 
@@ -136,7 +136,7 @@ package enum PayloadAnalyzer {
     case .number(let n):
       if n.isIntegral, let i = n.integer { return NSNumber(value: i) }
       if let d = n.double { return NSNumber(value: d) }
-      sink.error("number-out-of-range", path, "the number \(n.text.prefix(40)) is out of range")
+      sink.report(.numberOutOfRange, path, "the number \(n.text.prefix(40)) is out of range")
       return nil
     case .array(let items):
       return items.enumerated().compactMap { foundationValue($1, path: path.appending($0), &sink) }
@@ -173,16 +173,16 @@ package enum PayloadAnalyzer {
         let key = member.key
         let keyPath = path.appending(key)
         if PayloadAnalyzer.liveActivityKeys.contains(key) {
-          sink.note(
-            "live-activity-key", keyPath,
+          sink.report(
+            .liveActivityKey, keyPath,
             "\(key) is a Live Activity key; it produces no notification banner and UNTerm ignores it")
         } else if !PayloadAnalyzer.apsKeys.contains(key) {
           let hint =
             Suggestion.closest(to: key, in: PayloadAnalyzer.apsKeys).map {
               " Did you mean \"\($0)\"?"
             } ?? " Custom keys belong at the top level, next to aps."
-          sink.warning(
-            "unknown-aps-key", keyPath, "iOS ignores unknown key \"\(key)\" inside aps.\(hint)")
+          sink.report(
+            .unknownApsKey, keyPath, "iOS ignores unknown key \"\(key)\" inside aps.\(hint)")
         }
       }
       checkAlert()
@@ -198,7 +198,7 @@ package enum PayloadAnalyzer {
     }
 
     private mutating func typeError(_ keyPath: JSONPath, _ expected: String, _ node: JSONNode) {
-      sink.error("type-mismatch", keyPath, "must be \(expected), not \(node.typeNameWithArticle)")
+      sink.report(.typeMismatch, keyPath, "must be \(expected), not \(node.typeNameWithArticle)")
     }
 
     private mutating func checkAlert() {
@@ -240,13 +240,13 @@ package enum PayloadAnalyzer {
           if let n = member.value.number?.integer, n >= 0 {
             content.summaryArgumentCount = n
           } else {
-            sink.error("type-mismatch", keyPath, "must be a whole number of 0 or more")
+            sink.report(.typeMismatch, keyPath, "must be a whole number of 0 or more")
           }
         } else {
           let all = PayloadAnalyzer.alertStringKeys + PayloadAnalyzer.alertArrayKeys + ["summary-arg-count"]
           let hint = Suggestion.closest(to: member.key, in: all).map { " Did you mean \"\($0)\"?" } ?? ""
-          sink.warning(
-            "unknown-alert-key", keyPath, "iOS ignores unknown alert key \"\(member.key)\".\(hint)")
+          sink.report(
+            .unknownAlertKey, keyPath, "iOS ignores unknown alert key \"\(member.key)\".\(hint)")
         }
       }
       content.title = localized(
@@ -261,13 +261,13 @@ package enum PayloadAnalyzer {
       content.launchImageName = strings["launch-image"] ?? ""
       if let arg = strings["summary-arg"] {
         content.summaryArgument = arg
-        sink.note(
-          "deprecated-summary-arg", alertPath.appending("summary-arg"),
+        sink.report(
+          .deprecatedSummaryArg, alertPath.appending("summary-arg"),
           "summary-arg is deprecated and ignored since iOS 15")
       }
       for legacy in ["action", "action-loc-key"] where strings[legacy] != nil {
-        sink.note(
-          "legacy-alert-key", alertPath.appending(legacy),
+        sink.report(
+          .legacyAlertKey, alertPath.appending(legacy),
           "\(legacy) is a pre-iOS 10 key; current iOS ignores it")
       }
     }
@@ -281,20 +281,20 @@ package enum PayloadAnalyzer {
         let arguments = arrays[args] ?? []
         let placeholders = Self.placeholderCount(locKey)
         if placeholders > 0 && placeholders != arguments.count {
-          sink.warning(
-            "loc-args-mismatch", alertPath.appending(args),
+          sink.report(
+            .locArgsMismatch, alertPath.appending(args),
             "\(key) \(OneLine.quote(locKey)) has \(placeholders) placeholder(s) but \(args) has \(arguments.count) value(s)"
           )
         }
-        sink.note(
-          "localization-key", alertPath.appending(key),
+        sink.report(
+          .localizationKey, alertPath.appending(key),
           "\(field) comes from \(key) \(OneLine.quote(locKey)) in the app's Localizable.strings; UNTerm shows the key itself with its arguments"
         )
         return NotificationFormat.substitute(locKey, arguments: arguments)
       }
       if arrays[args] != nil {
-        sink.warning(
-          "loc-args-without-key", alertPath.appending(args),
+        sink.report(
+          .locArgsWithoutKey, alertPath.appending(args),
           "\(args) has no effect without \(key)")
       }
       return strings[field] ?? ""
@@ -323,19 +323,19 @@ package enum PayloadAnalyzer {
         return
       }
       guard number.isIntegral, let value = number.integer else {
-        sink.error(
-          "invalid-value", keyPath,
+        sink.report(
+          .invalidValue, keyPath,
           number.isIntegral
             ? "the badge \(number.text.prefix(40)) is out of range"
             : "the badge must be a whole number, not \(number.text.prefix(40))")
         return
       }
       guard value >= 0 else {
-        sink.error("invalid-value", keyPath, "the badge must not be negative")
+        sink.report(.invalidValue, keyPath, "the badge must not be negative")
         return
       }
       guard value <= Int(Int32.max) else {
-        sink.error("invalid-value", keyPath, "the badge \(value) is out of range")
+        sink.report(.invalidValue, keyPath, "the badge \(value) is out of range")
         return
       }
       content.badge = NSNumber(value: value)
@@ -363,9 +363,9 @@ package enum PayloadAnalyzer {
             critical = n == 1
           } else if let b = member.value.bool {
             critical = b
-            sink.warning("bool-flag", p, "APNs expects the number 1 here, not a boolean")
+            sink.report(.boolFlag, p, "APNs expects the number 1 here, not a boolean")
           } else {
-            sink.error("invalid-value", p, "must be 1 (critical) or 0")
+            sink.report(.invalidValue, p, "must be 1 (critical) or 0")
           }
         case "name":
           if let s = member.value.string { name = s } else { typeError(p, "a string", member.value) }
@@ -373,17 +373,17 @@ package enum PayloadAnalyzer {
           if let v = member.value.number?.double, (0...1).contains(v) {
             volume = Float(v)
           } else {
-            sink.error("invalid-value", p, "must be a number from 0 (silent) to 1 (full volume)")
+            sink.report(.invalidValue, p, "must be a number from 0 (silent) to 1 (full volume)")
           }
         default:
-          sink.warning("unknown-sound-key", p, "iOS ignores unknown sound key \"\(member.key)\"")
+          sink.report(.unknownSoundKey, p, "iOS ignores unknown sound key \"\(member.key)\"")
         }
       }
       let soundName = (name == nil || name == "default") ? nil : name.map { UNNotificationSoundName(rawValue: $0) }
       content.sound = UNNotificationSound(name: soundName, isCritical: critical, volume: volume)
       if critical {
-        sink.note(
-          "critical-entitlement", keyPath,
+        sink.report(
+          .criticalEntitlement, keyPath,
           "critical alerts need Apple's com.apple.developer.usernotifications.critical-alerts entitlement")
       }
     }
@@ -407,15 +407,15 @@ package enum PayloadAnalyzer {
       let keyPath = path.appending(key)
       if let n = node.number {
         guard n.isIntegral, let value = n.integer, value == 0 || value == 1 else {
-          sink.warning(
-            "invalid-flag", keyPath,
+          sink.report(
+            .invalidFlag, keyPath,
             "\(key) should be 1 (or absent); iOS treats \(n.text.prefix(20)) as set only if it is 1")
           return n.integer == 1
         }
         return value == 1
       }
       if let b = node.bool {
-        sink.warning("bool-flag", keyPath, "APNs expects the number 1 for \(key), not \(b)")
+        sink.report(.boolFlag, keyPath, "APNs expects the number 1 for \(key), not \(b)")
         return b
       }
       typeError(keyPath, "the number 1", node)
@@ -428,15 +428,15 @@ package enum PayloadAnalyzer {
       if let level = UNNotificationInterruptionLevel(payloadValue: value) {
         content.interruptionLevel = level
         if level == .critical {
-          sink.note(
-            "critical-entitlement", keyPath,
+          sink.report(
+            .criticalEntitlement, keyPath,
             "the critical interruption level needs Apple's critical-alerts entitlement")
         }
       } else {
         let known = UNNotificationInterruptionLevel.allCases.map(\.payloadValue)
         let hint = Suggestion.closest(to: value, in: known).map { " Did you mean \"\($0)\"?" } ?? ""
-        sink.warning(
-          "unknown-interruption-level", keyPath,
+        sink.report(
+          .unknownInterruptionLevel, keyPath,
           "unknown interruption level \(OneLine.quote(value)); iOS falls back to \"active\". Expected one of \(known.joined(separator: ", ")).\(hint)"
         )
       }
@@ -450,12 +450,12 @@ package enum PayloadAnalyzer {
         return
       }
       guard let value = n.double else {
-        sink.error("number-out-of-range", keyPath, "the number \(n.text.prefix(40)) is out of range")
+        sink.report(.numberOutOfRange, keyPath, "the number \(n.text.prefix(40)) is out of range")
         return
       }
       if !(0...1).contains(value) {
-        sink.warning(
-          "relevance-score-range", keyPath,
+        sink.report(
+          .relevanceScoreRange, keyPath,
           "relevance-score \(n.text.prefix(20)) is outside 0…1; iOS clamps it (only Live Activity updates use larger values)"
         )
       }
@@ -467,16 +467,16 @@ package enum PayloadAnalyzer {
       let id = content.categoryIdentifier
       let keyPath = path.appending("category")
       guard let categories, !categories.isEmpty else {
-        sink.warning(
-          "unknown-category", keyPath,
+        sink.report(
+          .unknownCategory, keyPath,
           "category \(OneLine.quote(id)) is not registered (no categories file was given); on iOS the notification shows with no action buttons and no error"
         )
         return
       }
       guard categories[id] == nil else { return }
       let hint = Suggestion.closest(to: id, in: categories.keys).map { " Did you mean \"\($0)\"?" } ?? ""
-      sink.warning(
-        "unknown-category", keyPath,
+      sink.report(
+        .unknownCategory, keyPath,
         "category \(OneLine.quote(id)) is not registered; on iOS the notification shows with no action buttons and no error.\(hint)"
       )
     }
@@ -484,22 +484,22 @@ package enum PayloadAnalyzer {
     private mutating func checkCombinations() {
       let hasAlert = content.hasAlertText
       if mutableContent && !hasAlert {
-        sink.warning(
-          "mutable-content-without-alert", path.appending("mutable-content"),
+        sink.report(
+          .mutableContentWithoutAlert, path.appending("mutable-content"),
           "mutable-content is 1 but there is no alert text (title, subtitle or body); iOS runs the service extension only for notifications with alert text"
         )
       }
       if contentAvailable {
         let visible = ["alert", "sound", "badge"].filter { aps[$0] != nil }
         if !visible.isEmpty {
-          sink.warning(
-            "content-available-with-alert", path.appending("content-available"),
+          sink.report(
+            .contentAvailableWithAlert, path.appending("content-available"),
             "content-available is 1 together with \(visible.joined(separator: ", ")); a background update should carry only content-available (apns-push-type background, priority 5), otherwise it is sent as a visible alert"
           )
         }
       } else if !hasAlert && aps["sound"] == nil && aps["badge"] == nil {
-        sink.warning(
-          "nothing-to-show", path,
+        sink.report(
+          .nothingToShow, path,
           "the notification has no alert text, sound, badge or content-available; iOS shows nothing")
       }
     }

@@ -1,0 +1,359 @@
+/// Every finding `lint` (and the loaders behind it) can report, with its severity and what it
+/// means. This is the one list: `unterm lint --explain CODE`, README's table of codes and the
+/// rules of machine-readable reports are all read from it, and a finding can only be made with
+/// one of these codes.
+///
+/// To add a code: add a case with its kebab-case raw value, and its entry in `info`; the
+/// compiler asks for the entry, and a test asks for README's row.
+package enum LintCode: String, CaseIterable, Sendable, Hashable {
+  // Files
+  case unreadableFile = "unreadable-file"
+  case invalidFile = "invalid-file"
+  case invalidJSON = "invalid-json"
+  case invalidUTF8 = "invalid-utf8"
+  case tooDeep = "too-deep"
+  case duplicateKey = "duplicate-key"
+  case scriptSyntax = "script-syntax"
+  // Shapes and values, in every kind of file
+  case typeMismatch = "type-mismatch"
+  case missingKey = "missing-key"
+  case unknownKey = "unknown-key"
+  case invalidValue = "invalid-value"
+  case numberOutOfRange = "number-out-of-range"
+  // Payloads
+  case payloadTooLarge = "payload-too-large"
+  case notAnObject = "not-an-object"
+  case missingAps = "missing-aps"
+  case unknownApsKey = "unknown-aps-key"
+  case unknownAlertKey = "unknown-alert-key"
+  case unknownSoundKey = "unknown-sound-key"
+  case liveActivityKey = "live-activity-key"
+  case deprecatedSummaryArg = "deprecated-summary-arg"
+  case legacyAlertKey = "legacy-alert-key"
+  case localizationKey = "localization-key"
+  case locArgsMismatch = "loc-args-mismatch"
+  case locArgsWithoutKey = "loc-args-without-key"
+  case boolFlag = "bool-flag"
+  case invalidFlag = "invalid-flag"
+  case criticalEntitlement = "critical-entitlement"
+  case unknownInterruptionLevel = "unknown-interruption-level"
+  case relevanceScoreRange = "relevance-score-range"
+  case unknownCategory = "unknown-category"
+  case mutableContentWithoutAlert = "mutable-content-without-alert"
+  case contentAvailableWithAlert = "content-available-with-alert"
+  case nothingToShow = "nothing-to-show"
+  // Attachments
+  case attachmentWithoutMutableContent = "attachment-without-mutable-content"
+  case remoteAttachment = "remote-attachment"
+  case attachmentRejected = "attachment-rejected"
+  case attachmentMislabelled = "attachment-mislabelled"
+  // Categories
+  case emptyIdentifier = "empty-identifier"
+  case emptyTitle = "empty-title"
+  case unknownOption = "unknown-option"
+  case unsupportedFormat = "unsupported-format"
+  case duplicateCategory = "duplicate-category"
+  case duplicateActionIdentifier = "duplicate-action-identifier"
+  case tooManyActions = "too-many-actions"
+  case bannerShowsTwoActions = "banner-shows-two-actions"
+  case textInputIncomplete = "text-input-incomplete"
+  // Content extensions
+  case conflictingKeys = "conflicting-keys"
+  case invalidPlist = "invalid-plist"
+  case wrongExtensionPoint = "wrong-extension-point"
+  case largeSizeRatio = "large-size-ratio"
+  case invalidElement = "invalid-element"
+  case buttonWithoutAction = "button-without-action"
+  case buttonNotInteractive = "button-not-interactive"
+  case templateUnclosed = "template-unclosed"
+  case templateUnknownField = "template-unknown-field"
+  case duplicateExtensionCategory = "duplicate-extension-category"
+  case extensionCategoryUnregistered = "extension-category-unregistered"
+  case extensionSize = "extension-size"
+  case extensionOverflow = "extension-overflow"
+  case extensionInitialOverflow = "extension-initial-overflow"
+
+  /// What a code means.
+  package struct Info: Sendable {
+    /// The severity a finding with this code has (the default level of a report's rule).
+    /// `extension-overflow` alone is raised to an error by `lint --strict`.
+    package var severity: Severity
+    /// One line: what was found.
+    package var summary: String
+    /// A few sentences: why it matters on iOS and what to do about it.
+    package var help: String
+
+    init(_ severity: Severity, _ summary: String, _ help: String) {
+      self.severity = severity
+      self.summary = summary
+      self.help = help
+    }
+  }
+
+  package var severity: Severity { info.severity }
+  package var summary: String { info.summary }
+  package var help: String { info.help }
+
+  package var info: Info {
+    switch self {
+    case .unreadableFile:
+      return Info(
+        .error, "A file named on the command line (or by a descriptor) is missing or cannot be read.",
+        "Check the path and the permissions. lint exits 66 when a file is missing or unreadable.")
+    case .invalidFile:
+      return Info(
+        .error, "A file cannot be loaded as what it was given as (a theme, for example).",
+        "The message names the place and the problem; fix the file so it loads.")
+    case .invalidJSON:
+      return Info(
+        .error, "The file is not valid JSON.",
+        "APNs and simctl refuse a body that is not JSON. The finding gives the line and column of the first problem.")
+    case .invalidUTF8:
+      return Info(
+        .error, "The file is not valid UTF-8 (or holds a lone surrogate escape).",
+        "APNs payloads are UTF-8 JSON; UTF-16 and UTF-32 files, invalid byte sequences and unpaired \\ud800-style escapes are refused."
+      )
+    case .tooDeep:
+      return Info(
+        .error, "The JSON nests deeper than 32 levels.",
+        "Notification payloads are small and shallow; UNTerm refuses deeper nesting before parsing so hostile input cannot exhaust the stack."
+      )
+    case .duplicateKey:
+      return Info(
+        .error, "An object has the same key twice.",
+        "JSON parsers disagree on which value wins, so the payload can mean different things to your server, APNs and the device. Keep one."
+      )
+    case .scriptSyntax:
+      return Info(
+        .error, "A session script (.session) has a syntax error.",
+        "The finding gives the line and column; `unterm run --help` lists the commands and their arguments.")
+    case .typeMismatch:
+      return Info(
+        .error, "A value has the wrong type (a number where a string is expected, for example).",
+        "iOS ignores or rejects a value of the wrong type; the message says which type is expected.")
+    case .missingKey:
+      return Info(
+        .error, "A required key is missing.",
+        "The message names the key and what it must hold.")
+    case .unknownKey:
+      return Info(
+        .warning, "A key is not one UNTerm or iOS reads; it is ignored.",
+        "Often a misspelling (the message suggests the closest known key). Keys are case-sensitive.")
+    case .invalidValue:
+      return Info(
+        .error, "A value is of the right type but not an allowed value.",
+        "The message gives the allowed values or range.")
+    case .numberOutOfRange:
+      return Info(
+        .error, "A number is too large (or too precise) to be represented.",
+        "Devices read numbers as 64-bit integers or doubles; a number outside that range cannot mean what it says.")
+    case .payloadTooLarge:
+      return Info(
+        .error, "The payload is over 4096 bytes.",
+        "APNs refuses larger payloads with 413 PayloadTooLarge. Every byte of the file counts, as sent; move large content to a download in a service extension."
+      )
+    case .notAnObject:
+      return Info(
+        .error, "The payload is not a JSON object.",
+        "A payload is an object with an \"aps\" dictionary; custom keys go next to it.")
+    case .missingAps:
+      return Info(
+        .error, "The payload has no \"aps\" dictionary.",
+        "APNs and simctl require one; it holds the alert, badge, sound and the flags iOS reads.")
+    case .unknownApsKey:
+      return Info(
+        .warning, "A key inside \"aps\" is not one iOS knows; it is ignored.",
+        "Custom data belongs next to \"aps\", not inside it. The message suggests the closest known key.")
+    case .unknownAlertKey:
+      return Info(
+        .warning, "A key inside aps.alert is not one iOS knows; it is ignored.",
+        "The alert dictionary takes title, subtitle, body and their loc-key / loc-args forms, and launch-image.")
+    case .unknownSoundKey:
+      return Info(
+        .warning, "A key inside a critical-sound dictionary is not one iOS knows; it is ignored.",
+        "A sound dictionary takes critical, name and volume.")
+    case .liveActivityKey:
+      return Info(
+        .note, "A Live Activity key appears in a notification payload.",
+        "Keys such as content-state, timestamp and event update Live Activities; they produce no banner and UNTerm ignores them."
+      )
+    case .deprecatedSummaryArg:
+      return Info(
+        .note, "aps.alert.summary-arg is deprecated.",
+        "iOS ignores it since iOS 15; notification summaries are built by the system.")
+    case .legacyAlertKey:
+      return Info(
+        .note, "A pre-iOS 10 alert key is used.",
+        "action and action-loc-key are ignored by current iOS; actions come from the registered category.")
+    case .localizationKey:
+      return Info(
+        .note, "Alert text comes from the app's Localizable.strings (a loc-key).",
+        "UNTerm has no app bundle, so it shows the key itself with its arguments; the device shows the localized text.")
+    case .locArgsMismatch:
+      return Info(
+        .warning, "A loc-key's placeholders and its loc-args disagree in number.",
+        "iOS fills %@ and %n$@ placeholders from the args; missing arguments show as empty and extra ones are dropped.")
+    case .locArgsWithoutKey:
+      return Info(
+        .warning, "loc-args are given without the matching loc-key.",
+        "The arguments have no effect without the key they fill.")
+    case .boolFlag:
+      return Info(
+        .warning, "A flag is a JSON boolean where APNs expects the number 1.",
+        "content-available, mutable-content and critical are documented as the number 1; send 1, or leave the key out.")
+    case .invalidFlag:
+      return Info(
+        .warning, "A flag has a number other than 1.",
+        "iOS treats content-available and mutable-content as set only when they are 1.")
+    case .criticalEntitlement:
+      return Info(
+        .note, "The notification asks for a critical alert.",
+        "Critical alerts need Apple's com.apple.developer.usernotifications.critical-alerts entitlement; without it iOS plays a normal sound."
+      )
+    case .unknownInterruptionLevel:
+      return Info(
+        .warning, "aps.interruption-level is not a known level.",
+        "iOS falls back to \"active\". The levels are passive, active, time-sensitive and critical.")
+    case .relevanceScoreRange:
+      return Info(
+        .warning, "aps.relevance-score is outside 0 to 1.",
+        "iOS clamps it; only Live Activity updates use larger values.")
+    case .unknownCategory:
+      return Info(
+        .warning, "The payload's category is not registered.",
+        "On iOS the notification then shows with no action buttons and no error. Identifiers match case-sensitively; the message suggests the closest registered one."
+      )
+    case .mutableContentWithoutAlert:
+      return Info(
+        .warning, "mutable-content is 1 but the notification has no alert text.",
+        "iOS runs a service extension only for notifications with a title, subtitle or body.")
+    case .contentAvailableWithAlert:
+      return Info(
+        .warning, "content-available is 1 together with an alert, sound or badge.",
+        "A background update should carry only content-available (apns-push-type background, priority 5); otherwise it is sent as a visible alert."
+      )
+    case .nothingToShow:
+      return Info(
+        .warning, "The notification has no alert text, sound, badge or content-available.",
+        "iOS shows nothing and wakes nothing for it.")
+    case .attachmentWithoutMutableContent:
+      return Info(
+        .warning, "An attachment URL is given but aps.mutable-content is not 1.",
+        "Attachments are added by a service extension, which runs only when mutable-content is 1.")
+    case .remoteAttachment:
+      return Info(
+        .note, "The attachment is downloaded at delivery.",
+        "The service extension downloads http(s) attachments within its time budget (--service-timeout); lint does not fetch them."
+      )
+    case .attachmentRejected:
+      return Info(
+        .warning, "The attachment would be rejected; the notification would show without it.",
+        "The file must exist inside the media folder (--media-dir, default the payload's folder), be a supported image, audio or movie type, and be within iOS's size limits."
+      )
+    case .attachmentMislabelled:
+      return Info(
+        .warning, "The attachment's content does not match its file name or type hint.",
+        "The file name or the type hint says one format and the magic bytes another; iOS trusts the content, so the hint is misleading at best."
+      )
+    case .emptyIdentifier:
+      return Info(
+        .error, "A category or action identifier is empty.",
+        "Payloads and responses name categories and actions by identifier; an empty one cannot be matched.")
+    case .emptyTitle:
+      return Info(
+        .warning, "An action has no title.",
+        "Its button would be blank.")
+    case .unknownOption:
+      return Info(
+        .error, "An action or category option is not one iOS has.",
+        "Action options: authenticationRequired, destructive, foreground. Category options: customDismissAction, allowInCarPlay, hiddenPreviewsShowTitle, hiddenPreviewsShowSubtitle, allowAnnouncement."
+      )
+    case .unsupportedFormat:
+      return Info(
+        .warning, "A summary or placeholder format uses a specifier iOS does not fill.",
+        "hiddenPreviewsBodyPlaceholder takes only %u (the count); categorySummaryFormat takes %u and %@ (the count and the summary argument)."
+      )
+    case .duplicateCategory:
+      return Info(
+        .error, "Two categories have the same identifier.",
+        "Only one of them can be registered; the other is silently lost.")
+    case .duplicateActionIdentifier:
+      return Info(
+        .error, "An action identifier is used by more than one action.",
+        "Apple requires action identifiers to be unique across all categories; a response could not say which action was chosen."
+      )
+    case .tooManyActions:
+      return Info(
+        .warning, "A category has more than 10 actions.",
+        "iOS shows at most 10 in the expanded view; the rest never appear.")
+    case .bannerShowsTwoActions:
+      return Info(
+        .note, "A category has more than two actions.",
+        "Where space is short (a banner) iOS shows only the first two; put the most used first.")
+    case .textInputIncomplete:
+      return Info(
+        .warning, "A text-input action has no send-button title or no placeholder.",
+        "The field's button would be blank, or the empty field would give the user no hint.")
+    case .conflictingKeys:
+      return Info(
+        .error, "A descriptor gives both NSExtensionAttributes and infoPlist.",
+        "Give the attributes inline or point at the extension's Info.plist, not both.")
+    case .invalidPlist:
+      return Info(
+        .error, "An Info.plist cannot be read as a property list dictionary.",
+        "Point infoPlist (or --extension) at the content extension's Info.plist.")
+    case .wrongExtensionPoint:
+      return Info(
+        .warning, "The Info.plist is not a notification content extension's.",
+        "NSExtensionPointIdentifier should be com.apple.usernotifications.content-extension.")
+    case .largeSizeRatio:
+      return Info(
+        .warning, "UNNotificationExtensionInitialContentSizeRatio is very large.",
+        "The ratio is height ÷ width of the view while it loads; a large one makes a tall blank view before the content arrives."
+      )
+    case .invalidElement:
+      return Info(
+        .error, "An element of a described content view has no kind, or more than one.",
+        "Each element is an object with exactly one of image, label, spacer, progress or button.")
+    case .buttonWithoutAction:
+      return Info(
+        .warning, "A button in a described view has no action identifier.",
+        "Pressing it would send nothing to the app.")
+    case .buttonNotInteractive:
+      return Info(
+        .warning, "A button is drawn but the extension takes no input.",
+        "Buttons respond only when UNNotificationExtensionUserInteractionEnabled is true.")
+    case .templateUnclosed:
+      return Info(
+        .warning, "A template has \"{{\" without a closing \"}}\".",
+        "The text is shown as written.")
+    case .templateUnknownField:
+      return Info(
+        .warning, "A template names a field that does not exist.",
+        "Templates read title, subtitle, body, categoryIdentifier, threadIdentifier and userInfo.KEY.")
+    case .duplicateExtensionCategory:
+      return Info(
+        .error, "Two content extensions claim the same category.",
+        "On iOS extensions must not share a category; which one runs would be undefined.")
+    case .extensionCategoryUnregistered:
+      return Info(
+        .warning, "A content extension serves a category that is not registered.",
+        "No notification reaches the extension. Matching is case-sensitive; the message suggests the closest registered category."
+      )
+    case .extensionSize:
+      return Info(
+        .note, "A content extension's measured heights on one device.",
+        "The initial (loading) height, the preferred height, the budget and what is cut; --json carries them as numbers."
+      )
+    case .extensionOverflow:
+      return Info(
+        .warning, "A content extension's view is taller than the device's budget (an error with --strict).",
+        "UNTerm holds content views to 320 pt on iPhone and 352 pt on iPad; iOS would clip the rest. Shorten the view, or use --strict in CI to hold the design to the budget."
+      )
+    case .extensionInitialOverflow:
+      return Info(
+        .note, "A content extension's loading view is taller than the budget.",
+        "The initial height is the notification's width × UNNotificationExtensionInitialContentSizeRatio.")
+    }
+  }
+}
