@@ -3,28 +3,9 @@ import UNTermCore
 import UNTermRender
 import UserNotifications
 
-/// What a demo shows for a script line: a caption of the keys pressed or the gesture made.
+/// Draws a script line's caption (`SessionScript.Line.caption`, declared with each command in
+/// `ScriptCommand.declarations`) over a frame, for `--live` and casts.
 package enum Caption {
-  package static func text(for command: ScriptCommand) -> String? {
-    switch command {
-    case .key(let key, let count): return "key \(key)\(count > 1 ? " ×\(count)" : "")"
-    case .longPress: return "long-press"
-    case .tap: return "tap"
-    case .action(let id): return "action \(id)"
-    case .type(let text): return "type “\(text)”"
-    case .send: return "send"
-    case .dismiss: return "clear"
-    case .center: return "open Notification Center"
-    case .lock: return "lock"
-    case .unlock: return "unlock"
-    case .push(let file, _): return "push \((file as NSString).lastPathComponent)"
-    case .device(let kind): return "device \(kind.rawValue)"
-    case .theme(let name): return "theme \(name)"
-    case .wait(let seconds): return "wait \(seconds < 1 ? "\(Int(seconds * 1000))ms" : "\(seconds)s")"
-    default: return nil
-    }
-  }
-
   /// A frame with the caption drawn over the status line.
   package static func grid(_ session: Session, caption: String?) -> CellGrid {
     var grid = session.frame().grid
@@ -111,9 +92,9 @@ package final class CastWriter: ScriptObserver {
   }
 
   package func lineDidRun(_ line: SessionScript.Line, session: Session) {
-    guard Caption.text(for: line.command) != nil || line.command.isExpectation == false else { return }
+    guard line.caption != nil || !line.isExpectation else { return }
     time += Self.stepDuration / speed
-    frame(session, caption: Caption.text(for: line.command))
+    frame(session, caption: line.caption)
   }
 
   package func delivered(_ notification: UNNotification, session: Session) {
@@ -176,7 +157,7 @@ package final class LivePlayer: ScriptObserver {
 
   package func lineWillRun(_ line: SessionScript.Line, session: Session) {
     chained?.lineWillRun(line, session: session)
-    guard let caption = Caption.text(for: line.command) else { return }
+    guard let caption = line.caption else { return }
     show(session, caption: caption)
     if case .wait(let seconds) = line.command {
       pause(min(seconds, 3))
@@ -187,7 +168,7 @@ package final class LivePlayer: ScriptObserver {
 
   package func lineDidRun(_ line: SessionScript.Line, session: Session) {
     chained?.lineDidRun(line, session: session)
-    guard let caption = Caption.text(for: line.command) else { return }
+    guard let caption = line.caption else { return }
     show(session, caption: caption)
     pause(0.7)
   }

@@ -26,17 +26,18 @@ package protocol ScriptObserver: AnyObject {
 /// What running one script found.
 package struct ScriptResult: Sendable {
   package var file: String
-  package var passed: Bool
   package var steps = 0
   package var expectations = 0
-  /// The failure report a person reads, when the script failed.
-  package var report: String?
   /// Snapshot files written.
   package var recorded: [String] = []
-  /// 1 for a failed expectation, 65 or 66 for a file the script could not load.
-  package var exitCode: ExitCode = .success
-  /// The one-line error, when a file the script loads could not be loaded (for stderr).
-  package var error: String?
+  /// Why the script stopped early, if it did.
+  package var failure: ScriptFailure?
+
+  package var passed: Bool { failure == nil }
+  /// 0; 1 for a failed expectation; 65 or 66 for a file the script could not load.
+  package var exitCode: ExitCode { failure?.exitCode ?? .success }
+  /// The failure report a person reads, when the script failed.
+  package var report: String? { failure?.report }
 }
 
 /// Runs a session script on the headless session with a virtual clock: `wait` advances time
@@ -65,16 +66,14 @@ package final class ScriptRunner {
 
   /// Runs the script to its end or its first failure.
   package func run() -> ScriptResult {
-    var result = ScriptResult(file: script.file, passed: true)
+    var result = ScriptResult(file: script.file)
     var configuration = SessionConfiguration()
     configuration.logFile = options.logFile
     let session: Session
     do {
       session = try SessionFactory.make(configuration, now: Self.epoch)
     } catch {
-      result.passed = false
-      result.exitCode = error.exitCode
-      result.report = error.description
+      result.failure = ScriptFailure(file: script.file, reason: .error(error))
       return result
     }
     session.resize(width: 80, height: 24)
@@ -91,19 +90,15 @@ package final class ScriptRunner {
       session.settleServiceExtensions()
       observer?.lineWillRun(line, session: session)
       result.steps += 1
-      if line.command.isExpectation { result.expectations += 1 }
+      if line.isExpectation { result.expectations += 1 }
       do {
-        if let failure = try execute(line, session: session, result: &result) {
-          result.passed = false
-          result.exitCode = .failure
-          result.report = report(line, failure, session: session)
+        if let reason = try execute(line, session: session, result: &result) {
+          result.failure = failure(line, reason, session: session)
           break
         }
       } catch {
-        result.passed = false
-        result.exitCode = error.exitCode
-        result.error = error.description
-        result.report = "\(script.file):\(line.number): \(line.source)\n  \(error.description)"
+        result.failure = ScriptFailure(
+          file: script.file, line: line.number, source: line.source, reason: .error(error))
         break
       }
       observer?.lineDidRun(line, session: session)
@@ -115,10 +110,10 @@ package final class ScriptRunner {
 
   /// Runs one line; returns what failed, if anything.
   private func execute(_ line: SessionScript.Line, session: Session, result: inout ScriptResult) throws(UNTermError)
-    -> String?
+    -> ScriptFailure.Reason?
   {
-    func outcome(_ event: Event) -> String? {
-      session.send(event).failure
+    func outcome(_ event: Event) -> ScriptFailure.Reason? {
+      session.send(event).failure.map { .failed($0) }
     }
     switch line.command {
     case .size(let width, let height):
@@ -156,33 +151,36 @@ package final class ScriptRunner {
     case .center: return outcome(.command(.openCenter))
     case .expectResponse(let id, let text):
       guard !unchecked.isEmpty else {
-        return "expected a response \(describe(id, text)), but no unchecked response remains"
+        return .failed("expected a response \(describe(id, text)), but no unchecked response remains")
       }
       let response = unchecked.removeFirst()
       let actualText = (response as? UNTextInputNotificationResponse)?.userText
       if response.actionIdentifier != id || (text != nil && actualText != text) {
-        return
-          "expected response \(describe(id, text))\n  actual response   \(describe(response.actionIdentifier, actualText)) (request \(response.notification.request.identifier))"
+        return .mismatch(
+          subject: "response", expected: describe(id, text),
+          actual:
+            "\(describe(response.actionIdentifier, actualText)) (request \(response.notification.request.identifier))")
       }
     case .expectNoResponse:
       if !unchecked.isEmpty {
         let list = unchecked.map { describe($0.actionIdentifier, ($0 as? UNTextInputNotificationResponse)?.userText) }
-        return
+        return .failed(
           "expected no unchecked response, but \(unchecked.count) remain\(unchecked.count == 1 ? "s" : ""): \(list.joined(separator: ", "))"
+        )
       }
     case .expectScreen(let text):
       let screen = session.frame().grid.text
       if !text.isEmpty && !screen.contains(text) {
-        return "expected the screen to show \(OneLine.quote(text, limit: 200))"
+        return .failed("expected the screen to show \(OneLine.quote(text, limit: 200))")
       }
     case .expectScreenNot(let text):
       let screen = session.frame().grid.text
       if text.isEmpty || screen.contains(text) {
-        return "expected the screen not to show \(OneLine.quote(text, limit: 200))"
+        return .failed("expected the screen not to show \(OneLine.quote(text, limit: 200))")
       }
     case .expectBadge(let n):
       let badge = session.state.store.badge
-      if badge != n { return "expected badge \(n)\n  actual badge   \(badge)" }
+      if badge != n { return .mismatch(subject: "badge", expected: "\(n)", actual: "\(badge)") }
     case .snapshot(let name):
       return snapshot(name, session: session, result: &result)
     }
@@ -199,7 +197,7 @@ package final class ScriptRunner {
     return text.map { "\(name) \(OneLine.quote($0, limit: 80))" } ?? name
   }
 
-  private func snapshot(_ name: String, session: Session, result: inout ScriptResult) -> String? {
+  private func snapshot(_ name: String, session: Session, result: inout ScriptResult) -> ScriptFailure.Reason? {
     let path = directory.appendingPathComponent(name + ".txt").path
     let screen = session.frame().grid.lines.joined(separator: "\n") + "\n"
     let existing = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
@@ -208,58 +206,29 @@ package final class ScriptRunner {
       do {
         try Data(screen.utf8).write(to: URL(fileURLWithPath: path))
       } catch {
-        return "cannot write snapshot \(path): \(error.localizedDescription)"
+        return .failed("cannot write snapshot \(path): \(error.localizedDescription)")
       }
       result.recorded.append(path)
       if existing == nil && options.isCI {
-        return
+        return .failed(
           "snapshot \(name).txt was missing; it is recorded now, but a missing snapshot fails when CI is set (commit the recorded file)"
+        )
       }
       return nil
     }
     guard let existing, existing != screen else { return nil }
-    return "the screen differs from snapshot \(name).txt (--update-snapshots re-records it)\n"
-      + LineDiff.diff(expected: existing, actual: screen)
+    return .snapshotDiffers(name: name, expected: existing, actual: screen)
   }
 
-  private func report(_ line: SessionScript.Line, _ failure: String, session: Session) -> String {
-    var out = "\(script.file):\(line.number): \(line.source)\n"
-    out += failure.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
-    out += "\n  recent responses:"
-    if all.isEmpty {
-      out += " none"
-    } else {
-      for response in all.suffix(5) {
-        let checked = !unchecked.contains { $0 === response }
-        out +=
-          "\n    \(checked ? "✓" : "·") \(describe(response.actionIdentifier, (response as? UNTextInputNotificationResponse)?.userText)) — \(response.notification.request.identifier)"
-      }
+  private func failure(_ line: SessionScript.Line, _ reason: ScriptFailure.Reason, session: Session) -> ScriptFailure {
+    let responses = all.suffix(5).map { response in
+      ScriptFailure.Response(
+        action: describe(response.actionIdentifier, nil),
+        userText: (response as? UNTextInputNotificationResponse)?.userText,
+        request: response.notification.request.identifier, checked: !unchecked.contains { $0 === response })
     }
-    out += "\n  screen:\n"
-    let lines = session.frame().grid.lines
-    let width = session.state.screenWidth
-    out += "    ┌" + String(repeating: "─", count: width) + "┐\n"
-    for text in lines {
-      out += "    │" + text + String(repeating: " ", count: max(0, width - DisplayWidth.of(text))) + "│\n"
-    }
-    out += "    └" + String(repeating: "─", count: width) + "┘"
-    return out
-  }
-}
-
-/// A line-by-line difference for reports.
-package enum LineDiff {
-  package static func diff(expected: String, actual: String) -> String {
-    let a = expected.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    let b = actual.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    var out: [String] = []
-    for i in 0..<max(a.count, b.count) {
-      let x = i < a.count ? a[i] : nil
-      let y = i < b.count ? b[i] : nil
-      if x == y { continue }
-      if let x { out.append("- \(i + 1)│\(x)") }
-      if let y { out.append("+ \(i + 1)│\(y)") }
-    }
-    return out.joined(separator: "\n")
+    return ScriptFailure(
+      file: script.file, line: line.number, source: line.source, reason: reason, responses: Array(responses),
+      screen: session.frame().grid.lines, screenWidth: session.state.screenWidth)
   }
 }

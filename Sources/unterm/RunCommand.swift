@@ -77,17 +77,19 @@ enum RunCommand {
       let observer: (any ScriptObserver)? = player ?? cast
       if let player, let cast { player.chained = cast }
       let result = ScriptRunner(script: script, options: options, observer: observer).run()
+      // Recording a snapshot is news, not an error: stdout, so stderr holds errors only.
       for path in result.recorded {
-        UNTermMain.warn("recorded snapshot \(path)")
+        print("recorded snapshot \(path)")
       }
-      if result.passed {
+      if let failure = result.failure {
+        print("✗ \(script.file)")
+        print(failure.report)
+        // A file that could not be loaded is an error: one line on stderr, as every command.
+        if let error = failure.error { UNTermMain.warn(error.description) }
+        if worst == .success || result.exitCode != .failure { worst = result.exitCode }
+      } else {
         passed += 1
         print("✓ \(script.file) — \(result.steps) steps, \(result.expectations) expectations")
-      } else {
-        print("✗ \(script.file)")
-        if let report = result.report { print(report) }
-        if let error = result.error { UNTermMain.warn(error) }
-        if worst == .success || result.exitCode != .failure { worst = result.exitCode }
       }
     }
     if scripts.count > 1 {

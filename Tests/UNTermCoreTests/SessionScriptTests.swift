@@ -104,4 +104,71 @@ struct SessionScriptTests {
       #expect(error.line == 4 && error.column == 3)
     }
   }
+
+  /// What a grammar's value words stand for in an example line.
+  private static let exampleValues = [
+    "COLSxROWS": "80x24", "FILE": "f.json", "NAME": "enter", "CODE": "1234", "ID": "reply", "DURATION": "2s",
+    "\"TEXT\"": "\"hello there\"", "N": "3", "xN": "x3",
+  ]
+
+  /// A declaration's arguments as example lines: with every optional part left out, and with
+  /// every one given. `a|b` takes its first choice; upper-case words are values.
+  private func exampleLines(_ declaration: ScriptCommandDeclaration) -> (shortest: String, longest: String) {
+    var shortest = [declaration.name]
+    var longest = [declaration.name]
+    var optional = false
+    for word in declaration.arguments.split(separator: " ").map(String.init) {
+      var word = word
+      if word.hasPrefix("[") {
+        optional = true
+        word.removeFirst()
+      }
+      let closes = word.hasSuffix("]")
+      if closes { word.removeLast() }
+      let choice = word.split(separator: "|").map(String.init).first ?? word
+      let value = Self.exampleValues[choice] ?? Self.exampleValues[word] ?? choice
+      #expect(
+        value != choice || choice == choice.lowercased(), "\(declaration.usage): no example for \(choice)")
+      longest.append(value)
+      if !optional { shortest.append(value) }
+      if closes { optional = false }
+    }
+    return (shortest.joined(separator: " "), longest.joined(separator: " "))
+  }
+
+  /// Every declared grammar parses as written — shortest and longest — as its own command,
+  /// and a required argument left out is an error at the end of the line.
+  @Test func everyDeclaredGrammarParsesAsWritten() throws {
+    for declaration in ScriptCommand.declarations {
+      let (shortest, longest) = exampleLines(declaration)
+      for line in Set([shortest, longest]) {
+        let parsed = try SessionScript.parse(line, file: "s.session").lines
+        #expect(parsed.map(\.declaration.name) == [declaration.name], "\(line)")
+      }
+      if shortest != declaration.name {
+        #expect(throws: SessionScript.ParseError.self, "\(declaration.name) without arguments") {
+          try SessionScript.parse(declaration.name, file: "s.session")
+        }
+      }
+    }
+  }
+
+  @Test func linesCarryTheirCaptionsAndWhetherTheyCheckSomething() throws {
+    let lines = try SessionScript.parse(
+      "push ../a/msg.json as x\nkey down x3\nwait 250ms\nwait 2s\nexpect badge 1\nsize 80x24", file: "s.session"
+    ).lines
+    #expect(lines.map(\.caption) == ["push msg.json", "key ↓ ×3", "wait 250ms", "wait 2.0s", nil, nil])
+    #expect(lines.map(\.isExpectation) == [false, false, false, false, true, false])
+  }
+
+  @Test func unknownCommandsSuggestTheClosestDeclaredOne() {
+    #expect(SessionScript.commandNames.first == "size")
+    #expect(SessionScript.commandNames.filter { $0 == "expect" }.count == 1)
+    do {
+      _ = try parse("expect scren \"x\"")
+      Issue.record("expected a parse error")
+    } catch {
+      #expect(error.message == "expected response, no response, screen or badge after 'expect', not \"scren\"")
+    }
+  }
 }

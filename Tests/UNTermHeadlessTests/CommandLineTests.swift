@@ -173,6 +173,38 @@ struct CommandLineTests {
     let logged = String(decoding: try Data(contentsOf: URL(fileURLWithPath: log)), as: UTF8.self)
     #expect(logged.contains(#""actionIdentifier":"reply","userText":"আমি আসছি","requestIdentifier":"req-1""#))
   }
+
+  /// Issue 11 point 8: one error is one line on stderr; a recorded snapshot is news for stdout.
+  @Test func runPrintsOneErrorOneLineAndSnapshotNewsOnStdout() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let script = dir.appendingPathComponent("s.session")
+    try Data("push \(Fixtures.sample("message.json"))\nsnapshot first-look\npush nowhere.json\n".utf8).write(to: script)
+    let result = try unterm(["run", script.path])
+    #expect(result.status == 66)
+    #expect(result.stderr == "\(dir.path)/nowhere.json: error: no such file\n")
+    #expect(result.stdout.contains("recorded snapshot \(dir.path)/first-look.txt"))
+    #expect(result.stdout.contains("s.session:3: push nowhere.json"))
+
+    // Under CI a missing snapshot is the failure: recorded, with a report on stdout, stderr empty.
+    let other = try Fixtures.temporaryDirectory().appendingPathComponent("t.session")
+    try Data("push \(Fixtures.sample("message.json"))\nsnapshot first-look\n".utf8).write(to: other)
+    let missing = try unterm(["run", other.path], environment: ["CI": "1"])
+    #expect(missing.status == 1)
+    #expect(missing.stderr == "")
+    #expect(missing.stdout.contains("recorded snapshot"))
+    #expect(missing.stdout.contains("t.session:2: snapshot first-look"))
+  }
+
+  /// A log that cannot be opened is an error on stderr too, not only in the report.
+  @Test func runSaysWhyItCannotOpenTheLog() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let script = dir.appendingPathComponent("s.session")
+    try Data("lock\n".utf8).write(to: script)
+    let result = try unterm(["run", "--log", "/nonexistent/folder/log.jsonl", script.path])
+    #expect(result.status == 66)
+    #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    #expect(result.stderr.hasPrefix("/nonexistent/folder/log.jsonl: error: "))
+  }
 }
 
 @Suite("unterm lint on a folder")

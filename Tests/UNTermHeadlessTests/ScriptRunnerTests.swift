@@ -73,6 +73,58 @@ struct ScriptRunnerTests {
     #expect(report.contains("recent responses:"))
   }
 
+  /// A failure is a value: the line, what was expected and what was seen, the responses and the
+  /// screen — the report is made from it, never parsed back.
+  @Test func failuresAreValuesWithTheirParts() throws {
+    let result = try run(
+      """
+      categories $S/categories.json
+      push $S/message.json
+      longpress
+      action like
+      expect response reply "hi"
+      """)
+    let failure = try #require(result.failure)
+    #expect(failure.line == 5)
+    #expect(failure.source == #"expect response reply "hi""#)
+    guard case .mismatch(let subject, let expected, let actual) = failure.reason else {
+      Issue.record("expected a mismatch, not \(failure.reason)")
+      return
+    }
+    #expect(subject == "response")
+    #expect(expected == #"reply "hi""#)
+    #expect(actual == "like (request req-1)")
+    #expect(failure.responses == [.init(action: "like", userText: nil, request: "req-1", checked: true)])
+    #expect(failure.screenWidth == 80)
+    #expect(failure.screen.count == 24)
+    #expect(failure.error == nil)
+    #expect(failure.exitCode == .failure)
+
+    let badge = try #require(try run("push $S/message.json\nexpect badge 9").failure)
+    guard case .mismatch("badge", "9", "3") = badge.reason else {
+      Issue.record("expected a badge mismatch, not \(badge.reason)")
+      return
+    }
+
+    let missing = try #require(try run("lock\npush nowhere.json").failure)
+    #expect(missing.line == 2)
+    #expect(missing.exitCode == .noInput)
+    #expect(missing.error?.description.hasSuffix("nowhere.json: error: no such file") == true)
+    #expect(missing.screen.isEmpty)
+  }
+
+  @Test func aChangedSnapshotCarriesBothScreens() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    try Data("old screen\n".utf8).write(to: dir.appendingPathComponent("shot.txt"))
+    let failure = try #require(try run("push $S/message.json\nsnapshot shot", in: dir).failure)
+    guard case .snapshotDiffers("shot", "old screen\n", let actual) = failure.reason else {
+      Issue.record("expected a snapshot difference, not \(failure.reason)")
+      return
+    }
+    #expect(actual.contains("Ana Lima"))
+    #expect(failure.report.contains("- 1│old screen"))
+  }
+
   @Test func dismissWithAndWithoutCustomDismissAction() throws {
     let result = try run(
       """

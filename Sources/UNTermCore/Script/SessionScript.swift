@@ -1,6 +1,7 @@
 import Foundation
 
-/// One command of the session language.
+/// One command of the session language, as the runner carries it out. Its grammar, help and
+/// caption are declared in `ScriptCommand.declarations`.
 package enum ScriptCommand: Hashable, Sendable {
   case size(width: Int, height: Int)
   case device(DeviceProfile.Kind)
@@ -26,16 +27,6 @@ package enum ScriptCommand: Hashable, Sendable {
   case expectScreenNot(String)
   case expectBadge(Int)
   case snapshot(String)
-
-  /// Whether the command checks something.
-  package var isExpectation: Bool {
-    switch self {
-    case .expectResponse, .expectNoResponse, .expectScreen, .expectScreenNot, .expectBadge, .snapshot:
-      return true
-    default:
-      return false
-    }
-  }
 }
 
 /// A parsed `.session` script.
@@ -46,6 +37,13 @@ package struct SessionScript: Sendable {
     package var command: ScriptCommand
     /// The source line, for reports.
     package var source: String
+    /// The declaration the line was read by (its name, grammar, whether it checks something).
+    package var declaration: ScriptCommandDeclaration
+    /// What `--live` and casts show for the line, if anything.
+    package var caption: String?
+
+    /// Whether the line checks something: counted as an expectation; a failure ends the script.
+    package var isExpectation: Bool { declaration.isExpectation }
   }
 
   package var file: String
@@ -61,12 +59,11 @@ package struct SessionScript: Sendable {
     package var description: String { "\(file):\(line):\(column): error: \(message)" }
   }
 
-  /// The script's commands by name, for messages and suggestions.
-  package static let commandNames = [
-    "size", "device", "theme", "categories", "extension", "passcode", "lock", "unlock", "push",
-    "wait", "key", "longpress", "tap", "action", "type", "send", "dismiss", "center", "expect",
-    "snapshot",
-  ]
+  /// The words a line can start with, for suggestions.
+  package static var commandNames: [String] {
+    var seen = Set<String>()
+    return ScriptCommand.declarations.compactMap { $0.words.first }.filter { seen.insert($0).inserted }
+  }
 
   /// Parses a whole script; the first error stops parsing.
   package static func parse(_ text: String, file: String) throws(ParseError) -> SessionScript {
@@ -81,8 +78,11 @@ package struct SessionScript: Sendable {
       if number == 1, line.hasPrefix("\u{FEFF}") { line.removeFirst() }
       let tokens = try Tokenizer.tokens(line, file: file, line: number)
       guard !tokens.isEmpty else { continue }
-      let command = try parseCommand(tokens, file: file, line: number)
-      lines.append(Line(number: number, command: command, source: line.trimmingCharacters(in: .whitespaces)))
+      let (declaration, parsed) = try parseCommand(tokens, file: file, line: number)
+      lines.append(
+        Line(
+          number: number, command: parsed.command, source: line.trimmingCharacters(in: .whitespaces),
+          declaration: declaration, caption: parsed.caption))
     }
     return SessionScript(file: file, lines: lines)
   }
@@ -94,117 +94,56 @@ package struct SessionScript: Sendable {
     package var column: Int
   }
 
-  private static func parseCommand(_ tokens: [Token], file: String, line: Int) throws(ParseError) -> ScriptCommand {
-    var reader = Reader(tokens: tokens, file: file, line: line)
-    let name = reader.tokens[0]
-    reader.index = 1
-    func fail(_ column: Int, _ message: String) -> ParseError {
-      ParseError(file: file, line: line, column: column, message: message)
+  /// Finds the declaration a line's leading words name (the longest match: `expect screen not`
+  /// before `expect screen`), then lets it read the arguments.
+  private static func parseCommand(_ tokens: [Token], file: String, line: Int) throws(ParseError) -> (
+    ScriptCommandDeclaration, ScriptCommandDeclaration.Parsed
+  ) {
+    // The leading unquoted tokens that continue some command's name.
+    var matched = 0
+    while matched < tokens.count, !tokens[matched].quoted,
+      ScriptCommand.declarations.contains(where: {
+        $0.words.count > matched && Array($0.words.prefix(matched + 1)) == tokens.prefix(matched + 1).map(\.text)
+      })
+    {
+      matched += 1
     }
-    let command: ScriptCommand
-    switch name.quoted ? "" : name.text {
-    case "size":
-      let t = try reader.next("a size such as 80x24")
-      let parts = t.text.lowercased().split(separator: "x")
-      guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 1000, h <= 1000 else {
-        throw fail(t.column, "expected a size from 1x1 to 1000x1000 such as 80x24, not \"\(t.text)\"")
+    let named = tokens.prefix(matched).map(\.text)
+    var arguments = ScriptArguments(tokens: tokens, index: matched, file: file, line: line)
+    guard let declaration = ScriptCommand.declarations.first(where: { $0.words == named }) else {
+      let next = matched < tokens.count ? tokens[matched] : nil
+      let column = next?.column ?? arguments.endColumn
+      guard matched > 0 else {
+        let first = tokens[0]
+        let hint = Suggestion.closest(to: first.text, in: commandNames).map { "; did you mean '\($0)'?" } ?? ""
+        throw ParseError(
+          file: file, line: line, column: first.column, message: "unknown command \"\(first.text)\"\(hint)")
       }
-      command = .size(width: w, height: h)
-    case "device":
-      let t = try reader.next("iphone or ipad")
-      guard let kind = DeviceProfile.Kind(rawValue: t.text) else {
-        throw fail(t.column, "expected iphone or ipad, not \"\(t.text)\"")
-      }
-      command = .device(kind)
-    case "theme": command = .theme(try reader.next("a theme name or file").text)
-    case "categories": command = .categories(try reader.next("a categories file").text)
-    case "extension": command = .contentExtension(try reader.next("a content-extension descriptor file").text)
-    case "passcode": command = .passcode(try reader.next("a passcode").text)
-    case "lock": command = .lock
-    case "unlock": command = .unlock(reader.optional()?.text)
-    case "push":
-      let file = try reader.next("a payload file").text
-      if let keyword = reader.optional() {
-        guard keyword.text == "as", !keyword.quoted else {
-          throw fail(keyword.column, "expected 'as ID' or the end of the line, not \"\(keyword.text)\"")
-        }
-        command = .push(file, identifier: try reader.next("a request identifier after 'as'").text)
-      } else {
-        command = .push(file, identifier: nil)
-      }
-    case "wait":
-      let t = try reader.next("a duration such as 2s, 250ms or 1.5s")
-      guard let seconds = Self.duration(t.text) else {
-        throw fail(t.column, "expected a duration such as 2s, 250ms or 1.5s, not \"\(t.text)\"")
-      }
-      command = .wait(seconds)
-    case "key":
-      let t = try reader.next("a key name or one character")
-      guard let key = Key(scriptName: t.text) else {
-        throw fail(
-          t.column,
-          "unknown key \"\(t.text)\"; expected enter, esc, space, tab, backspace, delete, up, down, left, right, home, end, or one character"
-        )
-      }
-      var count = 1
-      if let repeatToken = reader.optional() {
-        guard repeatToken.text.hasPrefix("x"), let n = Int(repeatToken.text.dropFirst()), n >= 1, n <= 10_000 else {
-          throw fail(repeatToken.column, "expected a repeat count such as x3, not \"\(repeatToken.text)\"")
-        }
-        count = n
-      }
-      command = .key(key, count: count)
-    case "longpress": command = .longPress
-    case "tap": command = .tap
-    case "action": command = .action(try reader.next("an action identifier").text)
-    case "type":
-      let t = try reader.next("text in double quotes")
-      command = .type(t.text)
-    case "send": command = .send
-    case "dismiss": command = .dismiss
-    case "center": command = .center
-    case "snapshot":
-      let t = try reader.next("a snapshot name")
-      var name = t.text
-      if name.hasSuffix(".txt") { name.removeLast(4) }
-      guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
-        throw fail(t.column, "a snapshot name is a plain file name without '/'")
-      }
-      command = .snapshot(name)
-    case "expect":
-      let kind = try reader.next("response, no response, screen or badge")
-      switch kind.text {
-      case "response":
-        var id = try reader.next("an action identifier, @default or @dismiss").text
-        if id == "@default" { id = "com.apple.UNNotificationDefaultActionIdentifier" }
-        if id == "@dismiss" { id = "com.apple.UNNotificationDismissActionIdentifier" }
-        command = .expectResponse(id, text: reader.optional()?.text)
-      case "no":
-        let t = try reader.next("'response' after 'expect no'")
-        guard t.text == "response" else { throw fail(t.column, "expected 'expect no response'") }
-        command = .expectNoResponse
-      case "screen":
-        let t = try reader.next("text in double quotes, or 'not' and text")
-        if t.text == "not" && !t.quoted {
-          command = .expectScreenNot(try reader.next("text in double quotes after 'not'").text)
-        } else {
-          command = .expectScreen(t.text)
-        }
-      case "badge":
-        let t = try reader.next("a badge number")
-        guard let n = Int(t.text), n >= 0 else { throw fail(t.column, "expected a badge number, not \"\(t.text)\"") }
-        command = .expectBadge(n)
-      default:
-        throw fail(kind.column, "expected response, no response, screen or badge after 'expect', not \"\(kind.text)\"")
-      }
-    default:
-      let hint = Suggestion.closest(to: name.text, in: commandNames).map { "; did you mean '\($0)'?" } ?? ""
-      throw fail(name.column, "unknown command \"\(name.text)\"\(hint)")
+      throw ParseError(
+        file: file, line: line, column: column, message: continuationMessage(after: named, found: next?.text))
     }
-    if let extra = reader.optional() {
-      throw fail(extra.column, "unexpected \"\(extra.text)\" after the command")
+    let parsed = try declaration.parse(&arguments)
+    if let extra = arguments.optional() {
+      throw arguments.fail(extra, "unexpected \"\(extra.text)\" after the command")
     }
-    return command
+    return (declaration, parsed)
+  }
+
+  /// "expected response, no response, screen or badge after 'expect'", or for one way on,
+  /// "expected 'expect no response'".
+  private static func continuationMessage(after words: [String], found: String?) -> String {
+    var rest: [String] = []
+    for declaration in ScriptCommand.declarations
+    where declaration.words.count > words.count && Array(declaration.words.prefix(words.count)) == words {
+      rest.append(declaration.words.dropFirst(words.count).joined(separator: " "))
+    }
+    // "screen not" is a longer form of "screen": name the short one only.
+    rest = rest.filter { candidate in !rest.contains { candidate.hasPrefix($0 + " ") } }
+    let prefix = words.joined(separator: " ")
+    let not = found.map { ", not \"\($0)\"" } ?? ""
+    if rest.count == 1 { return "expected '\(prefix) \(rest[0])'\(not)" }
+    let list = rest.dropLast().joined(separator: ", ") + (rest.count > 1 ? " or " : "") + (rest.last ?? "")
+    return "expected \(list) after '\(prefix)'\(not)"
   }
 
   /// Durations: `250ms`, `2s`, `1.5s`, `1m`.
@@ -217,28 +156,6 @@ package struct SessionScript: Sendable {
       return value * factor
     }
     return nil
-  }
-
-  private struct Reader {
-    var tokens: [Token]
-    var file: String
-    var line: Int
-    var index = 0
-
-    mutating func next(_ expected: String) throws(ParseError) -> Token {
-      guard index < tokens.count else {
-        let column = tokens.last.map { $0.column + $0.text.count + ($0.quoted ? 2 : 0) } ?? 1
-        throw ParseError(file: file, line: line, column: column, message: "expected \(expected)")
-      }
-      index += 1
-      return tokens[index - 1]
-    }
-
-    mutating func optional() -> Token? {
-      guard index < tokens.count else { return nil }
-      index += 1
-      return tokens[index - 1]
-    }
   }
 
   /// Splits a line into tokens: spaces separate, double quotes group (with `\"`, `\\` and `\n`

@@ -1,0 +1,225 @@
+import Foundation
+
+/// One command of the session language: its name, its arguments' grammar, what it does, and how
+/// a line is read into a `ScriptCommand` with its caption. The parser, `unterm run --help`, the
+/// live player's and casts' captions, and README's table (checked by a test) all come from
+/// `ScriptCommand.declarations`.
+package struct ScriptCommandDeclaration: Sendable {
+  /// What reading a line gives: the command, and what `--live` and casts show for it.
+  package struct Parsed: Sendable {
+    package var command: ScriptCommand
+    package var caption: String?
+
+    package init(_ command: ScriptCommand, caption: String? = nil) {
+      self.command = command
+      self.caption = caption
+    }
+  }
+
+  /// The command's words: `push`, `expect no response`.
+  package let name: String
+  /// The arguments as README and the help write them: `FILE [as ID]`. Upper-case words are
+  /// values, lower-case words are typed as they stand, `[…]` is optional, `a|b` a choice.
+  package let arguments: String
+  /// What it does, one sentence.
+  package let summary: String
+  /// Whether it checks something: counted as an expectation, and a failure ends the script.
+  package let isExpectation: Bool
+  /// Reads the arguments that follow the name.
+  package let parse: @Sendable (inout ScriptArguments) throws(SessionScript.ParseError) -> Parsed
+
+  package var words: [String] { name.split(separator: " ").map(String.init) }
+
+  /// `push FILE [as ID]`.
+  package var usage: String { arguments.isEmpty ? name : "\(name) \(arguments)" }
+
+  init(
+    _ name: String, _ arguments: String, _ summary: String, isExpectation: Bool = false,
+    parse: @escaping @Sendable (inout ScriptArguments) throws(SessionScript.ParseError) -> Parsed
+  ) {
+    self.name = name
+    self.arguments = arguments
+    self.summary = summary
+    self.isExpectation = isExpectation
+    self.parse = parse
+  }
+
+  /// A command without arguments.
+  init(_ name: String, _ summary: String, _ command: ScriptCommand, caption: String? = nil) {
+    self.init(name, "", summary) { _ throws(SessionScript.ParseError) in Parsed(command, caption: caption) }
+  }
+}
+
+/// The arguments of one script line, read in order by a declaration.
+package struct ScriptArguments: Sendable {
+  let tokens: [SessionScript.Token]
+  var index: Int
+  let file: String
+  let line: Int
+
+  /// The column just after the line's last token, where a missing argument is reported.
+  var endColumn: Int {
+    tokens.last.map { $0.column + $0.text.count + ($0.quoted ? 2 : 0) } ?? 1
+  }
+
+  /// The next argument; `expected` says what it should be when it is missing.
+  package mutating func next(_ expected: String) throws(SessionScript.ParseError) -> SessionScript.Token {
+    guard index < tokens.count else {
+      throw SessionScript.ParseError(file: file, line: line, column: endColumn, message: "expected \(expected)")
+    }
+    index += 1
+    return tokens[index - 1]
+  }
+
+  /// The next argument, if the line has one.
+  package mutating func optional() -> SessionScript.Token? {
+    guard index < tokens.count else { return nil }
+    index += 1
+    return tokens[index - 1]
+  }
+
+  /// An error at a token.
+  package func fail(_ token: SessionScript.Token, _ message: String) -> SessionScript.ParseError {
+    SessionScript.ParseError(file: file, line: line, column: token.column, message: message)
+  }
+}
+
+extension ScriptCommand {
+  /// Every command of the session language, in the order the help and README list them.
+  ///
+  /// To add a command: add its case to `ScriptCommand` and its declaration here; the compiler
+  /// then asks `ScriptRunner` (and any other exhaustive switch) for its behaviour, and a test
+  /// asks for README's row.
+  package static let declarations: [ScriptCommandDeclaration] = [
+    .init("size", "COLSxROWS", "screen size (default 80x24)") { a throws(SessionScript.ParseError) in
+      let t = try a.next("a size such as 80x24")
+      let parts = t.text.lowercased().split(separator: "x")
+      guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 1000, h <= 1000 else {
+        throw a.fail(t, "expected a size from 1x1 to 1000x1000 such as 80x24, not \"\(t.text)\"")
+      }
+      return .init(.size(width: w, height: h))
+    },
+    .init("device", DeviceProfile.Kind.allCases.map(\.rawValue).joined(separator: "|"), "device profile") {
+      a throws(SessionScript.ParseError) in
+      let names = DeviceProfile.Kind.allCases.map(\.rawValue)
+      let t = try a.next(names.joined(separator: " or "))
+      guard let kind = DeviceProfile.Kind(rawValue: t.text) else {
+        throw a.fail(t, "expected \(names.joined(separator: " or ")), not \"\(t.text)\"")
+      }
+      return .init(.device(kind), caption: "device \(kind.rawValue)")
+    },
+    .init("theme", "NAME|FILE", "theme: a name from Themes/ or a theme file") { a throws(SessionScript.ParseError) in
+      let name = try a.next("a theme name or file").text
+      return .init(.theme(name), caption: "theme \(name)")
+    },
+    .init("categories", "FILE", "register categories (replaces all, like setNotificationCategories)") {
+      a throws(SessionScript.ParseError) in
+      .init(.categories(try a.next("a categories file").text))
+    },
+    .init("extension", "FILE", "add a content-extension descriptor") { a throws(SessionScript.ParseError) in
+      .init(.contentExtension(try a.next("a content-extension descriptor file").text))
+    },
+    .init("passcode", "CODE", "passcode for authentication-required actions") { a throws(SessionScript.ParseError) in
+      .init(.passcode(try a.next("a passcode").text))
+    },
+    .init("lock", "lock the device", .lock, caption: "lock"),
+    .init("unlock", "[CODE]", "unlock the device (with the passcode, when one is set)") {
+      a throws(SessionScript.ParseError) in
+      .init(.unlock(a.optional()?.text), caption: "unlock")
+    },
+    .init(
+      "push", "FILE [as ID]",
+      "deliver a payload now; as ID sets the request identifier (same identifier replaces)"
+    ) { a throws(SessionScript.ParseError) in
+      let file = try a.next("a payload file").text
+      var identifier: String?
+      if let keyword = a.optional() {
+        guard keyword.text == "as", !keyword.quoted else {
+          throw a.fail(keyword, "expected 'as ID' or the end of the line, not \"\(keyword.text)\"")
+        }
+        identifier = try a.next("a request identifier after 'as'").text
+      }
+      return .init(.push(file, identifier: identifier), caption: "push \((file as NSString).lastPathComponent)")
+    },
+    .init("wait", "DURATION", "advance the virtual clock: 250ms, 2s, 1.5s") { a throws(SessionScript.ParseError) in
+      let t = try a.next("a duration such as 2s, 250ms or 1.5s")
+      guard let seconds = SessionScript.duration(t.text) else {
+        throw a.fail(t, "expected a duration such as 2s, 250ms or 1.5s, not \"\(t.text)\"")
+      }
+      return .init(.wait(seconds), caption: "wait \(seconds < 1 ? "\(Int(seconds * 1000))ms" : "\(seconds)s")")
+    },
+    .init(
+      "key", "NAME [xN]",
+      "press a key: enter esc space tab backspace delete up down left right home end pgup pgdn, or one character; xN repeats"
+    ) { a throws(SessionScript.ParseError) in
+      let t = try a.next("a key name or one character")
+      guard let key = Key(scriptName: t.text) else {
+        throw a.fail(
+          t,
+          "unknown key \"\(t.text)\"; expected enter, esc, space, tab, backspace, delete, up, down, left, right, home, end, pgup, pgdn, or one character"
+        )
+      }
+      var count = 1
+      if let repeatToken = a.optional() {
+        guard repeatToken.text.hasPrefix("x"), let n = Int(repeatToken.text.dropFirst()), n >= 1, n <= 10_000 else {
+          throw a.fail(repeatToken, "expected a repeat count such as x3, not \"\(repeatToken.text)\"")
+        }
+        count = n
+      }
+      return .init(.key(key, count: count), caption: "key \(key)\(count > 1 ? " ×\(count)" : "")")
+    },
+    .init("longpress", "long-press the focused notification (its expanded view)", .longPress, caption: "long-press"),
+    .init("tap", "tap the focused notification (the default action)", .tap, caption: "tap"),
+    .init("action", "ID", "choose the listed action with identifier ID (a failure if it is not listed)") {
+      a throws(SessionScript.ParseError) in
+      let id = try a.next("an action identifier").text
+      return .init(.action(id), caption: "action \(id)")
+    },
+    .init("type", "\"TEXT\"", "type into the text field") { a throws(SessionScript.ParseError) in
+      let text = try a.next("text in double quotes").text
+      return .init(.type(text), caption: "type “\(text)”")
+    },
+    .init("send", "press the text field's send button", .send, caption: "send"),
+    .init("dismiss", "clear the focused notification", .dismiss, caption: "clear"),
+    .init("center", "open the notification list", .center, caption: "open Notification Center"),
+    .init(
+      "expect response", "ID [\"TEXT\"]",
+      "the oldest unchecked delegate response has action identifier ID (and user text TEXT); @default and @dismiss stand for Apple's two system identifiers",
+      isExpectation: true
+    ) { a throws(SessionScript.ParseError) in
+      var id = try a.next("an action identifier, @default or @dismiss").text
+      if id == "@default" { id = "com.apple.UNNotificationDefaultActionIdentifier" }
+      if id == "@dismiss" { id = "com.apple.UNNotificationDismissActionIdentifier" }
+      return .init(.expectResponse(id, text: a.optional()?.text))
+    },
+    .init("expect no response", "", "no unchecked response remains", isExpectation: true) {
+      _ throws(SessionScript.ParseError) in .init(.expectNoResponse)
+    },
+    .init("expect screen", "\"TEXT\"", "TEXT is on the screen", isExpectation: true) {
+      a throws(SessionScript.ParseError) in
+      .init(.expectScreen(try a.next("text in double quotes, or 'not' and text").text))
+    },
+    .init("expect screen not", "\"TEXT\"", "TEXT is not on the screen", isExpectation: true) {
+      a throws(SessionScript.ParseError) in
+      .init(.expectScreenNot(try a.next("text in double quotes after 'not'").text))
+    },
+    .init("expect badge", "N", "the app badge is N", isExpectation: true) { a throws(SessionScript.ParseError) in
+      let t = try a.next("a badge number")
+      guard let n = Int(t.text), n >= 0 else { throw a.fail(t, "expected a badge number, not \"\(t.text)\"") }
+      return .init(.expectBadge(n))
+    },
+    .init(
+      "snapshot", "NAME",
+      "the screen equals NAME.txt beside the script; a missing file is recorded (a failure when CI is set); --update-snapshots re-records",
+      isExpectation: true
+    ) { a throws(SessionScript.ParseError) in
+      let t = try a.next("a snapshot name")
+      var name = t.text
+      if name.hasSuffix(".txt") { name.removeLast(4) }
+      guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
+        throw a.fail(t, "a snapshot name is a plain file name without '/'")
+      }
+      return .init(.snapshot(name))
+    },
+  ]
+}

@@ -1,0 +1,107 @@
+import UNTermCore
+import UNTermRender
+
+/// Why a script stopped, as a value: the line, what was expected and what happened, the recent
+/// responses and the screen. The text report a person reads is made from it (and machine formats
+/// can be).
+package struct ScriptFailure: Sendable {
+  /// What went wrong on the line.
+  package enum Reason: Sendable {
+    /// A step or an expectation did not hold: "no actions are listed".
+    case failed(String)
+    /// An expectation saw another value: `expected badge 9`, `actual badge 3`.
+    case mismatch(subject: String, expected: String, actual: String)
+    /// The screen differs from a snapshot file (both whole texts).
+    case snapshotDiffers(name: String, expected: String, actual: String)
+    /// A file the script loads could not be loaded (exit 65 or 66).
+    case error(UNTermError)
+  }
+
+  /// A delegate response, as the report lists it.
+  package struct Response: Sendable, Equatable {
+    /// The action identifier, `@default` and `@dismiss` for Apple's two.
+    package var action: String
+    package var userText: String?
+    package var request: String
+    /// Whether an `expect response` has checked it.
+    package var checked: Bool
+  }
+
+  package var file: String
+  /// The script line, when the failure belongs to one.
+  package var line: Int?
+  package var source: String?
+  package var reason: Reason
+  /// The last few responses, oldest first.
+  package var responses: [Response] = []
+  /// The screen when the script stopped (empty for a file that could not be loaded).
+  package var screen: [String] = []
+  package var screenWidth = 0
+
+  /// 1 for a failed step or expectation; the error's own code for a file that could not be loaded.
+  package var exitCode: ExitCode {
+    if case .error(let error) = reason { return error.exitCode }
+    return .failure
+  }
+
+  /// The one-line error for stderr, when a file could not be loaded.
+  package var error: UNTermError? {
+    if case .error(let error) = reason { return error }
+    return nil
+  }
+
+  /// The report a person reads: the line, what failed, the recent responses and the screen.
+  package var report: String {
+    var out: [String] = []
+    if let line, let source {
+      out.append("\(file):\(line): \(source)")
+    }
+    switch reason {
+    case .failed(let message):
+      out.append("  " + message)
+    case .mismatch(let subject, let expected, let actual):
+      out.append("  expected \(subject) \(expected)")
+      out.append("  actual \(subject)   \(actual)")
+    case .snapshotDiffers(let name, let expected, let actual):
+      out.append("  the screen differs from snapshot \(name).txt (--update-snapshots re-records it)")
+      out += LineDiff.diff(expected: expected, actual: actual).map { "  " + $0 }
+    case .error(let error):
+      out.append("  " + error.description)
+      return out.joined(separator: "\n")
+    }
+    if responses.isEmpty {
+      out.append("  recent responses: none")
+    } else {
+      out.append("  recent responses:")
+      for response in responses {
+        let text = response.userText.map { " " + OneLine.quote($0, limit: 80) } ?? ""
+        out.append("    \(response.checked ? "✓" : "·") \(response.action)\(text) — \(response.request)")
+      }
+    }
+    out.append("  screen:")
+    out.append("    ┌" + String(repeating: "─", count: screenWidth) + "┐")
+    for text in screen {
+      out.append("    │" + text + String(repeating: " ", count: max(0, screenWidth - DisplayWidth.of(text))) + "│")
+    }
+    out.append("    └" + String(repeating: "─", count: screenWidth) + "┘")
+    return out.joined(separator: "\n")
+  }
+}
+
+/// A line-by-line difference for reports: `- N│expected` and `+ N│actual` for each line that
+/// differs.
+package enum LineDiff {
+  package static func diff(expected: String, actual: String) -> [String] {
+    let a = expected.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let b = actual.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    var out: [String] = []
+    for i in 0..<max(a.count, b.count) {
+      let x = i < a.count ? a[i] : nil
+      let y = i < b.count ? b[i] : nil
+      if x == y { continue }
+      if let x { out.append("- \(i + 1)│\(x)") }
+      if let y { out.append("+ \(i + 1)│\(y)") }
+    }
+    return out
+  }
+}
