@@ -1,13 +1,14 @@
 import UNTermCore
 import UNTermHeadless
 
-/// Command-line arguments being parsed: options in `--name value` or `--name=value` form,
-/// flags, and positional arguments. `--` ends the options; `-` is a positional (stdin).
+/// A command's arguments: options in `--name value` or `--name=value` form, flags, and
+/// positional arguments. `--` ends the options; `-` is a positional (stdin). Which options a
+/// command takes, and how each is read, comes from `OptionDeclaration.all`.
 struct Arguments {
-  private var items: [String]
-  let command: String
+  let items: [String]
+  let command: UNTermCommand
 
-  init(_ items: [String], command: String) {
+  init(_ items: [String], command: UNTermCommand) {
     self.items = items
     self.command = command
   }
@@ -16,15 +17,17 @@ struct Arguments {
   func usage(_ message: String) -> UNTermError {
     var text = message
     while text.hasSuffix(".") { text.removeLast() }
-    return UNTermError(.usage, "\(text) (see 'unterm \(command.isEmpty ? "" : command + " ")--help')")
+    return UNTermError(.usage, "\(text) (see '\(command.invocation) --help')")
   }
 
-  /// Takes every option, calling `handle` with its name and a way to read its value; whatever
-  /// is left are the positionals.
-  mutating func parse(
-    flags: Set<String>, options: Set<String>,
-    handle: (_ name: String, _ value: String?) throws(UNTermError) -> Void
-  ) throws(UNTermError) -> [String] {
+  /// Reads every option into `ParsedOptions`; what is left are the positionals.
+  func parse() throws(UNTermError) -> (options: ParsedOptions, positionals: [String]) {
+    let declarations = OptionDeclaration.taken(by: command)
+    var byName: [String: OptionDeclaration] = [:]
+    for declaration in declarations {
+      for name in declaration.names { byName[name] = declaration }
+    }
+    var options = ParsedOptions()
     var positionals: [String] = []
     var index = 0
     var optionsEnded = false
@@ -45,75 +48,38 @@ struct Arguments {
         name = String(item[..<equals])
         inlineValue = String(item[item.index(after: equals)...])
       }
-      if flags.contains(name) {
+      guard let declaration = byName[name] else { throw unknown(name, known: byName.keys) }
+      let value: String
+      if declaration.value == nil {
         if inlineValue != nil { throw usage("option '\(name)' takes no value") }
-        try handle(name, nil)
-      } else if options.contains(name) {
-        let value: String
-        if let inlineValue {
-          value = inlineValue
-        } else {
-          guard index < items.count else { throw usage("option '\(name)' needs a value") }
-          value = items[index]
-          index += 1
-        }
-        try handle(name, value)
+        value = ""
+      } else if let inlineValue {
+        value = inlineValue
       } else {
-        let known = flags.union(options)
-        let hint = Suggestion.closest(to: name, in: known).map { " Did you mean '\($0)'?" } ?? ""
-        throw usage("unknown option '\(name)'.\(hint)")
+        guard index < items.count else { throw usage("option '\(name)' needs a value") }
+        value = items[index]
+        index += 1
+      }
+      do {
+        try declaration.apply(&options, value)
+      } catch {
+        throw usage("\(name) \(error.expectation), not '\(value)'")
       }
     }
-    return positionals
+    return (options, positionals)
   }
-}
 
-/// The session options every loading command takes.
-enum SessionOptions {
-  static let flags: Set<String> = ["--locked", "--trace"]
-  static let options: Set<String> = [
-    "--categories", "--extension", "--device", "--theme", "--passcode", "--log", "--app-name",
-    "--media-dir", "--service-timeout", "--previews",
-  ]
-
-  /// Applies one session option; returns `false` for options that are not session options.
-  static func apply(
-    _ name: String, _ value: String?, to configuration: SessionConfigurationBox,
-    arguments: Arguments
-  ) throws(UNTermError) -> Bool {
-    let value = value ?? ""
-    switch name {
-    case "--categories": configuration.value.categoriesFile = value
-    case "--extension": configuration.value.extensionFiles.append(value)
-    case "--device":
-      guard let kind = DeviceProfile.Kind(rawValue: value) else {
-        throw arguments.usage("--device must be iphone or ipad, not '\(value)'")
-      }
-      configuration.value.device = kind
-    case "--theme": configuration.value.theme = value
-    case "--locked": configuration.value.locked = true
-    case "--passcode": configuration.value.passcode = value
-    case "--log": configuration.value.logFile = value
-    case "--app-name": configuration.value.appName = value
-    case "--media-dir": configuration.value.mediaDirectory = value
-    case "--service-timeout":
-      guard let seconds = SessionScript.duration(value), seconds > 0 else {
-        throw arguments.usage("--service-timeout takes a duration such as 30s or 500ms, not '\(value)'")
-      }
-      configuration.value.serviceTimeout = seconds
-    case "--previews":
-      guard let previews = CenterState.Previews(rawValue: value) else {
-        throw arguments.usage("--previews must be always, when-unlocked or never, not '\(value)'")
-      }
-      configuration.value.previews = previews
-    case "--trace": configuration.value.trace = true
-    default: return false
+  /// "unknown option '--veiw'. Did you mean '--view'?", or which commands take an option that
+  /// this one does not.
+  private func unknown(_ name: String, known: some Sequence<String>) -> UNTermError {
+    let others = OptionDeclaration.all.first { $0.names.contains(name) }.map { declaration in
+      UNTermCommand.allCases.filter { declaration.commands.contains($0) }.map { "'\($0.invocation)'" }
     }
-    return true
+    if let others, !others.isEmpty {
+      let list = others.dropLast().joined(separator: ", ") + (others.count > 1 ? " and " : "") + (others.last ?? "")
+      return usage("option '\(name)' is taken by \(list), not by '\(command.invocation)'")
+    }
+    let hint = Suggestion.closest(to: name, in: known).map { " Did you mean '\($0)'?" } ?? ""
+    return usage("unknown option '\(name)'.\(hint)")
   }
-}
-
-/// A session configuration passed by reference through option handlers.
-final class SessionConfigurationBox {
-  var value = SessionConfiguration()
 }

@@ -10,27 +10,13 @@ import UNTermShell
 
 /// `unterm [SESSION OPTIONS] [PAYLOAD ...]`: the interactive notification center.
 enum InteractiveCommand {
-  static func run(_ input: Arguments, demo: Bool) throws(UNTermError) -> ExitCode {
-    var arguments = input
-    let configuration = SessionConfigurationBox()
-    var socket = LiveDelivery.defaultSocketPath()
-    var wantsHelp = false
-    let parser = arguments
-    let payloads = try arguments.parse(
-      flags: SessionOptions.flags.union(["--help", "-h"]),
-      options: SessionOptions.options.union(["--socket"])
-    ) { (name, value) throws(UNTermError) in
-      if try SessionOptions.apply(name, value, to: configuration, arguments: parser) { return }
-      switch name {
-      case "--help", "-h": wantsHelp = true
-      case "--socket": socket = value ?? socket
-      default: break
-      }
-    }
-    if wantsHelp {
+  static func run(_ arguments: Arguments, demo: Bool) throws(UNTermError) -> ExitCode {
+    let (parsed, payloads) = try arguments.parse()
+    if parsed.help {
       print(Help.interactive)
       return .success
     }
+    let socket = parsed.socket ?? LiveDelivery.defaultSocketPath()
     if let problem = CursesTerminalError.precheck(
       environment: ProcessInfo.processInfo.environment, inputIsTerminal: isatty(STDIN_FILENO) == 1,
       outputIsTerminal: isatty(STDOUT_FILENO) == 1)
@@ -41,7 +27,7 @@ enum InteractiveCommand {
       )
     }
     ensureBacktraceSettings()
-    let options = configuration.value
+    let options = parsed.session
     var feeder: DemoFeeder?
     if demo {
       guard let samples = Resources.samples else {
@@ -95,23 +81,14 @@ enum InteractiveCommand {
 
 /// `unterm push`: deliver payloads into the running interactive session.
 enum PushCommand {
-  static func run(_ input: Arguments) throws(UNTermError) -> ExitCode {
-    var arguments = input
-    var socket = LiveDelivery.defaultSocketPath()
-    var wantsHelp = false
-    let parser = arguments
-    let files = try arguments.parse(flags: ["--help", "-h"], options: ["--socket"]) {
-      (name, value) throws(UNTermError) in
-      switch name {
-      case "--socket": socket = value ?? socket
-      default: wantsHelp = true
-      }
-    }
-    if wantsHelp {
+  static func run(_ arguments: Arguments) throws(UNTermError) -> ExitCode {
+    let (parsed, files) = try arguments.parse()
+    if parsed.help {
       print(Help.push)
       return .success
     }
-    guard !files.isEmpty else { throw parser.usage("push needs at least one PAYLOAD file (or - for stdin)") }
+    let socket = parsed.socket ?? LiveDelivery.defaultSocketPath()
+    guard !files.isEmpty else { throw arguments.usage("push needs at least one PAYLOAD file (or - for stdin)") }
     var payloads: [(name: String, bytes: [UInt8])] = []
     var invalid: [Int: UNTermError] = [:]
     for (index, file) in files.enumerated() {

@@ -6,32 +6,22 @@ import UserNotifications
 /// `unterm lint`: check payloads against APNs and iOS rules and the registered categories, and
 /// review the categories' design.
 enum LintCommand {
-  static func run(_ input: Arguments) throws(UNTermError) -> ExitCode {
-    var arguments = input
-    let configuration = SessionConfigurationBox()
-    var json = false
-    var strict = false
-    var wantsHelp = false
-    let parser = arguments
-    let files = try arguments.parse(
-      flags: SessionOptions.flags.union(["--json", "--strict", "--help", "-h"]),
-      options: SessionOptions.options
-    ) { (name, value) throws(UNTermError) in
-      if try SessionOptions.apply(name, value, to: configuration, arguments: parser) { return }
-      switch name {
-      case "--json": json = true
-      case "--strict": strict = true
-      case "--help", "-h": wantsHelp = true
-      default: break
-      }
-    }
-    if wantsHelp {
+  static func run(_ arguments: Arguments) throws(UNTermError) -> ExitCode {
+    let (parsed, files) = try arguments.parse()
+    if parsed.help {
       print(Help.lint)
       return .success
     }
-    let options = configuration.value
+    if let code = parsed.lint.explain {
+      guard files.isEmpty else { throw arguments.usage("--explain takes one CODE and no PAYLOAD") }
+      print(try explain(code, arguments: arguments))
+      return .success
+    }
+    let options = parsed.session
+    let json = parsed.lint.json
+    let strict = parsed.lint.strict
     guard !files.isEmpty || options.categoriesFile != nil || !options.extensionFiles.isEmpty else {
-      throw parser.usage("lint needs a PAYLOAD file, --categories FILE or --extension FILE")
+      throw arguments.usage("lint needs a PAYLOAD file, --categories FILE or --extension FILE")
     }
     var report = LintReport()
     var missing = false
@@ -101,6 +91,18 @@ enum LintCommand {
     }
     if missing { return .noInput }
     return report.diagnostics.contains { $0.severity == .error } ? .failure : .success
+  }
+}
+
+extension LintCommand {
+  /// `unterm lint --explain CODE`: the code, its severity, what it means and what to do.
+  static func explain(_ name: String, arguments: Arguments) throws(UNTermError) -> String {
+    guard let code = LintCode(rawValue: name) else {
+      let hint =
+        Suggestion.closest(to: name, in: LintCode.allCases.map(\.rawValue)).map { " Did you mean '\($0)'?" } ?? ""
+      throw arguments.usage("unknown lint code '\(OneLine.flatten(name))'.\(hint)")
+    }
+    return "\(code.rawValue): \(code.severity.rawValue)\n\(code.summary)\n\n\(code.help)"
   }
 }
 

@@ -9,70 +9,28 @@ import UNTermRender
 
 /// `unterm render`: deliver payloads in order and print one screen.
 enum RenderCommand {
-  enum View: String {
-    case banner, expanded, center
-  }
-
-  enum ColorMode: String {
-    case auto, always, never
-  }
-
-  static func run(_ input: Arguments) throws(UNTermError) -> ExitCode {
-    var arguments = input
-    let configuration = SessionConfigurationBox()
-    var view = View.banner
-    var size: (Int, Int)?
-    var color = ColorMode.auto
-    var now: Date?
-    var wantsHelp = false
-    let parser = arguments
-    let payloads = try arguments.parse(
-      flags: SessionOptions.flags.union(["--help", "-h"]),
-      options: SessionOptions.options.union(["--view", "--size", "--color", "--now"])
-    ) { (name, value) throws(UNTermError) in
-      if try SessionOptions.apply(name, value, to: configuration, arguments: parser) { return }
-      let value = value ?? ""
-      switch name {
-      case "--help", "-h": wantsHelp = true
-      case "--view":
-        guard let v = View(rawValue: value) else {
-          throw parser.usage("--view must be banner, expanded or center, not '\(value)'")
-        }
-        view = v
-      case "--size":
-        guard let parsed = ScreenSize.parse(value) else {
-          throw parser.usage("--size takes COLSxROWS from 1x1 to 1000x1000, such as 80x24, not '\(value)'")
-        }
-        size = parsed
-      case "--color":
-        guard let mode = ColorMode(rawValue: value) else {
-          throw parser.usage("--color must be auto, always or never, not '\(value)'")
-        }
-        color = mode
-      case "--now":
-        guard let date = ISO8601.parse(value) else {
-          throw parser.usage("--now takes an ISO 8601 time such as 2026-11-29T20:00:00Z, not '\(value)'")
-        }
-        now = date
-      default: break
-      }
-    }
-    if wantsHelp {
+  static func run(_ arguments: Arguments) throws(UNTermError) -> ExitCode {
+    let (parsed, payloads) = try arguments.parse()
+    if parsed.help {
       print(Help.render)
       return .success
     }
-    guard !payloads.isEmpty else { throw parser.usage("render needs at least one PAYLOAD file (or - for stdin)") }
-    let clock = now ?? Date()
-    let session = try SessionFactory.make(configuration.value, now: clock, timeZone: .current)
-    if configuration.value.trace {
+    let configuration = parsed.session
+    let view = parsed.render.view
+    let color = parsed.render.color
+    guard !payloads.isEmpty else { throw arguments.usage("render needs at least one PAYLOAD file (or - for stdin)") }
+    let clock = parsed.render.now ?? Date()
+    let session = try SessionFactory.make(configuration, now: clock, timeZone: .current)
+    if configuration.trace {
       session.traceOutput = { UNTermMain.warn("trace: " + $0) }
     }
     for path in payloads {
       let payload = try Payload.load(path, categories: session.state.store.categories)
       try session.push(payload)
-      session.finishServiceExtensions(within: configuration.value.serviceTimeout)
+      session.finishServiceExtensions(within: configuration.serviceTimeout)
     }
-    let (width, height) = size ?? ScreenSize.terminal() ?? (80, 24)
+    let size = parsed.render.size ?? ScreenSize.terminal() ?? ScreenSize(width: 80, height: 24)
+    let (width, height) = (size.width, size.height)
     session.resize(width: width, height: height)
     switch view {
     case .banner: break
@@ -98,22 +56,13 @@ enum RenderCommand {
   }
 }
 
-/// Screen sizes: `80x24`, and the terminal's own.
-enum ScreenSize {
-  static func parse(_ text: String) -> (Int, Int)? {
-    let parts = text.lowercased().split(separator: "x")
-    guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0,
-      w <= 1000, h <= 1000
-    else { return nil }
-    return (w, h)
-  }
-
+extension ScreenSize {
   /// The size of the terminal on stdout, if it is one.
-  static func terminal() -> (Int, Int)? {
+  static func terminal() -> ScreenSize? {
     var size = winsize()
     guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else {
       return nil
     }
-    return (Int(size.ws_col), Int(size.ws_row))
+    return ScreenSize(width: Int(size.ws_col), height: Int(size.ws_row))
   }
 }

@@ -5,37 +5,19 @@ import UNTermHeadless
 /// `unterm run`: run session scripts with expectations and snapshots; optionally play them live
 /// or record an asciicast.
 enum RunCommand {
-  static func run(_ input: Arguments) throws(UNTermError) -> ExitCode {
-    var arguments = input
-    var options = RunOptions()
-    var castFile: String?
-    var live = false
-    var speed = 1.0
-    var wantsHelp = false
-    let parser = arguments
-    let files = try arguments.parse(
-      flags: ["--update-snapshots", "--live", "--help", "-h"],
-      options: ["--log", "--cast", "--speed"]
-    ) { (name, value) throws(UNTermError) in
-      switch name {
-      case "--update-snapshots": options.updateSnapshots = true
-      case "--live": live = true
-      case "--help", "-h": wantsHelp = true
-      case "--log": options.logFile = value
-      case "--cast": castFile = value
-      case "--speed":
-        guard let v = Double(value ?? ""), v > 0, v <= 100 else {
-          throw parser.usage("--speed takes a number such as 2 or 0.5, not '\(value ?? "")'")
-        }
-        speed = v
-      default: break
-      }
-    }
-    if wantsHelp {
+  static func run(_ arguments: Arguments) throws(UNTermError) -> ExitCode {
+    let (parsed, files) = try arguments.parse()
+    if parsed.help {
       print(Help.run)
       return .success
     }
-    guard !files.isEmpty else { throw parser.usage("run needs at least one SCRIPT file") }
+    var options = RunOptions()
+    options.updateSnapshots = parsed.run.updateSnapshots
+    options.logFile = parsed.session.logFile
+    let castFile = parsed.run.castFile
+    let live = parsed.run.live
+    let speed = parsed.run.speed
+    guard !files.isEmpty else { throw arguments.usage("run needs at least one SCRIPT file") }
     options.isCI = !(ProcessInfo.processInfo.environment["CI"] ?? "").isEmpty
 
     // Parse everything before running anything.

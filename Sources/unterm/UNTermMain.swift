@@ -26,7 +26,7 @@ enum UNTermMain {
 
   static func run(_ arguments: [String]) throws(UNTermError) -> ExitCode {
     guard let first = arguments.first else {
-      return try InteractiveCommand.run(Arguments([], command: ""), demo: true)
+      return try InteractiveCommand.run(Arguments([], command: .interactive), demo: true)
     }
     let rest = Array(arguments.dropFirst())
     switch first {
@@ -43,19 +43,21 @@ enum UNTermMain {
     case "--version":
       print("unterm \(version)")
       return .success
-    case "render": return try RenderCommand.run(Arguments(rest, command: "render"))
-    case "lint": return try LintCommand.run(Arguments(rest, command: "lint"))
-    case "run": return try RunCommand.run(Arguments(rest, command: "run"))
-    case "push": return try PushCommand.run(Arguments(rest, command: "push"))
+    case UNTermCommand.render.rawValue: return try RenderCommand.run(Arguments(rest, command: .render))
+    case UNTermCommand.lint.rawValue: return try LintCommand.run(Arguments(rest, command: .lint))
+    case UNTermCommand.run.rawValue: return try RunCommand.run(Arguments(rest, command: .run))
+    case UNTermCommand.push.rawValue: return try PushCommand.run(Arguments(rest, command: .push))
     default:
       if !first.hasPrefix("-") && !first.hasSuffix(".json") && !first.hasSuffix(".apns")
         && !FileManager.default.fileExists(atPath: first)
       {
         let hint =
-          Suggestion.closest(to: first, in: ["render", "lint", "run", "push"]).map { " (did you mean '\($0)'?)" } ?? ""
+          Suggestion.closest(to: first, in: UNTermCommand.allCases.filter { $0 != .interactive }.map(\.rawValue)).map {
+            " (did you mean '\($0)'?)"
+          } ?? ""
         throw UNTermError(.usage, "unknown command or missing file '\(first)'\(hint); see 'unterm --help'")
       }
-      return try InteractiveCommand.run(Arguments(arguments, command: ""), demo: false)
+      return try InteractiveCommand.run(Arguments(arguments, command: .interactive), demo: false)
     }
   }
 

@@ -205,6 +205,42 @@ struct CommandLineTests {
     #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     #expect(result.stderr.hasPrefix("/nonexistent/folder/log.jsonl: error: "))
   }
+
+  @Test func lintExplainsItsCodes() throws {
+    let known = try unterm(["lint", "--explain", "unknown-category"])
+    #expect(known.status == 0)
+    let lines = known.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.first == "unknown-category: warning")
+    #expect(lines.dropFirst().first == "The payload's category is not registered.")
+    #expect(known.stdout.contains("no action buttons"))
+
+    let typo = try unterm(["lint", "--explain", "unknown-categroy"])
+    #expect(typo.status == 2)
+    #expect(
+      typo.stderr
+        == "error: unknown lint code 'unknown-categroy'. Did you mean 'unknown-category'? (see 'unterm lint --help')\n")
+
+    let both = try unterm(["lint", "--explain", "too-deep", "x.json"])
+    #expect(both.status == 2)
+    #expect(both.stderr.split(separator: "\n").count == 1)
+  }
+
+  @Test func anOptionOfAnotherCommandSaysWhichCommandsTakeIt() throws {
+    let result = try unterm(["lint", "--view", "center", "x.json"])
+    #expect(result.status == 2)
+    #expect(
+      result.stderr
+        == "error: option '--view' is taken by 'unterm render', not by 'unterm lint' (see 'unterm lint --help')\n")
+    let socket = try unterm(["render", "--socket", "/tmp/x.sock", "x.json"])
+    #expect(socket.stderr.contains("is taken by 'unterm' and 'unterm push', not by 'unterm render'"))
+  }
+
+  @Test func runHelpListsTheSessionLanguage() throws {
+    let help = try unterm(["run", "--help"]).stdout
+    for declaration in ScriptCommand.declarations {
+      #expect(help.contains("  " + declaration.usage), "\(declaration.usage)")
+    }
+  }
 }
 
 @Suite("unterm lint on a folder")

@@ -1,0 +1,236 @@
+import Foundation
+import UNTermCore
+import UNTermHeadless
+
+/// The commands of `unterm`.
+enum UNTermCommand: String, CaseIterable, Sendable {
+  case interactive, render, lint, run, push
+
+  /// How a user types it: `unterm`, `unterm render`.
+  var invocation: String { self == .interactive ? "unterm" : "unterm \(rawValue)" }
+
+  /// What follows the options.
+  var positionals: String {
+    switch self {
+    case .interactive: return "[PAYLOAD ...]"
+    case .render, .lint, .push: return "PAYLOAD ..."
+    case .run: return "SCRIPT ..."
+    }
+  }
+
+  /// What the command does, for the main help.
+  var summary: String {
+    switch self {
+    case .interactive: return "interactive notification center (needs a terminal)"
+    case .render: return "print one screen; no terminal needed"
+    case .lint: return "check payloads, categories and extensions"
+    case .run: return "run session scripts (expectations, snapshots)"
+    case .push: return "deliver into a running interactive session"
+    }
+  }
+}
+
+/// What every option of every command sets. Each command reads the parts it takes.
+struct ParsedOptions: Sendable {
+  var session = SessionConfiguration()
+  var render = RenderOptions()
+  var lint = LintOptions()
+  var run = RunCommandOptions()
+  /// `--socket`: where the interactive session listens and `push` connects.
+  var socket: String?
+  var help = false
+}
+
+struct RenderOptions: Sendable {
+  enum View: String, CaseIterable, Sendable {
+    case banner, expanded, center
+  }
+
+  enum ColorMode: String, CaseIterable, Sendable {
+    case auto, always, never
+  }
+
+  var view = View.banner
+  var size: ScreenSize?
+  var color = ColorMode.auto
+  var now: Date?
+}
+
+struct LintOptions: Sendable {
+  var json = false
+  var strict = false
+  var explain: String?
+}
+
+struct RunCommandOptions: Sendable {
+  var updateSnapshots = false
+  var castFile: String?
+  var live = false
+  var speed = 1.0
+}
+
+/// A screen size, `80x24`.
+struct ScreenSize: Sendable, Equatable {
+  var width: Int
+  var height: Int
+}
+
+/// How an option's value is read, checked and named (in the manner of swift-argument-parser's
+/// `ExpressibleByArgument`): the placeholder the help shows, and what a bad value is told.
+struct OptionValue<Value: Sendable>: Sendable {
+  /// `FILE`, `iphone|ipad`.
+  let placeholder: String
+  /// Completes "--NAME …, not 'VALUE'": "must be iphone or ipad", "takes a duration such as 30s".
+  let expectation: String
+  let parse: @Sendable (String) -> Value?
+}
+
+extension OptionValue where Value == String {
+  /// Any text: a file, a name, a code.
+  static func text(_ placeholder: String) -> OptionValue {
+    OptionValue(placeholder: placeholder, expectation: "takes \(placeholder)") { $0 }
+  }
+}
+
+extension OptionValue where Value: CaseIterable & RawRepresentable, Value.RawValue == String {
+  /// One of an enumeration's raw values; the placeholder and the message list them all.
+  static var choice: OptionValue {
+    let names = Value.allCases.map(\.rawValue)
+    let list = names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
+    return OptionValue(placeholder: names.joined(separator: "|"), expectation: "must be \(list)") {
+      Value(rawValue: $0)
+    }
+  }
+}
+
+extension OptionValue where Value == TimeInterval {
+  /// `30s`, `500ms`, `1.5s`: more than zero.
+  static var duration: OptionValue {
+    OptionValue(placeholder: "DURATION", expectation: "takes a duration such as 30s or 500ms") {
+      SessionScript.duration($0).flatMap { $0 > 0 ? $0 : nil }
+    }
+  }
+
+  /// A finite number that `isValid` accepts.
+  static func number(
+    _ placeholder: String, example: String, where isValid: @escaping @Sendable (Double) -> Bool
+  ) -> OptionValue {
+    OptionValue(placeholder: placeholder, expectation: "takes a number such as \(example)") {
+      Double($0).flatMap { $0.isFinite && isValid($0) ? $0 : nil }
+    }
+  }
+}
+
+extension OptionValue where Value == ScreenSize {
+  static var screenSize: OptionValue {
+    OptionValue(placeholder: "COLSxROWS", expectation: "takes COLSxROWS from 1x1 to 1000x1000, such as 80x24") {
+      let parts = $0.lowercased().split(separator: "x")
+      guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...1000).contains(w),
+        (1...1000).contains(h)
+      else { return nil }
+      return ScreenSize(width: w, height: h)
+    }
+  }
+}
+
+extension OptionValue where Value == Date {
+  static var iso8601: OptionValue {
+    OptionValue(placeholder: "ISO8601", expectation: "takes an ISO 8601 time such as 2026-11-29T20:00:00Z") {
+      ISO8601.parse($0)
+    }
+  }
+}
+
+/// One command-line option: its names, its value, its help, the commands that take it, and how
+/// it sets `ParsedOptions`. Parsing, `--help`, the suggestions for a mistyped option and the
+/// README check all read `OptionDeclaration.all`.
+struct OptionDeclaration: Sendable {
+  /// Where the help and README list an option, and which commands take the options there.
+  enum Section: CaseIterable, Sendable {
+    case session, render, lint, run, delivery, general
+
+    var title: String {
+      switch self {
+      case .session: return "Session options"
+      case .render: return "Render options"
+      case .lint: return "Lint options"
+      case .run: return "Run options"
+      case .delivery: return "Live delivery"
+      case .general: return "Other options"
+      }
+    }
+
+    /// Whether a usage line names the section (`[SESSION OPTIONS]`) instead of its options.
+    var collapsesInUsage: Bool { self == .session || self == .render }
+
+    /// The commands that take the section's options (an option may name more).
+    var commands: Set<UNTermCommand> {
+      switch self {
+      case .session: return [.interactive, .render, .lint]
+      case .render: return [.render]
+      case .lint: return [.lint]
+      case .run: return [.run]
+      case .delivery: return [.interactive, .push]
+      case .general: return Set(UNTermCommand.allCases)
+      }
+    }
+  }
+
+  /// A value that cannot be used, as "must be iphone or ipad" (the parser adds the name and value).
+  struct Invalid: Error {
+    var expectation: String
+  }
+
+  /// `--device`; then any short aliases (`-h`).
+  let names: [String]
+  /// The value's placeholder, or nil for a flag.
+  let value: String?
+  let help: String
+  /// What applies without the option, if that needs saying.
+  let defaultValue: String?
+  let section: Section
+  let commands: Set<UNTermCommand>
+  /// Used on its own, as a usage line of its own (`unterm lint --explain CODE`).
+  let alone: Bool
+  /// Sets the option; a flag gets an empty value.
+  let apply: @Sendable (inout ParsedOptions, String) throws(Invalid) -> Void
+
+  var name: String { names[0] }
+
+  /// `--device iphone|ipad`, `-h, --help`.
+  var label: String {
+    let spelled = names.count > 1 ? (names.dropFirst() + [names[0]]).joined(separator: ", ") : names[0]
+    return value.map { "\(spelled) \($0)" } ?? spelled
+  }
+
+  /// An option with a value.
+  static func option<Value>(
+    _ name: String, _ value: OptionValue<Value>, _ help: String, default defaultValue: String? = nil,
+    in section: Section, also: Set<UNTermCommand> = [], alone: Bool = false,
+    set: @escaping @Sendable (inout ParsedOptions, Value) -> Void
+  ) -> OptionDeclaration {
+    OptionDeclaration(
+      names: [name], value: value.placeholder, help: help, defaultValue: defaultValue, section: section,
+      commands: section.commands.union(also), alone: alone
+    ) { (options, text) throws(Invalid) in
+      guard let parsed = value.parse(text) else { throw Invalid(expectation: value.expectation) }
+      set(&options, parsed)
+    }
+  }
+
+  /// An option without a value.
+  static func flag(
+    _ names: String..., help: String, in section: Section, also: Set<UNTermCommand> = [],
+    set: @escaping @Sendable (inout ParsedOptions) -> Void
+  ) -> OptionDeclaration {
+    OptionDeclaration(
+      names: names, value: nil, help: help, defaultValue: nil, section: section,
+      commands: section.commands.union(also), alone: false
+    ) { (options, _) throws(Invalid) in set(&options) }
+  }
+
+  /// The options a command takes, in declaration order.
+  static func taken(by command: UNTermCommand) -> [OptionDeclaration] {
+    all.filter { $0.commands.contains(command) }
+  }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import UNTermTestSupport
+
+@testable import UNTermCore
+@testable import unterm
+
+/// The option table drives parsing: every option is taken by the commands it names, sets
+/// something, is refused by the others, and bad values say what is expected.
+@Suite("Command-line options")
+struct OptionParsingTests {
+  /// A value for each placeholder, not the default where there is one; a choice takes its last.
+  private func example(_ placeholder: String) -> String {
+    let values = [
+      "FILE": "x.json", "NAME|FILE": "dark", "CODE": "1234", "NAME": "Mail", "DIR": "/tmp", "DURATION": "2s",
+      "COLSxROWS": "100x30", "ISO8601": "2026-11-29T20:00:00Z", "X": "2", "PATH": "/tmp/s.sock",
+    ]
+    if let value = values[placeholder] { return value }
+    #expect(placeholder.contains("|") && placeholder == placeholder.lowercased(), "no example for \(placeholder)")
+    return placeholder.split(separator: "|").last.map(String.init) ?? placeholder
+  }
+
+  private func parse(_ arguments: [String], _ command: UNTermCommand) throws(UNTermError) -> (ParsedOptions, [String]) {
+    let parsed = try Arguments(arguments, command: command).parse()
+    return (parsed.options, parsed.positionals)
+  }
+
+  @Test func everyOptionIsTakenByItsCommandsAndSetsSomething() throws {
+    let untouched = String(describing: ParsedOptions())
+    for command in UNTermCommand.allCases {
+      for option in OptionDeclaration.taken(by: command) {
+        var forms = option.names.map { [$0] }
+        if let placeholder = option.value {
+          let value = example(placeholder)
+          forms = option.names.flatMap { [[$0, value], ["\($0)=\(value)"]] }
+        }
+        for form in forms {
+          let (options, positionals) = try parse(form + ["p.json"], command)
+          #expect(positionals == ["p.json"], "\(form)")
+          #expect(String(describing: options) != untouched, "\(command.invocation) \(form) sets nothing")
+        }
+      }
+    }
+  }
+
+  @Test func everyOtherCommandRefusesAnOptionNamingTheCommandsThatTakeIt() {
+    for command in UNTermCommand.allCases {
+      for option in OptionDeclaration.all where !option.commands.contains(command) {
+        do {
+          _ = try parse([option.name, "x"], command)
+          Issue.record("\(command.invocation) took \(option.name)")
+        } catch {
+          #expect(error.exitCode == .usage)
+          #expect(error.message.contains("'\(option.name)' is taken by"), "\(error.message)")
+        }
+      }
+    }
+  }
+
+  @Test(arguments: [
+    (UNTermCommand.render, ["--view", "side"], "--view must be banner, expanded or center, not 'side'"),
+    (.interactive, ["--device", "android"], "--device must be iphone or ipad, not 'android'"),
+    (.lint, ["--service-timeout", "soon"], "--service-timeout takes a duration such as 30s or 500ms, not 'soon'"),
+    (.lint, ["--service-timeout", "0s"], "--service-timeout takes a duration such as 30s or 500ms, not '0s'"),
+    (.render, ["--previews", "sometimes"], "--previews must be always, when-unlocked or never, not 'sometimes'"),
+    (.render, ["--size", "80by24"], "--size takes COLSxROWS from 1x1 to 1000x1000, such as 80x24, not '80by24'"),
+    (.render, ["--size=1001x5"], "--size takes COLSxROWS from 1x1 to 1000x1000, such as 80x24, not '1001x5'"),
+    (.render, ["--color", "blue"], "--color must be auto, always or never, not 'blue'"),
+    (.render, ["--now", "soon"], "--now takes an ISO 8601 time such as 2026-11-29T20:00:00Z, not 'soon'"),
+    (.run, ["--speed", "0"], "--speed takes a number such as 2 or 0.5, not '0'"),
+    (.run, ["--speed", "nan"], "--speed takes a number such as 2 or 0.5, not 'nan'"),
+    (.render, ["--locked=yes"], "option '--locked' takes no value"),
+    (.render, ["--view"], "option '--view' needs a value"),
+    (.render, ["--veiw", "center"], "unknown option '--veiw'. Did you mean '--view'?"),
+    (.push, ["--sokcet", "/tmp/s"], "unknown option '--sokcet'. Did you mean '--socket'?"),
+  ])
+  func badUsageSaysWhatIsExpected(command: UNTermCommand, arguments: [String], message: String) {
+    do {
+      _ = try parse(["p.json"] + arguments, command)
+      Issue.record("\(arguments) was taken")
+    } catch {
+      #expect(error.exitCode == .usage)
+      #expect(error.message == "\(message) (see '\(command.invocation) --help')")
+    }
+  }
+
+  @Test func positionalsKeepTheirOrderAndDoubleDashEndsTheOptions() throws {
+    let (options, positionals) = try parse(["a.json", "--device", "ipad", "-", "--", "--locked", "b.json"], .render)
+    #expect(positionals == ["a.json", "-", "--locked", "b.json"])
+    #expect(options.session.device == .ipad)
+    #expect(options.session.locked == false)
+    let (repeated, _) = try parse(["--extension", "a.json", "--extension=b.plist"], .lint)
+    #expect(repeated.session.extensionFiles == ["a.json", "b.plist"])
+  }
+
+  @Test func theHelpOfEachCommandListsEveryOptionItTakes() {
+    let help: [UNTermCommand: String] = [
+      .interactive: Help.interactive, .render: Help.render, .lint: Help.lint, .run: Help.run, .push: Help.push,
+    ]
+    for command in UNTermCommand.allCases {
+      let text = help[command] ?? ""
+      #expect(text.contains("Usage: \(Help.usage(command))"), "\(command)")
+      for option in OptionDeclaration.taken(by: command) {
+        #expect(text.contains("  \(option.label)"), "\(command.invocation) --help lacks \(option.label)")
+      }
+      for option in OptionDeclaration.all where !option.commands.contains(command) {
+        #expect(!text.contains("  \(option.label) "), "\(command.invocation) --help lists \(option.label)")
+      }
+    }
+    #expect(Help.main.contains("unterm lint --explain CODE"))
+  }
+}
