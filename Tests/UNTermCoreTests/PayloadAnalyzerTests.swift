@@ -169,11 +169,15 @@ struct PayloadAnalyzerTests {
     #expect(verdicts == [false, true, true, true, false, true])
   }
 
-  @Test func randomMutationsNeverCrash() throws {
+  /// Random mutations of the samples: each gets a verdict — content when it loads, an error
+  /// finding when it does not — never a crash, and every finding is one line naming the file.
+  @Test func randomMutationsGetAVerdict() throws {
     let seeds = try FileManager.default.contentsOfDirectory(atPath: Fixtures.samples.path)
       .filter { $0.hasSuffix(".json") || $0.hasSuffix(".apns") }
       .compactMap { FileManager.default.contents(atPath: Fixtures.sample($0)).map { [UInt8]($0) } }
-    var generator = SystemRandomNumberGenerator()
+    let seed = TestSeed()
+    var generator = seed.generator
+    var verdicts = (loaded: 0, refused: 0)
     for _ in 0..<2_000 {
       var bytes = seeds.randomElement(using: &generator) ?? []
       for _ in 0..<Int.random(in: 1...8, using: &generator) where !bytes.isEmpty {
@@ -184,7 +188,13 @@ struct PayloadAnalyzerTests {
         default: bytes.insert(bytes[Int.random(in: 0..<bytes.count, using: &generator)], at: i)
         }
       }
-      _ = PayloadAnalyzer.analyze(bytes, file: "fuzz", categories: nil)
+      let payload = PayloadAnalyzer.analyze(bytes, file: "fuzz", categories: nil)
+      #expect((payload.content == nil) == payload.hasErrors, "\(seed)")
+      let lines = payload.diagnostics.map(\.formatted)
+      #expect(lines.allSatisfy { $0.hasPrefix("fuzz:") && !$0.contains("\n") }, "\(seed): \(lines)")
+      if payload.content == nil { verdicts.refused += 1 } else { verdicts.loaded += 1 }
     }
+    #expect(verdicts.loaded + verdicts.refused == 2_000)
+    #expect(verdicts.refused > 0, "\(seed)")
   }
 }

@@ -67,9 +67,15 @@ extension NcursesTests {
     @Test("Frames of another size than the screen are clipped, not fatal")
     func wrongSize() throws {
       let meter = try CursesOutputMeter(width: 5, height: 2)
-      _ = meter.present(frame(["ক্ষমা করো 中文 👍🏽 long line"], width: 30, height: 4), depth: .palette256)
-      _ = meter.present(frame(["x"], width: 1, height: 1), depth: .palette256)
-      _ = meter.present(frame([], width: 0, height: 0), depth: .palette256)
+      let wide = meter.present(frame(["ক্ষমা করো 中文 👍🏽 long line"], width: 30, height: 4), depth: .palette256)
+      #expect(wide > 0)
+      #expect(contains(meter.output, "ক্ষ"), "the part that fits is drawn")
+      #expect(!contains(meter.output, "long line"), "what is past the screen's edge is not")
+      let small = meter.present(frame(["x"], width: 1, height: 1), depth: .palette256)
+      #expect(small > 0 && contains(meter.output, "x"))
+      let before = meter.output.count
+      let empty = meter.present(frame([], width: 0, height: 0), depth: .palette256)
+      #expect(meter.output.count == before + empty)
     }
 
     @Test("More colour combinations than the terminal has pairs: no crash, no recycled pairs")

@@ -64,6 +64,8 @@ struct ResponseLogTests {
     let path = dir.appendingPathComponent("stress.jsonl").path
     let helper = Fixtures.productsDirectory.appendingPathComponent("unterm-log-stress").path
     var acknowledged: [String] = []
+    let seed = TestSeed()
+    var generator = seed.generator
     for round in 0..<5 {
       let process = Process()
       process.executableURL = URL(fileURLWithPath: helper)
@@ -71,7 +73,7 @@ struct ResponseLogTests {
       let out = Pipe()
       process.standardOutput = out
       try process.run()
-      let target = Int.random(in: 20...300)
+      let target = Int.random(in: 20...300, using: &generator)
       var buffer = Data()
       while buffer.split(separator: 0x0A).count < target {
         let chunk = out.fileHandleForReading.availableData
@@ -80,7 +82,7 @@ struct ResponseLogTests {
       }
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
-      #expect(process.terminationReason == .uncaughtSignal)
+      #expect(process.terminationReason == .uncaughtSignal, "\(seed)")
       buffer.append(out.fileHandleForReading.readDataToEndOfFile())
       let lines = String(decoding: buffer, as: UTF8.self).split(separator: "\n")
       // The last line may be cut off mid-print; a whole "ack" line was printed after its sync.
@@ -93,12 +95,12 @@ struct ResponseLogTests {
       let id = String(line[range.upperBound...].prefix { $0 != "\"" })
       seen[id, default: 0] += 1
     }
-    #expect(acknowledged.count > 50)
+    #expect(acknowledged.count > 50, "\(seed)")
     for id in acknowledged {
-      #expect(seen[id] == 1, "acknowledged record \(id) appears \(seen[id] ?? 0) times")
+      #expect(seen[id] == 1, "acknowledged record \(id) appears \(seen[id] ?? 0) times; \(seed)")
     }
-    #expect(contents.records.allSatisfy { (try? JSONParser.parse(Array($0.utf8)))?.object != nil })
+    #expect(contents.records.allSatisfy { (try? JSONParser.parse(Array($0.utf8)))?.object != nil }, "\(seed)")
     // At most one torn record per kill, each closed off by the next open.
-    #expect(contents.damagedLines.count <= 5)
+    #expect(contents.damagedLines.count <= 5, "\(seed)")
   }
 }

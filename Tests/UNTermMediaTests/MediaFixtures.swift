@@ -1,6 +1,7 @@
 import CMediaFixtures
 import Foundation
 import Testing
+import UNTermTestSupport
 
 /// Image and audio fixtures made at test time, and a scratch folder for them.
 enum MediaFixtures {
@@ -351,18 +352,4 @@ enum MediaFixtures {
   static func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
   static func be16(_ v: Int) -> [UInt8] { [UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
   static func be32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8((v >> (24 - 8 * UInt32($0))) & 0xFF) } }
-}
-
-/// A small deterministic generator (xorshift64*), so mutated files are the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed }
-
-  mutating func next() -> UInt64 {
-    state ^= state >> 12
-    state ^= state << 25
-    state ^= state >> 27
-    return state &* 0x2545_F491_4F6C_DD1D
-  }
 }
