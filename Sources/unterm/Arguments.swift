@@ -72,10 +72,11 @@ struct Arguments {
   /// "unknown option '--veiw'. Did you mean '--view'?", or which commands take an option that
   /// this one does not.
   private func unknown(_ name: String, known: some Sequence<String>) -> UNTermError {
-    let others = OptionDeclaration.all.first { $0.names.contains(name) }.map { declaration in
-      UNTermCommand.allCases.filter { declaration.commands.contains($0) }.map { "'\($0.invocation)'" }
+    let takers = OptionDeclaration.all.filter { $0.names.contains(name) }.reduce(into: Set<UNTermCommand>()) {
+      $0.formUnion($1.commands)
     }
-    if let others, !others.isEmpty {
+    let others = UNTermCommand.allCases.filter { takers.contains($0) }.map { "'\($0.invocation)'" }
+    if !others.isEmpty {
       let list = others.dropLast().joined(separator: ", ") + (others.count > 1 ? " and " : "") + (others.last ?? "")
       return usage("option '\(name)' is taken by \(list), not by '\(command.invocation)'")
     }

@@ -203,29 +203,30 @@ struct OptionDeclaration: Sendable {
     return value.map { "\(spelled) \($0)" } ?? spelled
   }
 
-  /// An option with a value.
+  /// An option with a value, taken by its section's commands and `also` others — or by
+  /// `takenBy` alone when that is given.
   static func option<Value>(
     _ name: String, _ value: OptionValue<Value>, _ help: String, default defaultValue: String? = nil,
-    in section: Section, also: Set<UNTermCommand> = [], alone: Bool = false,
+    in section: Section, also: Set<UNTermCommand> = [], takenBy: Set<UNTermCommand>? = nil, alone: Bool = false,
     set: @escaping @Sendable (inout ParsedOptions, Value) -> Void
   ) -> OptionDeclaration {
     OptionDeclaration(
       names: [name], value: value.placeholder, help: help, defaultValue: defaultValue, section: section,
-      commands: section.commands.union(also), alone: alone
+      commands: takenBy ?? section.commands.union(also), alone: alone
     ) { (options, text) throws(Invalid) in
       guard let parsed = value.parse(text) else { throw Invalid(expectation: value.expectation) }
       set(&options, parsed)
     }
   }
 
-  /// An option without a value.
+  /// An option without a value, taken as `option` says.
   static func flag(
     _ names: String..., help: String, in section: Section, also: Set<UNTermCommand> = [],
-    set: @escaping @Sendable (inout ParsedOptions) -> Void
+    takenBy: Set<UNTermCommand>? = nil, set: @escaping @Sendable (inout ParsedOptions) -> Void
   ) -> OptionDeclaration {
     OptionDeclaration(
       names: names, value: nil, help: help, defaultValue: nil, section: section,
-      commands: section.commands.union(also), alone: false
+      commands: takenBy ?? section.commands.union(also), alone: false
     ) { (options, _) throws(Invalid) in set(&options) }
   }
 

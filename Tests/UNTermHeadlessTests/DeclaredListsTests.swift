@@ -46,9 +46,18 @@ struct ReadmeListsTests {
     let sections = OptionDeclaration.Section.allCases.filter { $0 != .general }
     let expected = sections.map { section in
       OptionDeclaration.all.filter { $0.section == section }.map { option in
-        let extra = UNTermCommand.allCases.filter { option.commands.contains($0) && !section.commands.contains($0) }
-        let also = extra.isEmpty ? "" : " (also `\(extra.map(\.invocation).joined(separator: "`, `"))`)"
-        return row(["`\(option.label)`", option.help + also, option.defaultValue ?? "—"])
+        // Who takes the option, where that is not just the section's commands.
+        func names(_ commands: [UNTermCommand]) -> String {
+          "`" + commands.map(\.invocation).joined(separator: "`, `") + "`"
+        }
+        var who = ""
+        if option.commands.isSuperset(of: section.commands) {
+          let extra = UNTermCommand.allCases.filter { option.commands.contains($0) && !section.commands.contains($0) }
+          if !extra.isEmpty { who = " (also \(names(extra)))" }
+        } else {
+          who = " (\(names(UNTermCommand.allCases.filter { option.commands.contains($0) })) only)"
+        }
+        return row(["`\(option.label)`", option.help + who, option.defaultValue ?? "—"])
       }
     }
     try check("| option | meaning | default |", expected)

@@ -43,6 +43,14 @@ struct OptionParsingTests {
     }
   }
 
+  /// Two options of one command may not share a name (two commands may: `--format`).
+  @Test func noCommandTakesTwoOptionsOfOneName() {
+    for command in UNTermCommand.allCases {
+      let names = OptionDeclaration.taken(by: command).flatMap(\.names)
+      #expect(Set(names).count == names.count, "\(command.invocation): \(names)")
+    }
+  }
+
   @Test func everyOtherCommandRefusesAnOptionNamingTheCommandsThatTakeIt() {
     for command in UNTermCommand.allCases {
       for option in OptionDeclaration.all where !option.commands.contains(command) {

@@ -109,8 +109,12 @@ package struct SessionScript: Sendable {
       matched += 1
     }
     let named = tokens.prefix(matched).map(\.text)
-    var arguments = ScriptArguments(tokens: tokens, index: matched, file: file, line: line)
-    guard let declaration = ScriptCommand.declarations.first(where: { $0.words == named }) else {
+    // The longest of those prefixes that is a whole command's name; the rest are arguments.
+    let found = (0...matched).reversed().lazy.compactMap { count in
+      ScriptCommand.declarations.first { $0.words == Array(named.prefix(count)) }.map { ($0, count) }
+    }.first
+    var arguments = ScriptArguments(tokens: tokens, index: found?.1 ?? matched, file: file, line: line)
+    guard let (declaration, _) = found else {
       let next = matched < tokens.count ? tokens[matched] : nil
       let column = next?.column ?? arguments.endColumn
       guard matched > 0 else {
