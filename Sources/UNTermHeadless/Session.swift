@@ -52,27 +52,21 @@ package final class Session: @unchecked Sendable {
     self.center = center
     self.themes = themes
     var state = CenterState(now: now)
-    state.device = DeviceProfile.profile(configuration.device)
-    state.isLocked = configuration.locked
-    state.passcode = configuration.passcode
-    state.previews = configuration.previews
-    state.appName = configuration.appName ?? "App"
-    state.isAppNameExplicit = configuration.appName != nil
-    state.themeNames = themes.names
-    state.themeName = configuration.theme
-    if !state.themeNames.contains(configuration.theme) { state.themeNames.append(configuration.theme) }
-    self.state = state
+    var settings = configuration.centerSettings
+    settings.themeNames = themes.names
+    _ = state.handle(.configure(settings))
     let theme = try self.themes.theme(configuration.theme)
     renderer = Renderer(theme: theme, timeZone: timeZone, images: MediaSupport.images())
     if let file = configuration.categoriesFile {
       let categories = try CategoriesFile.load(file)
-      self.state.store.setCategories(categories.categories)
+      _ = state.handle(.center(.setCategories(categories.categories)))
     }
     for file in configuration.extensionFiles {
       let (descriptor, _) = try ContentExtensionDescriptor.load(file)
       try extensions.add(.descriptor(descriptor))
     }
-    self.state.extensions = extensions.attributesByCategory
+    _ = state.handle(.setExtensions(extensions.attributesByCategory))
+    self.state = state
     if let file = configuration.logFile {
       do {
         log = try ResponseLog(path: file)
@@ -80,14 +74,14 @@ package final class Session: @unchecked Sendable {
         throw UNTermError(.noInput, file: file, error.message)
       }
       if log?.repairedTornTail == true {
-        self.state.note(.warning, "The log's torn last line was closed off")
+        _ = self.state.handle(.notice(.warning, "The log's torn last line was closed off"))
       }
     }
     publish()
     pipeline.post = { [weak self] work in self?.queue.post(work) }
     pipeline.trace = { [weak self] text, timing in
       self?.traceOutput?(timing.map { "\(text) \($0)" } ?? text)
-      self?.queue.post { [weak self] in self?.state.note(.trace, text) }
+      self?.queue.post { [weak self] in self?.send(.notice(.trace, text)) }
     }
     pipeline.deliver = { [weak self] request, content in
       guard let self else { return }
@@ -107,7 +101,7 @@ package final class Session: @unchecked Sendable {
       guard let problem = images.problem(with: attachment) else { return true }
       let text = "\(request.identifier): attachment \(attachment.url.lastPathComponent) dropped — \(problem)"
       traceOutput?(text)
-      state.note(.warning, text)
+      send(.notice(.warning, text))
       return false
     }
     return mutable
@@ -124,19 +118,8 @@ package final class Session: @unchecked Sendable {
     guard !attached else { return }
     attached = true
     let adopted = center.attach(self)
-    if !adopted.categories.isEmpty && state.store.categories.isEmpty {
-      state.store.setCategories(adopted.categories.values)
-    }
-    for notification in adopted.deliveredNewestFirst.reversed() {
-      state.store.deliver(notification)
-    }
-    // Requests the app added before the session started keep waiting for their triggers;
-    // they were timed on the wall clock, so the time left carries over to the session's.
-    let shift = state.now.timeIntervalSince(Date())
-    for pending in adopted.pending.values.sorted(by: { $0.addedSequence < $1.addedSequence }) {
-      state.store.schedule(pending.request, fireDate: max(pending.fireDate.addingTimeInterval(shift), state.now))
-    }
-    if adopted.badge > 0 { state.store.setBadge(adopted.badge) }
+    // Pending requests were timed on the wall clock; the session's clock may differ.
+    send(.adopt(adopted, clockShift: state.now.timeIntervalSince(Date())))
     publish()
   }
 
@@ -160,25 +143,26 @@ package final class Session: @unchecked Sendable {
   /// Applies an event and carries out its effects.
   @discardableResult
   package func send(_ event: Event) -> Outcome {
-    let outcome = state.handle(event)
+    // The renderer answers the update's layout questions from the geometry it draws with.
+    let outcome = state.handle(event, layout: renderer)
     perform(outcome.effects)
     if !isDraining { drain() }
-    if case .key(let key) = event, key == .pageDown || key == .pageUp { clampExpandedScroll() }
     return outcome
   }
 
   /// Switches to a theme by name or file.
   package func useTheme(_ nameOrPath: String) throws(UNTermError) {
     renderer.theme = try themes.theme(nameOrPath)
-    state.themeName = nameOrPath
-    if !state.themeNames.contains(nameOrPath) { state.themeNames.append(nameOrPath) }
+    send(.themeApplied(nameOrPath, announce: false))
   }
 
+  /// Draws with the theme `t` chose, and says which it is (or why it cannot be loaded).
   private func applyTheme(_ name: String) {
     do {
       renderer.theme = try themes.theme(name)
+      send(.themeApplied(name, announce: true))
     } catch {
-      state.note(.error, error.description)
+      send(.themeFailed(name, reason: error.description))
     }
   }
 
@@ -191,6 +175,8 @@ package final class Session: @unchecked Sendable {
         break
       case .applyTheme(let name):
         applyTheme(name)
+      case .present(let request):
+        present(request)
       case .loadExtension(let notification):
         let actions = state.category(of: notification)?.actions ?? []
         if let view = extensions.load(notification, actions: actions, host: self) {
@@ -231,7 +217,7 @@ package final class Session: @unchecked Sendable {
       do {
         try log.append(Self.logRecord(response, context))
       } catch {
-        state.note(.error, "\(error.description) — this response is NOT in the log")
+        send(.notice(.error, "\(error.description) — this response is NOT in the log"))
       }
     }
     center.delegate?.userNotificationCenter(center, didReceive: response) {}
@@ -248,7 +234,7 @@ package final class Session: @unchecked Sendable {
       "Extension on \(device.displayName): initial \(Int(m.initialHeight)) pt, preferred \(Int(m.preferredHeight.rounded())) pt, budget \(Int(m.budget)) pt"
     text += m.overflow > 0 ? " — \(Int(m.overflow.rounded(.up))) pt over" : " — fits"
     if !m.content.cut.isEmpty { text += "; cut: " + m.content.cut.joined(separator: ", ") }
-    state.note(m.overflow > 0 ? .warning : .info, text)
+    send(.notice(m.overflow > 0 ? .warning : .info, text))
   }
 
   /// The contract's log record for a response.
@@ -359,14 +345,13 @@ package final class Session: @unchecked Sendable {
     var steps = 0
     while let deadline = nextDeadline, deadline <= date, steps < 10_000 {
       steps += 1
+      // Requests whose triggers are due come back as `.present` effects.
       send(.tick(max(deadline, state.now)))
-      for request in state.takeDueRequests() { present(request) }
       pipeline.expire(at: state.now)
       drain()
       if nextDeadline == deadline { break }
     }
     send(.tick(date))
-    for request in state.takeDueRequests() { present(request) }
     drain()
   }
 
@@ -393,15 +378,6 @@ package final class Session: @unchecked Sendable {
 
   // MARK: - Drawing
 
-  /// Keeps the expanded view's scroll within what the screen can scroll, so PgUp always moves
-  /// it back.
-  private func clampExpandedScroll() {
-    guard case .expanded(var e) = state.overlay, let limit = renderer.render(state).expandedScrollLimit else { return }
-    e.scrollLimit = limit
-    e.scroll = min(e.scroll, limit)
-    state.overlay = .expanded(e)
-  }
-
   /// The current screen.
   package func frame() -> Frame { renderer.render(state) }
 
@@ -419,15 +395,10 @@ extension Session: UNNotificationCenterHost {
       switch operation {
       case .add(let request):
         if let trigger = request.trigger, !(trigger is UNPushNotificationTrigger) {
-          if let reason = trigger.invalidReason {
+          if let reason = self.send(.schedule(request)).failure {
             completion?(UNError(.notificationInvalidNoDate, reason))
             return
           }
-          guard let date = trigger.fireDate(after: self.state.now) else {
-            completion?(UNError(.notificationInvalidNoDate, "the trigger never fires"))
-            return
-          }
-          self.state.store.schedule(request, fireDate: date)
           self.publish()
         } else {
           self.present(request)
@@ -494,13 +465,13 @@ extension Session {
   package func addExtension(_ path: String) throws(UNTermError) {
     let (descriptor, _) = try ContentExtensionDescriptor.load(path)
     try extensions.add(.descriptor(descriptor))
-    state.extensions = extensions.attributesByCategory
+    send(.setExtensions(extensions.attributesByCategory))
   }
 
   /// Adds a program's content extension.
   package func addExtension(_ program: ProgramExtension) throws(UNTermError) {
     try extensions.add(.program(program))
-    state.extensions = extensions.attributesByCategory
+    send(.setExtensions(extensions.attributesByCategory))
   }
 }
 

@@ -17,4 +17,16 @@ package struct SessionConfiguration: Sendable {
   package var trace = false
 
   package init() {}
+
+  /// What the core starts with (the theme catalog's names are the session's to add).
+  package var centerSettings: CenterSettings {
+    var settings = CenterSettings()
+    settings.device = device
+    settings.isLocked = locked
+    settings.passcode = passcode
+    settings.previews = previews
+    settings.appName = appName
+    settings.theme = theme
+    return settings
+  }
 }

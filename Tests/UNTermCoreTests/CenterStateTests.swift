@@ -130,7 +130,7 @@ struct CenterStateTests {
 
   @Test func lockedAuthenticationRequiredActionAsksThePasscode() throws {
     var s = try state()
-    s.passcode = "1234"
+    _ = s.handle(.command(.setPasscode("1234")))
     _ = s.handle(.command(.lock))
     deliver(notification("a"), into: &s)
     _ = s.handle(.command(.longPress))

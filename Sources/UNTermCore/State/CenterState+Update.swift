@@ -3,16 +3,21 @@ import UserNotifications
 import UserNotificationsUI
 
 extension CenterState {
-  /// Applies one event and says what the shell must do.
-  package mutating func handle(_ event: Event) -> Outcome {
+  /// Applies one event and says what the shell must do. The only function that changes the
+  /// state.
+  ///
+  /// - Parameter layout: answers layout questions (how far the expanded view scrolls); without
+  ///   one, scrolling is not limited.
+  package mutating func handle(_ event: Event, layout: (any ScreenLayout)? = nil) -> Outcome {
     switch event {
     case .tick(let date):
       advance(to: date)
-      return Outcome()
+      // Requests whose triggers are due leave the store for the shell to present.
+      return Outcome(effects: store.takeDue(at: now).map { .present($0) })
     case .deliver(let notification, let presentation):
       return deliver(notification, presentation: presentation)
     case .key(let key):
-      return handleKey(key)
+      return handleKey(key, layout: layout)
     case .command(let command):
       return perform(command)
     case .resize(let width, let height):
@@ -58,7 +63,62 @@ extension CenterState {
       e.extensionView = view
       overlay = .expanded(e)
       return Outcome()
+    case .configure(let settings):
+      configure(settings)
+      return Outcome()
+    case .adopt(let adopted, let shift):
+      adopt(adopted, clockShift: shift)
+      return Outcome()
+    case .schedule(let request):
+      return schedule(request)
+    case .setExtensions(let byCategory):
+      extensions = byCategory
+      return Outcome()
+    case .themeApplied(let name, let announce):
+      themeName = name
+      if !themeNames.contains(name) { themeNames.append(name) }
+      if announce { note(.info, "Theme: \(name)") }
+      return Outcome()
+    case .themeFailed(let name, let reason):
+      if name != themeName { themeNames.removeAll { $0 == name } }
+      note(.error, reason)
+      return Outcome()
     }
+  }
+
+  private mutating func configure(_ settings: CenterSettings) {
+    device = DeviceProfile.profile(settings.device)
+    isLocked = settings.isLocked
+    passcode = settings.passcode
+    previews = settings.previews
+    appName = settings.appName ?? "App"
+    isAppNameExplicit = settings.appName != nil
+    themeNames = settings.themeNames
+    themeName = settings.theme
+    if !themeNames.contains(settings.theme) { themeNames.append(settings.theme) }
+  }
+
+  private mutating func adopt(_ adopted: NotificationStore, clockShift shift: TimeInterval) {
+    if !adopted.categories.isEmpty && store.categories.isEmpty {
+      store.setCategories(adopted.categories.values)
+    }
+    for notification in adopted.deliveredNewestFirst.reversed() {
+      store.deliver(notification)
+    }
+    // Requests the app added before the session started keep waiting for their triggers; they
+    // were timed on the wall clock, so the time left carries over to the session's.
+    for pending in adopted.pending.values.sorted(by: { $0.addedSequence < $1.addedSequence }) {
+      store.schedule(pending.request, fireDate: max(pending.fireDate.addingTimeInterval(shift), now))
+    }
+    if adopted.badge > 0 { store.setBadge(adopted.badge) }
+  }
+
+  private mutating func schedule(_ request: UNNotificationRequest) -> Outcome {
+    guard let trigger = request.trigger else { return .failed("the request has no trigger") }
+    if let reason = trigger.invalidReason { return .failed(reason) }
+    guard let date = trigger.fireDate(after: now) else { return .failed("the trigger never fires") }
+    store.schedule(request, fireDate: date)
+    return Outcome()
   }
 
   private mutating func extensionCompleted(
@@ -95,11 +155,6 @@ extension CenterState {
     if let banner, banner.expiresAt <= now {
       self.banner = nil
     }
-  }
-
-  /// Requests whose triggers are due, taken from the store for the shell to present.
-  package mutating func takeDueRequests() -> [UNNotificationRequest] {
-    store.takeDue(at: now)
   }
 
   private mutating func deliver(_ notification: UNNotification, presentation: UNNotificationPresentationOptions)
@@ -183,14 +238,14 @@ extension CenterState {
     ListLayout.scrollToFocus(&self)
   }
 
-  package mutating func note(_ kind: Notice.Kind, _ text: String) {
+  mutating func note(_ kind: Notice.Kind, _ text: String) {
     notices.append(Notice(kind: kind, text: text, date: now))
     if notices.count > Self.paneLimit { notices.removeFirst(notices.count - Self.paneLimit) }
   }
 
   // MARK: - Keys
 
-  private mutating func handleKey(_ key: Key) -> Outcome {
+  private mutating func handleKey(_ key: Key, layout: (any ScreenLayout)? = nil) -> Outcome {
     if key == .interrupt { return quit() }
     if isHelpVisible {
       isHelpVisible = false
@@ -224,7 +279,7 @@ extension CenterState {
           return Outcome()
         }
       }
-      return handleExpandedKey(key, e)
+      return handleExpandedKey(key, e, layout: layout)
     case nil:
       return handleMainKey(key)
     }
@@ -301,7 +356,7 @@ extension CenterState {
     ListLayout.scrollToFocus(&self)
   }
 
-  private mutating func handleExpandedKey(_ key: Key, _ expanded: Expanded) -> Outcome {
+  private mutating func handleExpandedKey(_ key: Key, _ expanded: Expanded, layout: (any ScreenLayout)?) -> Outcome {
     var e = expanded
     let actions = self.actions(for: e)
     switch key {
@@ -349,8 +404,12 @@ extension CenterState {
     case .escape:
       overlay = nil
       return Outcome()
-    case .pageDown: e.scroll = min(e.scroll + max(1, screenHeight / 2), e.scrollLimit ?? .max)
-    case .pageUp: e.scroll = max(0, e.scroll - max(1, screenHeight / 2))
+    case .pageDown, .pageUp:
+      // Within what the layout can scroll, so PgUp always moves the view back at once.
+      let limit = layout?.expandedScrollLimit(self) ?? .max
+      let step = max(1, screenHeight / 2)
+      let scroll = min(e.scroll, limit)
+      e.scroll = key == .pageDown ? min(scroll + step, limit) : max(0, scroll - step)
     default:
       if let outcome = handleGlobalKey(key) { return outcome }
     }
@@ -467,8 +526,7 @@ extension CenterState {
       device = DeviceProfile.profile(kind)
       return Outcome()
     case .setTheme(let name):
-      themeName = name
-      if !themeNames.contains(name) { themeNames.append(name) }
+      // The shell loads it and answers `.themeApplied` (or `.themeFailed`).
       return Outcome(effects: [.applyTheme(name)])
     case .setPasscode(let code):
       passcode = code

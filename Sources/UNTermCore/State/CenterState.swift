@@ -3,9 +3,10 @@ import UserNotifications
 
 /// Everything the emulator shows and remembers: the notification store plus the screen's state.
 ///
-/// A value; only `handle(_:)` changes it. It reads no clock and does no I/O: time arrives in
-/// `Event.tick`, notifications in `Event.deliver`, and what the shell must do comes back as
-/// `Effect`s.
+/// A value; only `handle(_:)` changes it: every stored property is `internal(set)`, so no module
+/// but this one can assign to the state, and the shells change it by sending events. It reads no
+/// clock and does no I/O: time arrives in `Event.tick`, notifications in `Event.deliver`, and what
+/// the shell must do comes back as `Effect`s.
 package struct CenterState: @unchecked Sendable {
   /// When notification previews are shown.
   package enum Previews: String, Sendable, CaseIterable {
@@ -52,8 +53,6 @@ package struct CenterState: @unchecked Sendable {
     package var actionOverride: [UNNotificationAction]?
     /// The content extension's view, once loaded.
     package var extensionView: ExtensionView?
-    /// The furthest the content can scroll, as the renderer last found it.
-    package var scrollLimit: Int?
     /// Whether the audio or movie attachment is playing (the system's play/pause button).
     package var isMediaPlaying = false
   }
@@ -90,33 +89,33 @@ package struct CenterState: @unchecked Sendable {
 
   // MARK: - State
 
-  package var store = NotificationStore()
-  package var now: Date
-  package var device: DeviceProfile = .iphone
-  package var screenWidth = 80
-  package var screenHeight = 24
-  package var isLocked = false
-  package var passcode: String?
-  package var previews: Previews = .whenUnlocked
-  package var appName = "App"
+  package internal(set) var store = NotificationStore()
+  package internal(set) var now: Date
+  package internal(set) var device: DeviceProfile = .iphone
+  package internal(set) var screenWidth = 80
+  package internal(set) var screenHeight = 24
+  package internal(set) var isLocked = false
+  package internal(set) var passcode: String?
+  package internal(set) var previews: Previews = .whenUnlocked
+  package internal(set) var appName = "App"
   /// Whether `appName` was set explicitly (`--app-name`), overriding payload bundles.
-  package var isAppNameExplicit = false
-  package var appState: AppState = .background
-  package var themeName = "default"
-  package var themeNames: [String] = ["default"]
-  package var banner: Banner?
-  package var isListOpen = false
-  package var listFocus: String?
-  package var listTop: String?
-  package var overlay: Overlay?
-  package var isHelpVisible = false
-  package var responses: [ResponseEntry] = []
-  package var notices: [Notice] = []
-  package var hasQuit = false
+  package internal(set) var isAppNameExplicit = false
+  package internal(set) var appState: AppState = .background
+  package internal(set) var themeName = "default"
+  package internal(set) var themeNames: [String] = ["default"]
+  package internal(set) var banner: Banner?
+  package internal(set) var isListOpen = false
+  package internal(set) var listFocus: String?
+  package internal(set) var listTop: String?
+  package internal(set) var overlay: Overlay?
+  package internal(set) var isHelpVisible = false
+  package internal(set) var responses: [ResponseEntry] = []
+  package internal(set) var notices: [Notice] = []
+  package internal(set) var hasQuit = false
   /// Actions handed to a program's content extension that it has not answered yet.
-  package var extensionResponsesInFlight: Set<ObjectIdentifier> = []
+  package internal(set) var extensionResponsesInFlight: Set<ObjectIdentifier> = []
   /// Content extensions by the category they serve.
-  package var extensions: [String: ContentExtensionAttributes] = [:]
+  package internal(set) var extensions: [String: ContentExtensionAttributes] = [:]
 
   /// How long a banner stays before it retires into the list.
   package static let bannerDuration: TimeInterval = 5

@@ -31,6 +31,21 @@ package enum Event: @unchecked Sendable {
   case extensionDismiss
   /// The extension's playback started or paused on its own.
   case extensionMediaChanged(playing: Bool)
+  /// The session starts with these settings (the command line's, or the embedding program's).
+  case configure(CenterSettings)
+  /// The session takes over the store the app's center kept while no session ran: its
+  /// categories (unless some are registered already), delivered notifications, pending requests
+  /// (their fire dates moved by `clockShift`, the session's clock minus the wall clock) and badge.
+  case adopt(NotificationStore, clockShift: TimeInterval)
+  /// The app added a request with a time, calendar or location trigger: it waits in the store
+  /// until the trigger fires. An invalid trigger is the outcome's failure.
+  case schedule(UNNotificationRequest)
+  /// The content extensions the session has, by the category each serves.
+  case setExtensions([String: ContentExtensionAttributes])
+  /// The shell draws with this theme from now on; `announce` says so in the activity pane.
+  case themeApplied(String, announce: Bool)
+  /// The shell could not load this theme: the activity pane says why, and `t` skips it.
+  case themeFailed(String, reason: String)
 }
 
 /// A user gesture named by what it does rather than by a key.
@@ -61,8 +76,11 @@ package enum Effect: @unchecked Sendable {
   case respond(UNNotificationResponse, ResponseContext)
   /// Stop the session.
   case quit
-  /// Draw with another theme from now on.
+  /// Draw with another theme from now on; the shell answers `.themeApplied` or `.themeFailed`.
   case applyTheme(String)
+  /// A trigger fired: present the request (through the delegate's `willPresent` in the
+  /// foreground).
+  case present(UNNotificationRequest)
   /// Load the content extension's view for a notification (calls `didReceive(_:)`).
   case loadExtension(UNNotification)
   /// Hand an action to a program's extension (`didReceive(_:completionHandler:)`).

@@ -21,8 +21,6 @@ package struct Frame: Sendable {
   package var hits: [HitRegion] = []
   /// The text field's cursor, when one is open.
   package var cursor: (x: Int, y: Int)?
-  /// How far the expanded view's content can scroll, when it is open.
-  package var expandedScrollLimit: Int?
 
   /// A frame of cells, with where clicks land and the text cursor, if any.
   package init(grid: CellGrid, hits: [HitRegion] = [], cursor: (x: Int, y: Int)? = nil) {

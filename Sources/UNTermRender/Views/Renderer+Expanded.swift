@@ -42,10 +42,11 @@ extension Renderer {
     }
   }
 
-  func drawExpanded(_ canvas: inout Canvas, _ state: CenterState, _ e: CenterState.Expanded, area: Rect) {
+  /// The expanded view's content rows and header title, before scrolling.
+  private func expandedContent(_ state: CenterState, _ e: CenterState.Expanded, inner: Int) -> (
+    rows: [ContentRow], headerTitle: String?
+  ) {
     let notification = e.notification
-    let inner = area.width - 4
-    guard inner > 4 else { return }
     var rows: [ContentRow] = []
     var headerTitle: String?
     if let view = e.extensionView {
@@ -69,25 +70,61 @@ extension Renderer {
       rows = expandRows(content)
       if content.overflow > 0 { rows.append(.marker(overflowLabel(content.overflow, budget: content.budget))) }
     }
+    return (rows, headerTitle)
+  }
+
+  /// How the expanded card divides its height: content keeps at least one row; on a short
+  /// screen the actions are cut rather than drawn outside the card, and tall content scrolls.
+  private struct ExpandedGeometry {
+    /// Rows for the actions (or the reply field) below the content.
+    var bottomRows: Int
+    /// Rows for the content, the scroll indicator included.
+    var available: Int
+    /// Content rows shown when the content scrolls (one row goes to the indicator).
+    var shown: Int
+    /// The furthest the content can scroll; 0 when it fits.
+    var scrollLimit: Int
+
+    init(contentRows: Int, _ state: CenterState, _ e: CenterState.Expanded, area: Rect) {
+      let wanted = e.reply != nil ? 4 : state.actions(for: e).count + 1
+      let room = max(0, area.height - 4)
+      bottomRows = min(wanted, max(0, room - 2))
+      available = max(0, room - (bottomRows > 0 ? 1 + bottomRows : 0))
+      shown = available >= 2 ? available - 1 : available
+      scrollLimit = contentRows > available ? contentRows - shown : 0
+    }
+  }
+
+  /// How far the open expanded view can scroll, from the same layout `render` draws: the
+  /// update asks it when PgUp or PgDn is pressed.
+  package func expandedScrollLimit(_ state: CenterState) -> Int? {
+    guard state.screenWidth >= Self.minimumWidth, state.screenHeight >= Self.minimumHeight,
+      case .expanded(let e) = state.overlay
+    else { return nil }
+    let area = deviceArea(state)
+    let inner = area.width - 4
+    guard inner > 4 else { return nil }
+    let rows = expandedContent(state, e, inner: inner).rows
+    return ExpandedGeometry(contentRows: rows.count, state, e, area: area).scrollLimit
+  }
+
+  func drawExpanded(_ canvas: inout Canvas, _ state: CenterState, _ e: CenterState.Expanded, area: Rect) {
+    let notification = e.notification
+    let inner = area.width - 4
+    guard inner > 4 else { return }
+    var (rows, headerTitle) = expandedContent(state, e, inner: inner)
     let actions = state.actions(for: e)
     // The card: border, header, divider, content, [divider, actions + Dismiss | reply], border.
-    // Content keeps at least one row; on a short screen the actions are cut rather than drawn
-    // outside the card, and tall content scrolls (PgUp/PgDn).
-    let wanted = e.reply != nil ? 4 : actions.count + 1
-    let room = max(0, area.height - 4)
-    let bottomRows = min(wanted, max(0, room - 2))
-    let available = max(0, room - (bottomRows > 0 ? 1 + bottomRows : 0))
+    let geometry = ExpandedGeometry(contentRows: rows.count, state, e, area: area)
+    let bottomRows = geometry.bottomRows
+    let available = geometry.available
     var moreRows = 0
     var scroll = 0
     if rows.count > available {
-      let shown = available >= 2 ? available - 1 : available
-      let limit = rows.count - shown
-      scroll = min(e.scroll, limit)
-      canvas.frame.expandedScrollLimit = limit
+      let shown = geometry.shown
+      scroll = min(e.scroll, geometry.scrollLimit)
       moreRows = rows.count - scroll - shown
       rows = Array(rows[scroll..<(scroll + shown)])
-    } else {
-      canvas.frame.expandedScrollLimit = 0
     }
     let indicator = (moreRows > 0 || scroll > 0) && available >= 2 ? 1 : 0
     let height = 4 + rows.count + indicator + (bottomRows > 0 ? 1 + bottomRows : 0)

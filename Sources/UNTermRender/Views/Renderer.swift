@@ -4,8 +4,9 @@ import UserNotifications
 import UserNotificationsUI
 
 /// Draws the emulator's state as a grid of cells: the one view function every front end and
-/// test uses. Pure: the same state gives the same frame.
-package struct Renderer {
+/// test uses. Pure: the same state gives the same frame. It also answers the update's layout
+/// questions (`ScreenLayout`) from the same geometry it draws with.
+package struct Renderer: ScreenLayout {
   package var theme: Theme
   package var timeZone: TimeZone
   package var images: (any ImageProvider)?

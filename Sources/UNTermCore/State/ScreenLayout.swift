@@ -1,0 +1,9 @@
+/// What the update needs to know about how the screen is laid out, asked of the view as a pure
+/// function of the state, so the update never depends on a frame having been drawn.
+///
+/// The renderer answers it (`Renderer` conforms); a state handled without one scrolls freely.
+package protocol ScreenLayout {
+  /// The furthest the expanded view's content can scroll (0 when it all fits), or `nil` when no
+  /// expanded view is drawn.
+  func expandedScrollLimit(_ state: CenterState) -> Int?
+}

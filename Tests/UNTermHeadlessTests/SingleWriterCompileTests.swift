@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import UNTermTestSupport
+
+@testable import UNTermCore
+
+/// The compiler keeps the single-writer rule: code outside UNTermCore can read every stored
+/// property of `CenterState` but assign to none of them. Each property is found by reflection,
+/// so a new one declared writable fails here.
+@Suite("Only the core writes the state")
+struct SingleWriterCompileTests {
+  /// The package name SwiftPM compiled the modules with (it follows the checkout's folder name).
+  private static func packageName(products: URL) throws -> String {
+    let description = products.deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent(products.lastPathComponent + ".yaml")
+    let text = try String(contentsOf: description, encoding: .utf8)
+    let marker = #""-package-name",""#
+    let start = try #require(text.range(of: marker), "no -package-name in \(description.path)")
+    return String(text[start.upperBound...].prefix { $0 != "\"" })
+  }
+
+  private static var swiftc: String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+    return (path.split(separator: ":").map { "\($0)/swiftc" } + ["/opt/swift/usr/bin/swiftc"])
+      .first { FileManager.default.isExecutableFile(atPath: $0) }
+  }
+
+  private func typecheck(_ source: String) throws -> (status: Int32, errors: [String]) {
+    let products = Fixtures.productsDirectory
+    let compiler = try #require(Self.swiftc, "swiftc is not on PATH")
+    let dir = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("outside.swift")
+    try Data(source.utf8).write(to: file)
+    let result = try Fixtures.run(
+      compiler,
+      [
+        "-typecheck", "-package-name", try Self.packageName(products: products), "-I",
+        products.appendingPathComponent("Modules").path, "-module-cache-path", dir.appendingPathComponent("cache").path,
+        file.path,
+      ])
+    let errors = result.stderr.split(separator: "\n").filter { $0.contains(": error: ") }.map(String.init)
+    return (result.status, errors)
+  }
+
+  @Test func noStoredPropertyCanBeAssignedFromAnotherModule() throws {
+    let properties = Mirror(reflecting: CenterState(now: Fixtures.now)).children.compactMap(\.label)
+    #expect(properties.count >= 20, "\(properties)")
+    let reads = properties.map { "  _ = s.\($0)" }.joined(separator: "\n")
+    let writes = properties.map { "  s.\($0) = s.\($0)" }.joined(separator: "\n")
+    let prelude = "import Foundation\nimport UNTermCore\n\nfunc outside() {\n  var s = CenterState(now: Date())\n"
+    // Reading and sending events compiles, so the failures below are about the setters only.
+    let allowed = try typecheck(prelude + reads + "\n  _ = s.handle(.key(.enter))\n}\n")
+    #expect(allowed.status == 0, "\(allowed.errors.joined(separator: "\n"))")
+    let refused = try typecheck(prelude + writes + "\n}\n")
+    #expect(refused.status != 0)
+    for property in properties {
+      #expect(
+        refused.errors.contains { $0.contains("'\(property)' setter is inaccessible") },
+        "s.\(property) can be assigned outside UNTermCore")
+    }
+  }
+}
