@@ -13,12 +13,12 @@ package final class BuiltInServiceExtension: UNNotificationServiceExtension, @un
   private let payloadDirectory: URL
   private let mediaDirectory: URL
   private let budget: TimeInterval
-  private let trace: @Sendable (String) -> Void
+  private let trace: @Sendable (TraceLine) -> Void
   private let downloads: URL
   private let state = ExpiryState()
 
   package init(
-    payloadDirectory: URL, mediaDirectory: URL?, budget: TimeInterval, trace: @escaping @Sendable (String) -> Void
+    payloadDirectory: URL, mediaDirectory: URL?, budget: TimeInterval, trace: @escaping @Sendable (TraceLine) -> Void
   ) {
     self.payloadDirectory = payloadDirectory
     self.mediaDirectory = mediaDirectory ?? payloadDirectory
@@ -121,7 +121,9 @@ package final class BuiltInServiceExtension: UNNotificationServiceExtension, @un
         return
       }
       trace(
-        "\(id): downloaded \(data.count) bytes\u{1F}in \(ServicePipeline.format(Date().timeIntervalSince(started)))")
+        TraceLine(
+          "\(id): downloaded \(data.count) bytes",
+          timing: "in \(ServicePipeline.format(Date().timeIntervalSince(started)))"))
       do {
         try FileManager.default.createDirectory(
           at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

@@ -45,9 +45,8 @@ package final class ServicePipeline: @unchecked Sendable {
 
   /// Called on the session's queue with the content to present (`nil`: the original).
   package var deliver: ((UNNotificationRequest, UNNotificationContent?) -> Void)?
-  /// A step of the pipeline, for the trace; the second part is real-time timing, which the
-  /// screen leaves out so screens stay deterministic.
-  package var trace: ((String, String?) -> Void)?
+  /// A step of the pipeline, for the trace (its timing stays off the screen).
+  package var trace: ((TraceLine) -> Void)?
   /// Posts work to the session's thread.
   package var post: ((@escaping @Sendable () -> Void) -> Void)?
 
@@ -68,7 +67,7 @@ package final class ServicePipeline: @unchecked Sendable {
     lock.lock()
     jobs[request.identifier] = job
     lock.unlock()
-    trace?("\(request.identifier): mutable-content 1 → \(name) started (budget \(Self.format(budget)))", nil)
+    trace?("\(request.identifier): mutable-content 1 → \(name) started (budget \(Self.format(budget)))")
     let handler: (UNNotificationContent) -> Void = { [weak self, weak job] content in
       guard let self, let job else { return }
       self.handlerCalled(job, content)
@@ -83,14 +82,14 @@ package final class ServicePipeline: @unchecked Sendable {
     lock.lock()
     if job.handlerCalled {
       lock.unlock()
-      trace?("\(job.request.identifier): the content handler was called again; ignored", nil)
+      trace?("\(job.request.identifier): the content handler was called again; ignored")
       return
     }
     job.handlerCalled = true
     job.result = (content.copy() as? UNNotificationContent) ?? content
     lock.unlock()
     let elapsed = Date().timeIntervalSince(job.startedReal)
-    trace?("\(job.request.identifier): content handler called", "after \(Self.format(elapsed))")
+    trace?(TraceLine("\(job.request.identifier): content handler called", timing: "after \(Self.format(elapsed))"))
     // Post the delivery before waking anyone waiting in `settle`, so it is queued when they
     // drain.
     post? { [weak self] in self?.finish(job) }
@@ -111,14 +110,14 @@ package final class ServicePipeline: @unchecked Sendable {
     let result = job.result
     lock.unlock()
     guard let content = result else {
-      trace?("\(job.request.identifier): the handler was never called; the original content is shown", nil)
+      trace?("\(job.request.identifier): the handler was never called; the original content is shown")
       deliver?(job.request, nil)
       return
     }
     guard content.hasAlertText else {
       trace?(
-        "\(job.request.identifier): the extension returned content without alert text; iOS ignores it and shows the original",
-        nil)
+        "\(job.request.identifier): the extension returned content without alert text; iOS ignores it and shows the original"
+      )
       deliver?(job.request, nil)
       return
     }
@@ -149,8 +148,8 @@ package final class ServicePipeline: @unchecked Sendable {
     lock.unlock()
     for job in due {
       trace?(
-        "\(job.request.identifier): the \(Self.format(job.deadline.timeIntervalSince(job.started))) budget ran out; serviceExtensionTimeWillExpire()",
-        nil)
+        "\(job.request.identifier): the \(Self.format(job.deadline.timeIntervalSince(job.started))) budget ran out; serviceExtensionTimeWillExpire()"
+      )
       let done = DispatchSemaphore(value: 0)
       let box = ServiceBox(service: job.service, request: job.request, handler: { _ in })
       extensionQueue.async {

@@ -34,7 +34,7 @@ package final class Session: @unchecked Sendable {
   /// The app's own service extension; `nil` uses the built-in one.
   package var serviceExtension: (() -> UNNotificationServiceExtension)?
   /// Writes trace lines somewhere besides the activity pane (`--trace` prints to stderr).
-  package var traceOutput: ((String) -> Void)?
+  package var traceOutput: ((TraceLine) -> Void)?
 
   /// Called for every response after the delegate and the log have it.
   package var onResponse: ((UNNotificationResponse, ResponseContext) -> Void)?
@@ -79,9 +79,10 @@ package final class Session: @unchecked Sendable {
     }
     publish()
     pipeline.post = { [weak self] work in self?.queue.post(work) }
-    pipeline.trace = { [weak self] text, timing in
-      self?.traceOutput?(timing.map { "\(text) \($0)" } ?? text)
-      self?.queue.post { [weak self] in self?.send(.notice(.trace, text)) }
+    pipeline.trace = { [weak self] line in
+      self?.traceOutput?(line)
+      // The pane shows the deterministic text; the timing goes to `traceOutput` only.
+      self?.queue.post { [weak self] in self?.send(.notice(.trace, line.text)) }
     }
     pipeline.deliver = { [weak self] request, content in
       guard let self else { return }
@@ -100,7 +101,7 @@ package final class Session: @unchecked Sendable {
     mutable.attachments = content.attachments.filter { attachment in
       guard let problem = images.problem(with: attachment) else { return true }
       let text = "\(request.identifier): attachment \(attachment.url.lastPathComponent) dropped — \(problem)"
-      traceOutput?(text)
+      traceOutput?(TraceLine(text))
       send(.notice(.warning, text))
       return false
     }
@@ -284,11 +285,7 @@ package final class Session: @unchecked Sendable {
       service = BuiltInServiceExtension(
         payloadDirectory: folder, mediaDirectory: configuration.mediaDirectory.map { URL(fileURLWithPath: $0) },
         budget: configuration.serviceTimeout,
-        trace: { [weak self] text in
-          // A unit separator splits the deterministic part from real-time timing.
-          let parts = text.split(separator: "\u{1F}", maxSplits: 1).map(String.init)
-          self?.pipeline.trace?(parts[0], parts.count > 1 ? parts[1] : nil)
-        })
+        trace: { [weak self] line in self?.pipeline.trace?(line) })
       name = "the built-in service extension"
     }
     pipeline.start(request, with: service, name: name, now: state.now, budget: configuration.serviceTimeout)

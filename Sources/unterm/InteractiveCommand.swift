@@ -47,7 +47,7 @@ enum InteractiveCommand {
     session.center.delegate = delegate
     session.attach()
     if options.trace {
-      session.traceOutput = { line in session.queue.post { session.send(.notice(.trace, line)) } }
+      session.traceOutput = { line in session.queue.post { session.send(.notice(.trace, line.printed)) } }
     }
     for path in payloads {
       try session.push(try Payload.load(path, categories: session.state.store.categories))

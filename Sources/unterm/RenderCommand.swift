@@ -22,7 +22,7 @@ enum RenderCommand {
     let clock = parsed.render.now ?? Date()
     let session = try SessionFactory.make(configuration, now: clock, timeZone: .current)
     if configuration.trace {
-      session.traceOutput = { UNTermMain.warn("trace: " + $0) }
+      session.traceOutput = { UNTermMain.warn("trace: " + $0.printed) }
     }
     for path in payloads {
       let payload = try Payload.load(path, categories: session.state.store.categories)

@@ -18,7 +18,7 @@ struct ServiceExtensionTests {
       $0.mediaDirectory = mediaDir
     }
     let box = TraceBox()
-    session.traceOutput = { box.append($0) }
+    session.traceOutput = { box.append($0.printed) }
     return (session, { box.lines })
   }
 
