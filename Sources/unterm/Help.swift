@@ -1,3 +1,5 @@
+import UNTermCore
+
 /// The `--help` texts. Kept true to what the code does.
 enum Help {
   /// The session options, as every loading command's help lists them.
@@ -14,9 +16,8 @@ enum Help {
     With no arguments, unterm opens a demo built from SamplePayloads/.
     A PAYLOAD is a .json or .apns file, or - for standard input.
 
-    Keys in the interactive session: ↑↓ move · Space long-press · 1–9,0 action · ⏎ tap ·
-    x clear · Esc close · c list · L lock · d device · t theme · ? all keys · q quit.
-    `unterm help interactive` shows the interactive session's options in full.
+    In the interactive session `?` shows the keys; `unterm help keys` lists them with the
+    session's options.
 
     \(sessionOptions)
 
@@ -93,9 +94,8 @@ extension Help {
     rejected/ with the reason in the activity pane. Write a file under a dot name and rename it
     in, or it is read 0.5 s after its last write.
 
-    Keys: ↑↓/k j move · Space/l long-press (actions) · 1–9, 0 choose an action · ⏎ tap ·
-    x clear · Esc close · c list · L lock · d iPhone/iPad · t theme · h app to background ·
-    ? keys · q quit. In a text field: type, ← → Home End Backspace Delete, ⏎ sends, Esc cancels.
+    Keys (the same list as `?` shows):
+    \(KeyBindings.helpText())
     Mouse: a click taps; a press held 500 ms, then released, is a long-press.
 
     \(options(for: .interactive))

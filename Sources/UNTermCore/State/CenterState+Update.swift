@@ -245,102 +245,93 @@ extension CenterState {
 
   // MARK: - Keys
 
+  /// Looks the key up in the key table (`KeyBindings`) and carries out what it does here.
   private mutating func handleKey(_ key: Key, layout: (any ScreenLayout)? = nil) -> Outcome {
-    if key == .interrupt { return quit() }
-    if isHelpVisible {
-      isHelpVisible = false
-      return Outcome()
-    }
-    switch overlay {
-    case .passcode(var prompt, let returnTo):
-      switch key {
-      case .enter: return submitPasscode(prompt.field.text)
-      case .escape:
-        overlay = returnTo.map { .expanded($0) }
-        note(.info, "Passcode cancelled; nothing was sent")
-        return Outcome()
-      default:
-        prompt.field.handle(key)
-        overlay = .passcode(prompt, returnTo: returnTo)
-        return Outcome()
-      }
-    case .expanded(var e):
-      if var reply = e.reply {
-        switch key {
-        case .enter: return sendReply()
-        case .escape:
-          e.reply = nil
-          overlay = .expanded(e)
-          return Outcome()
-        default:
-          reply.field.handle(key)
-          e.reply = reply
-          overlay = .expanded(e)
-          return Outcome()
-        }
-      }
-      return handleExpandedKey(key, e, layout: layout)
-    case nil:
-      return handleMainKey(key)
-    }
-  }
-
-  /// Keys that work wherever no text field is open.
-  private mutating func handleGlobalKey(_ key: Key) -> Outcome? {
-    switch key {
-    case .character("q"): return quit()
-    case .character("?"):
-      isHelpVisible = true
-      return Outcome()
-    case .character("L"): return isLocked ? perform(.unlock(nil)) : perform(.lock)
-    case .character("d"):
-      return perform(.setDevice(device.kind == .iphone ? .ipad : .iphone))
-    case .character("t"):
+    guard let action = KeyBindings.action(for: key, in: keyContext) else { return Outcome() }
+    switch action {
+    // Anywhere but a text field
+    case .quit: return quit()
+    case .showKeys: isHelpVisible = true
+    case .closeKeys: isHelpVisible = false
+    case .toggleLock: return isLocked ? perform(.unlock(nil)) : perform(.lock)
+    case .switchDevice: return perform(.setDevice(device.kind == .iphone ? .ipad : .iphone))
+    case .nextTheme:
       let names = themeNames.isEmpty ? [themeName] : themeNames
       let index = names.firstIndex(of: themeName).map { ($0 + 1) % names.count } ?? 0
       return perform(.setTheme(names[index]))
-    case .character("h"):
+    case .appToBackground:
       if appState == .foreground {
         appState = .background
         note(.info, "\(appName) moved to the background")
       }
-      return Outcome()
-    default: return nil
-    }
-  }
-
-  private mutating func handleMainKey(_ key: Key) -> Outcome {
-    if let outcome = handleGlobalKey(key) { return outcome }
-    switch key {
-    case .character(" "), .character("l"): return perform(.longPress)
-    case .enter: return perform(.tap)
-    case .character("x"): return perform(.dismiss)
-    case .character("c"):
+    // The list or a banner
+    case .longPress: return perform(.longPress)
+    case .tap: return perform(.tap)
+    case .clear: return perform(.dismiss)
+    case .toggleList:
       if isLocked { return Outcome() }
       isListOpen.toggle()
       if isListOpen { banner = nil }
       ListLayout.scrollToFocus(&self)
-      return Outcome()
-    case .escape:
+    case .hideBanner:
       if isBannerShown {
         banner = nil  // flicked up into the list: not a dismissal, nothing is sent
       } else if isListOpen {
         isListOpen = false
       }
-      return Outcome()
-    case .up, .character("k"): moveFocus(by: -1)
-    case .down, .character("j"): moveFocus(by: 1)
-    case .pageUp: moveFocus(by: -max(1, ListLayout.visibleRows(self) / ListLayout.cardHeight))
-    case .pageDown: moveFocus(by: max(1, ListLayout.visibleRows(self) / ListLayout.cardHeight))
-    case .home:
+    case .focusPrevious: moveFocus(by: -1)
+    case .focusNext: moveFocus(by: 1)
+    case .focusPageUp: moveFocus(by: -max(1, ListLayout.visibleRows(self) / ListLayout.cardHeight))
+    case .focusPageDown: moveFocus(by: max(1, ListLayout.visibleRows(self) / ListLayout.cardHeight))
+    case .focusFirst:
       listFocus = ListLayout.first(self)
       ListLayout.scrollToFocus(&self)
-    case .end:
+    case .focusLast:
       listFocus = ListLayout.last(self)
       ListLayout.scrollToFocus(&self)
-    default: break
+    // The expanded view
+    case .chooseAction, .selectPrevious, .selectNext, .activate, .nextExtensionButton, .playPause, .scrollUp,
+      .scrollDown, .closeExpanded:
+      guard let e = expanded else { return Outcome() }
+      return handleExpanded(action, key: key, e, layout: layout)
+    // A text field
+    case .submit:
+      if let prompt = passcodePrompt { return submitPasscode(prompt.field.text) }
+      return sendReply()
+    case .cancel:
+      if case .passcode(_, let returnTo) = overlay {
+        overlay = returnTo.map { .expanded($0) }
+        note(.info, "Passcode cancelled; nothing was sent")
+      } else if case .expanded(var e) = overlay {
+        e.reply = nil
+        overlay = .expanded(e)
+      }
+    case .insert:
+      if case .character(let c) = key { editField { $0.insert(String(c)) } }
+    case .cursorLeft: editField { $0.moveLeft() }
+    case .cursorRight: editField { $0.moveRight() }
+    case .cursorStart: editField { $0.moveToStart() }
+    case .cursorEnd: editField { $0.moveToEnd() }
+    case .deleteBackward: editField { $0.deleteBackward() }
+    case .deleteForward: editField { $0.deleteForward() }
     }
     return Outcome()
+  }
+
+  /// Edits the open text field: the passcode prompt's, else the reply's.
+  private mutating func editField(_ edit: (inout TextField) -> Void) {
+    switch overlay {
+    case .passcode(var prompt, let returnTo):
+      edit(&prompt.field)
+      overlay = .passcode(prompt, returnTo: returnTo)
+    case .expanded(var e):
+      guard var reply = e.reply else { return }
+      edit(&reply.field)
+      e.reply = reply
+      overlay = .expanded(e)
+    case nil:
+      break
+    }
   }
 
   private mutating func moveFocus(by steps: Int) {
@@ -356,20 +347,22 @@ extension CenterState {
     ListLayout.scrollToFocus(&self)
   }
 
-  private mutating func handleExpandedKey(_ key: Key, _ expanded: Expanded, layout: (any ScreenLayout)?) -> Outcome {
+  /// The expanded view's keys.
+  private mutating func handleExpanded(
+    _ action: KeyAction, key: Key, _ expanded: Expanded, layout: (any ScreenLayout)?
+  ) -> Outcome {
     var e = expanded
     let actions = self.actions(for: e)
-    switch key {
-    case .character(let c) where c.isASCII && c.isNumber:
-      let n = c == "0" ? 10 : Int(String(c)) ?? 0
-      guard n >= 1, n <= actions.count else { return Outcome() }
+    switch action {
+    case .chooseAction:
+      guard let n = KeyPattern.actionNumber(of: key), n >= 1, n <= actions.count else { return Outcome() }
       return choose(actions[n - 1], in: e)
-    case .up, .character("k"):
+    case .selectPrevious:
       if let s = e.selection { e.selection = s == 0 ? nil : s - 1 }
-    case .down, .character("j"):
+    case .selectNext:
       // The actions, then the Dismiss button after them.
       e.selection = min((e.selection ?? -1) + 1, actions.count)
-    case .enter:
+    case .activate:
       if let s = e.selection, s < actions.count { return choose(actions[s], in: e) }
       if e.selection == actions.count { return perform(.dismiss) }
       if let view = e.extensionView, view.attributes.userInteractionEnabled, let focus = view.buttonFocus,
@@ -380,16 +373,16 @@ extension CenterState {
         return Outcome(effects: [.extensionButton(action: view.buttons[focus].action, e.notification, context)])
       }
       return perform(.tap)
-    case .tab:
+    case .nextExtensionButton:
       // Moves the focus through the extension view's buttons, when it takes input.
       guard var view = e.extensionView, view.attributes.userInteractionEnabled, !view.buttons.isEmpty else {
-        break
+        return Outcome()
       }
       let next = (view.buttonFocus ?? -1) + 1
       view.buttonFocus = next < view.buttons.count ? next : nil
       e.extensionView = view
       e.selection = nil
-    case .character("p"):
+    case .playPause:
       // The system's play/pause button: the extension's, or an audio or movie attachment's.
       if var view = e.extensionView, view.mediaButton != .none {
         view.isPlaying.toggle()
@@ -400,18 +393,17 @@ extension CenterState {
       if e.notification.request.content.attachments.contains(where: { $0.format.kind != .image }) {
         e.isMediaPlaying.toggle()
       }
-    case .character("x"): return perform(.dismiss)
-    case .escape:
-      overlay = nil
-      return Outcome()
-    case .pageDown, .pageUp:
+    case .scrollUp, .scrollDown:
       // Within what the layout can scroll, so PgUp always moves the view back at once.
       let limit = layout?.expandedScrollLimit(self) ?? .max
       let step = max(1, screenHeight / 2)
       let scroll = min(e.scroll, limit)
-      e.scroll = key == .pageDown ? min(scroll + step, limit) : max(0, scroll - step)
+      e.scroll = action == .scrollDown ? min(scroll + step, limit) : max(0, scroll - step)
+    case .closeExpanded:
+      overlay = nil
+      return Outcome()
     default:
-      if let outcome = handleGlobalKey(key) { return outcome }
+      return Outcome()
     }
     overlay = .expanded(e)
     return Outcome()

@@ -45,22 +45,6 @@ package struct TextField: Hashable, Sendable {
   package mutating func moveToStart() { cursor = 0 }
   package mutating func moveToEnd() { cursor = text.count }
 
-  /// Applies an editing key; returns `false` for keys that are not editing keys.
-  @discardableResult
-  package mutating func handle(_ key: Key) -> Bool {
-    switch key {
-    case .character(let c): insert(String(c))
-    case .backspace: deleteBackward()
-    case .delete: deleteForward()
-    case .left: moveLeft()
-    case .right: moveRight()
-    case .home: moveToStart()
-    case .end: moveToEnd()
-    default: return false
-    }
-    return true
-  }
-
   /// The text before the cursor.
   package var textBeforeCursor: String { String(characters[..<cursor]) }
 }

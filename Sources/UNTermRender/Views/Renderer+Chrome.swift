@@ -34,33 +34,26 @@ extension Renderer {
     canvas.frame.cursor = (x, rect.y + 4)
   }
 
-  static let helpLines: [(String, String)] = [
-    ("↑ ↓  k j", "move between notifications"),
-    ("Space  l", "long-press: expanded view with actions"),
-    ("1–9  0", "choose an action (0 = tenth)"),
-    ("⏎", "tap: open (or the selected action)"),
-    ("x", "clear (explicit dismissal)"),
-    ("Esc", "close / hide the banner / cancel"),
-    ("c", "show or hide the notification list"),
-    ("L", "lock or unlock the device"),
-    ("d", "switch iPhone / iPad"),
-    ("t", "next theme"),
-    ("h", "send the app to the background"),
-    ("PgUp PgDn", "scroll a long expanded view"),
-    ("q  Ctrl-C", "quit"),
-  ]
-
+  /// The keys overlay: every row of the key table (`KeyBindings`), its keys and what they do.
   func drawHelp(_ canvas: inout Canvas, _ state: CenterState) {
+    let rows = KeyBindings.all
     let width = min(state.screenWidth - 2, 58)
-    let height = min(state.screenHeight - 1, Self.helpLines.count + 4)
+    let height = min(state.screenHeight - 1, rows.count + 4)
     let rect = Rect(
       x: (state.screenWidth - width) / 2, y: max(0, (state.screenHeight - 1 - height) / 2), width: width, height: height
     )
     canvas.box(rect, role: .accent)
     canvas.text("Keys", x: rect.x + 2, y: rect.y + 1, role: .title)
-    for (i, (keys, meaning)) in Self.helpLines.enumerated() where rect.y + 2 + i < rect.maxY - 1 {
-      canvas.text(TextLayout.pad(keys, width: 11), x: rect.x + 2, y: rect.y + 2 + i, role: .statusKey)
-      canvas.text(TextLayout.truncate(meaning, width: width - 16), x: rect.x + 14, y: rect.y + 2 + i, role: .body)
+    // On a short screen the last row says how many are cut and where to read them all.
+    let room = max(0, rect.height - 3)
+    let shown = rows.count > room ? max(0, room - 1) : rows.count
+    for (i, binding) in rows.prefix(shown).enumerated() {
+      canvas.text(TextLayout.pad(binding.label, width: 11), x: rect.x + 2, y: rect.y + 2 + i, role: .statusKey)
+      canvas.text(TextLayout.truncate(binding.help, width: width - 16), x: rect.x + 14, y: rect.y + 2 + i, role: .body)
+    }
+    if shown < rows.count, room > 0 {
+      let more = "⋯ \(rows.count - shown) more: unterm help keys"
+      canvas.text(TextLayout.truncate(more, width: width - 4), x: rect.x + 2, y: rect.y + 2 + shown, role: .secondary)
     }
   }
 
@@ -133,33 +126,8 @@ extension Renderer {
     }
   }
 
-  /// The keys that matter now, for the status line.
+  /// The keys that matter now, for the status line: the key table's hints for this state.
   func hints(_ state: CenterState) -> [(String, String)] {
-    if state.isHelpVisible { return [("any key", "close")] }
-    switch state.overlay {
-    case .passcode: return [("type", "passcode"), ("⏎", "unlock"), ("Esc", "cancel")]
-    case .expanded(let e):
-      if e.reply != nil { return [("type", "reply"), ("⏎", "send"), ("Esc", "cancel")] }
-      let count = state.actions(for: e).count
-      var list: [(String, String)] = []
-      if count > 0 { list.append((count == 1 ? "1" : "1-\(min(count, 9))\(count == 10 ? ",0" : "")", "action")) }
-      list += [("⏎", e.selection == nil ? "open" : "choose"), ("x", "clear"), ("Esc", "close")]
-      let hasMedia =
-        e.extensionView.map { $0.mediaButton != .none }
-        ?? e.notification.request.content.attachments.contains { $0.format.kind != .image }
-      if hasMedia { list.insert(("p", "play/pause"), at: list.count - 1) }
-      if count > 1 { list.insert(("↑↓", "select"), at: 1) }
-      return list + [("?", "keys")]
-    case nil:
-      break
-    }
-    let hasFocus = state.focusedNotification != nil
-    var list: [(String, String)] = []
-    if state.isListShown && state.store.deliveredCount > 1 { list.append(("↑↓", "move")) }
-    if hasFocus { list += [("Space", "actions"), ("⏎", "open"), ("x", "clear")] }
-    if state.isBannerShown { list.append(("Esc", "hide")) }
-    if !state.isLocked { list.append(("c", state.isListOpen ? "close list" : "list")) }
-    list += [("L", state.isLocked ? "unlock" : "lock"), ("?", "keys")]
-    return list
+    KeyBindings.hints(for: state).map { ($0.keys, $0.text) }
   }
 }
