@@ -30,13 +30,11 @@ let package = Package(
       name: "UNTerm",
       dependencies: [
         "UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermShell",
-        "UNTermCurses",
       ]),
+    // The executable reaches the terminal only through UNTermShell's entry point.
     .executableTarget(
       name: "unterm",
-      dependencies: [
-        "UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermCurses", "UNTermShell",
-      ]),
+      dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermShell"]),
     .executableTarget(
       name: "unterm-example", dependencies: ["UNTerm", "UserNotifications", "UserNotificationsUI"]),
     .executableTarget(

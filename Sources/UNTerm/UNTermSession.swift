@@ -1,6 +1,5 @@
 import Foundation
 import UNTermCore
-import UNTermCurses
 import UNTermHeadless
 import UNTermRender
 import UNTermShell
@@ -106,33 +105,19 @@ public final class UNTermSession {
     settings.serviceTimeout = configuration.serviceTimeout
     let session: Session
     do {
-      session = try Session(configuration: settings, center: center, now: Date(), timeZone: .current)
-      for (attributes, make) in programExtensions {
-        try session.addExtension(ProgramExtension(attributes: attributes, make: make))
-      }
+      session = try SessionFactory.make(
+        settings, now: Date(), timeZone: .current, center: center,
+        extensions: programExtensions.map { .program(ProgramExtension(attributes: $0.0, make: $0.1)) },
+        serviceExtension: serviceExtension)
     } catch {
       throw Failure(description: error.description)
     }
-    session.serviceExtension = serviceExtension
-    session.attach()
     if configuration.appInForeground { session.send(.command(.setAppState(.foreground))) }
     defer { session.detach() }
-    let delivery =
-      configuration.acceptsPushes
-      ? LiveDelivery(session: session, socketPath: LiveDelivery.defaultSocketPath(), inbox: LiveDelivery.defaultInbox())
-      : nil
-    for note in delivery?.start() ?? [] { session.send(.notice(.info, note)) }
-    defer { delivery?.stop() }
-    let shell = InteractiveShell(session: session)
-    let signal: Int32?
     do {
-      signal = try shell.run()
+      try InteractiveEntry.run(session, delivery: configuration.acceptsPushes ? .defaults : nil)
     } catch {
-      throw Failure(description: error.description)
-    }
-    if let signal {
-      delivery?.stop()
-      CursesTerminal.terminate(with: signal)
+      throw Failure(description: error.message)
     }
   }
 }

@@ -68,13 +68,32 @@ package enum ExtensionQA {
     return UNNotification(request: request, date: Date(timeIntervalSince1970: 0))
   }
 
+  /// The notification and the extension's view as a session shows them: a session from the
+  /// factory every shell uses, the sample delivered and long-pressed. A sample the session would
+  /// not show (no alert text) fills the templates directly.
+  private static func shown(_ descriptor: ContentExtensionDescriptor, sample: Payload?) -> (
+    UNNotification, ExtensionView
+  ) {
+    let direct = notification(for: descriptor, sample: sample)
+    guard
+      let session = try? SessionFactory.make(
+        SessionConfiguration(), now: direct.date, extensions: [.descriptor(descriptor)])
+    else { return (direct, descriptor.view(for: direct)) }
+    defer { session.detach() }
+    session.present(direct.request)
+    session.send(.command(.longPress))
+    guard let expanded = session.state.expanded, let view = expanded.extensionView else {
+      return (direct, descriptor.view(for: direct))
+    }
+    return (expanded.notification, view)
+  }
+
   /// One `extension-size` note per device, and an overflow finding where the view is too tall.
   package static func measure(
     _ descriptor: ContentExtensionDescriptor, sample: Payload?, strict: Bool, images: (any ImageProvider)?
   ) -> [Diagnostic] {
     var out: [Diagnostic] = []
-    let notification = notification(for: descriptor, sample: sample)
-    let view = descriptor.view(for: notification)
+    let (notification, view) = shown(descriptor, sample: sample)
     let using =
       sample.map { " with \(($0.file as NSString).lastPathComponent)" }
       ?? " (no payload of its category given; templates are empty)"

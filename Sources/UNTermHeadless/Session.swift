@@ -41,10 +41,11 @@ package final class Session: @unchecked Sendable {
   /// Called for every notification presented.
   package var onDelivery: ((UNNotification) -> Void)?
 
-  /// Creates a session from the shared options; loads the categories, theme and log.
+  /// Creates a session from the shared options; loads the categories, theme and log. Only
+  /// `SessionFactory` calls it, so every shell builds its session the same way.
   ///
   /// - Throws: `UNTermError` for a file that cannot be loaded.
-  package init(
+  init(
     configuration: SessionConfiguration, center: UNUserNotificationCenter, now: Date,
     themes: ThemeCatalog = ThemeCatalog(), timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current
   ) throws(UNTermError) {
@@ -441,17 +442,32 @@ package enum ISO8601 {
   }
 }
 
-/// Builds sessions for the command-line shells: a center of their own with the built-in
-/// recording delegate.
+/// Builds every session: the interactive command, the embedding API (`UNTermSession`),
+/// `render` (`RenderPipeline`), `run`, `lint --extension` and the tests all come here, so they
+/// all run the same code. `Session.init` is internal to this module to keep it that way.
 package enum SessionFactory {
+  /// A session from the shared options, attached to its center.
+  ///
+  /// - Parameters:
+  ///   - center: the app's center, whose delegate gets the responses (the embedding API); `nil`
+  ///     gives the session a center of its own with the built-in recording delegate.
+  ///   - extensions: content extensions besides `configuration.extensionFiles` (a program's).
+  ///   - serviceExtension: the app's service extension; `nil` runs the built-in one.
+  /// - Throws: `UNTermError` for a file that cannot be loaded.
   package static func make(
-    _ configuration: SessionConfiguration, now: Date, timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current
+    _ configuration: SessionConfiguration, now: Date, timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current,
+    center: UNUserNotificationCenter? = nil, extensions: [ExtensionRegistry.Provider] = [],
+    serviceExtension: (() -> UNNotificationServiceExtension)? = nil
   ) throws(UNTermError) -> Session {
-    let center = UNUserNotificationCenter.makeForSession()
-    let session = try Session(configuration: configuration, center: center, now: now, timeZone: timeZone)
-    let delegate = RecordingDelegate()
-    session.retain(delegate)
-    center.delegate = delegate
+    let session = try Session(
+      configuration: configuration, center: center ?? .makeForSession(), now: now, timeZone: timeZone)
+    for provider in extensions { try session.addExtension(provider) }
+    session.serviceExtension = serviceExtension
+    if center == nil {
+      let delegate = RecordingDelegate()
+      session.retain(delegate)
+      session.center.delegate = delegate
+    }
     session.attach()
     return session
   }
@@ -461,13 +477,17 @@ extension Session {
   /// Adds a content-extension descriptor (JSON or Info.plist).
   package func addExtension(_ path: String) throws(UNTermError) {
     let (descriptor, _) = try ContentExtensionDescriptor.load(path)
-    try extensions.add(.descriptor(descriptor))
-    send(.setExtensions(extensions.attributesByCategory))
+    try addExtension(.descriptor(descriptor))
   }
 
   /// Adds a program's content extension.
   package func addExtension(_ program: ProgramExtension) throws(UNTermError) {
-    try extensions.add(.program(program))
+    try addExtension(.program(program))
+  }
+
+  /// Adds a content extension: a descriptor or a program's.
+  package func addExtension(_ provider: ExtensionRegistry.Provider) throws(UNTermError) {
+    try extensions.add(provider)
     send(.setExtensions(extensions.attributesByCategory))
   }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import UNTermCore
-import UNTermCurses
 import UNTermHeadless
 import UNTermShell
 
@@ -17,13 +16,10 @@ enum InteractiveCommand {
       return .success
     }
     let socket = parsed.socket ?? LiveDelivery.defaultSocketPath()
-    if let problem = CursesTerminalError.precheck(
-      environment: ProcessInfo.processInfo.environment, inputIsTerminal: isatty(STDIN_FILENO) == 1,
-      outputIsTerminal: isatty(STDOUT_FILENO) == 1)
-    {
+    if let problem = InteractiveEntry.terminalProblem() {
       throw UNTermError(
         .failure,
-        "\(problem.description). Without a terminal, print a screen with `unterm render PAYLOAD...` or run a scripted session with `unterm run SCRIPT...`"
+        "\(problem). Without a terminal, print a screen with `unterm render PAYLOAD...` or run a scripted session with `unterm run SCRIPT...`"
       )
     }
     ensureBacktraceSettings()
@@ -41,29 +37,14 @@ enum InteractiveCommand {
         throw UNTermError(.dataError, file: script, location: "\(error.line):\(error.column)", error.message)
       }
     }
-    let session = try Session(configuration: options, center: .makeForSession(), now: Date(), timeZone: .current)
-    let delegate = RecordingDelegate()
-    session.retain(delegate)
-    session.center.delegate = delegate
-    session.attach()
+    let session = try SessionFactory.make(options, now: Date(), timeZone: .current)
     if options.trace {
       session.traceOutput = { line in session.queue.post { session.send(.notice(.trace, line.printed)) } }
     }
     for path in payloads {
       try session.push(try Payload.load(path, categories: session.state.store.categories))
     }
-    let delivery = LiveDelivery(session: session, socketPath: socket)  // with the inbox that goes with it
-    for note in delivery.start() { session.send(.notice(.info, note)) }
-    defer { delivery.stop() }
-    let shell = InteractiveShell(session: session, feeder: feeder)
-    let signal: Int32?
-    do {
-      signal = try shell.run()
-    } catch {
-      throw UNTermError(.failure, error.description)
-    }
-    delivery.stop()
-    if let signal { CursesTerminal.terminate(with: signal) }
+    try InteractiveEntry.run(session, delivery: InteractiveEntry.Delivery(socketPath: socket), feeder: feeder)
     return .success
   }
 

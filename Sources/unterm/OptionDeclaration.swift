@@ -42,9 +42,8 @@ struct ParsedOptions: Sendable {
 }
 
 struct RenderOptions: Sendable {
-  enum View: String, CaseIterable, Sendable {
-    case banner, expanded, center
-  }
+  /// The views `render` draws: the runtime's list (`RenderPipeline` draws them).
+  typealias View = ScreenRequest.View
 
   enum ColorMode: String, CaseIterable, Sendable {
     case auto, always, never

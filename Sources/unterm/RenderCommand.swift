@@ -19,25 +19,13 @@ enum RenderCommand {
     let view = parsed.render.view
     let color = parsed.render.color
     guard !payloads.isEmpty else { throw arguments.usage("render needs at least one PAYLOAD file (or - for stdin)") }
-    let clock = parsed.render.now ?? Date()
-    let session = try SessionFactory.make(configuration, now: clock, timeZone: .current)
-    if configuration.trace {
-      session.traceOutput = { UNTermMain.warn("trace: " + $0.printed) }
-    }
-    for path in payloads {
-      let payload = try Payload.load(path, categories: session.state.store.categories)
-      try session.push(payload)
-      session.finishServiceExtensions(within: configuration.serviceTimeout)
-    }
+    var request = ScreenRequest(configuration: configuration, payloads: payloads, now: parsed.render.now ?? Date())
+    request.timeZone = .current
+    request.view = view
     let size = parsed.render.size ?? ScreenSize.terminal() ?? ScreenSize(width: 80, height: 24)
-    let (width, height) = (size.width, size.height)
-    session.resize(width: width, height: height)
-    switch view {
-    case .banner: break
-    case .expanded: session.send(.command(.longPress))
-    case .center: session.send(.command(.openCenter))
-    }
-    let frame = session.frame()
+    (request.width, request.height) = (size.width, size.height)
+    let trace: ((TraceLine) -> Void)? = configuration.trace ? { UNTermMain.warn("trace: " + $0.printed) } : nil
+    let frame = try RenderPipeline.frame(for: request, trace: trace)
     let environment = ProcessInfo.processInfo.environment
     let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
     let useColor: Bool

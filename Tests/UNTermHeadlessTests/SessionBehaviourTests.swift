@@ -16,8 +16,7 @@ struct SessionBehaviourTests {
       UNNotificationRequest(
         identifier: "later", content: content,
         trigger: UNTimeIntervalNotificationTrigger(timeInterval: 5, repeats: false)), withCompletionHandler: nil)
-    let session = try Session(configuration: SessionConfiguration(), center: center, now: Fixtures.now)
-    session.attach()
+    let session = try SessionFactory.make(SessionConfiguration(), now: Fixtures.now, center: center)
     defer { session.detach() }
     session.advance(to: Fixtures.now.addingTimeInterval(4))
     #expect(session.state.store.delivered("later") == nil)
@@ -29,8 +28,7 @@ struct SessionBehaviourTests {
     let center = UNUserNotificationCenter.makeForSession()
     let delegate = SilentDelegate()
     center.delegate = delegate
-    let session = try Session(configuration: SessionConfiguration(), center: center, now: Fixtures.now)
-    session.attach()
+    let session = try SessionFactory.make(SessionConfiguration(), now: Fixtures.now, center: center)
     defer { session.detach() }
     session.send(.command(.setAppState(.foreground)))
     try Fixtures.push(#"{"aps":{"alert":"in the foreground","badge":2}}"#, into: session)
@@ -44,8 +42,7 @@ struct SessionBehaviourTests {
     let center = UNUserNotificationCenter.makeForSession()
     let delegate = BareDelegate()
     center.delegate = delegate
-    let session = try Session(configuration: SessionConfiguration(), center: center, now: Fixtures.now)
-    session.attach()
+    let session = try SessionFactory.make(SessionConfiguration(), now: Fixtures.now, center: center)
     defer { session.detach() }
     session.send(.command(.setAppState(.foreground)))
     try Fixtures.push(#"{"aps":{"alert":"hidden"}}"#, into: session)
@@ -57,8 +54,7 @@ struct SessionBehaviourTests {
 
   @Test func theAppCallsTheCenterWhileTheSessionRuns() async throws {
     let center = UNUserNotificationCenter.makeForSession()
-    let session = try Session(configuration: SessionConfiguration(), center: center, now: Fixtures.now)
-    session.attach()
+    let session = try SessionFactory.make(SessionConfiguration(), now: Fixtures.now, center: center)
     defer { session.detach() }
     try Fixtures.push(#"{"aps":{"alert":"one"}}"#, into: session, as: "one")
     // From another thread, as app code would.

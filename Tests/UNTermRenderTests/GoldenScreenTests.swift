@@ -6,6 +6,22 @@ import UNTermTestSupport
 @testable import UNTermHeadless
 @testable import UNTermRender
 
+/// A screen as `unterm render` draws it: the same pipeline (`RenderPipeline`), the sample
+/// categories, the fixed clock.
+func renderedScreen(
+  _ payload: String, device: DeviceProfile.Kind, view: ScreenRequest.View, size: (Int, Int) = (80, 24),
+  extensions: [String] = []
+) throws -> Frame {
+  var configuration = SessionConfiguration()
+  configuration.device = device
+  configuration.categoriesFile = Fixtures.sample("categories.json")
+  configuration.extensionFiles = extensions.map(Fixtures.sample)
+  var request = ScreenRequest(configuration: configuration, payloads: [Fixtures.sample(payload)], now: Fixtures.now)
+  request.view = view
+  (request.width, request.height) = size
+  return try RenderPipeline.frame(for: request)
+}
+
 /// Every sample payload on both devices in all three views, as `unterm render` draws it at
 /// 80×24. The golden files under Tests/Golden are what a person should see;
 /// `RECORD_SNAPSHOTS=1 swift test` re-records them after a deliberate change.
@@ -22,15 +38,10 @@ struct GoldenScreenTests {
   @Test(arguments: samples)
   func sampleScreens(_ name: String) throws {
     for device in DeviceProfile.Kind.allCases {
-      for view in ["banner", "expanded", "center"] {
-        let session = try Fixtures.session(device: device)
-        let payload = try Payload.load(Fixtures.sample(name), categories: session.state.store.categories)
-        try session.push(payload)
-        session.finishServiceExtensions(within: 5)
-        if view == "expanded" { session.send(.command(.longPress)) }
-        if view == "center" { session.send(.command(.openCenter)) }
+      for view in ScreenRequest.View.allCases {
         let base = (name as NSString).deletingPathExtension
-        expectGolden(session.frame().grid.text + "\n", named: "\(base).\(device.rawValue).\(view)")
+        let frame = try renderedScreen(name, device: device, view: view)
+        expectGolden(frame.grid.text + "\n", named: "\(base).\(device.rawValue).\(view.rawValue)")
       }
     }
   }
@@ -45,14 +56,9 @@ struct ExtensionGoldenTests {
   ])
   func extensionScreens(_ descriptor: String, _ payload: String) throws {
     for device in DeviceProfile.Kind.allCases {
-      let session = try Fixtures.session(device: device, size: (80, 40)) {
-        $0.extensionFiles = [Fixtures.sample(descriptor)]
-      }
-      try session.push(try Payload.load(Fixtures.sample(payload), categories: session.state.store.categories))
-      session.finishServiceExtensions(within: 5)
-      session.send(.command(.longPress))
+      let frame = try renderedScreen(payload, device: device, view: .expanded, size: (80, 40), extensions: [descriptor])
       let base = (descriptor as NSString).deletingPathExtension
-      expectGolden(session.frame().grid.text + "\n", named: "\(base).\(device.rawValue).expanded")
+      expectGolden(frame.grid.text + "\n", named: "\(base).\(device.rawValue).expanded")
     }
   }
 }
@@ -63,18 +69,13 @@ struct ExtensionGoldenTests {
 struct ImageGoldenTests {
   @Test func mediaEpisodeInColour() throws {
     for device in DeviceProfile.Kind.allCases {
-      let session = try Fixtures.session(device: device, size: (80, 30)) {
-        $0.extensionFiles = [Fixtures.sample("extension-media-card.json")]
+      for view in [ScreenRequest.View.banner, .expanded] {
+        let frame = try renderedScreen(
+          "media-episode.json", device: device, view: view, size: (80, 30), extensions: ["extension-media-card.json"])
+        expectGolden(
+          frame.grid.ansiText(depth: .palette256) + "\n",
+          named: "media-episode.\(device.rawValue).\(view.rawValue).ansi")
       }
-      try session.push(
-        try Payload.load(Fixtures.sample("media-episode.json"), categories: session.state.store.categories))
-      session.finishServiceExtensions(within: 5)
-      expectGolden(
-        session.frame().grid.ansiText(depth: .palette256) + "\n", named: "media-episode.\(device.rawValue).banner.ansi")
-      session.send(.command(.longPress))
-      expectGolden(
-        session.frame().grid.ansiText(depth: .palette256) + "\n",
-        named: "media-episode.\(device.rawValue).expanded.ansi")
     }
   }
 }

@@ -1,0 +1,62 @@
+import Foundation
+import UNTermCore
+import UNTermRender
+
+/// One screen after payloads arrive: what `unterm render` prints and what the golden tests
+/// compare.
+package struct ScreenRequest: Sendable {
+  /// Which screen: the newest notification's banner, its expanded (long-press) view, or the
+  /// notification list.
+  package enum View: String, Sendable, CaseIterable {
+    case banner, expanded, center
+  }
+
+  package var configuration: SessionConfiguration
+  /// Payload files (or `-`), delivered in order.
+  package var payloads: [String]
+  package var view: View = .banner
+  package var width = 80
+  package var height = 24
+  /// The clock, for relative times.
+  package var now: Date
+  package var timeZone = TimeZone(identifier: "UTC") ?? .current
+
+  package init(configuration: SessionConfiguration, payloads: [String], now: Date) {
+    self.configuration = configuration
+    self.payloads = payloads
+    self.now = now
+  }
+}
+
+/// Draws a `ScreenRequest`: builds the session (`SessionFactory`), pushes each payload and
+/// lets its service extension finish (within the configured budget, in real time), sizes the
+/// screen, then picks the view.
+package enum RenderPipeline {
+  /// The session, left on the requested screen.
+  package static func session(
+    for request: ScreenRequest, trace: ((TraceLine) -> Void)? = nil
+  ) throws(UNTermError) -> Session {
+    let session = try SessionFactory.make(request.configuration, now: request.now, timeZone: request.timeZone)
+    session.traceOutput = trace
+    for path in request.payloads {
+      try session.push(try Payload.load(path, categories: session.state.store.categories))
+      session.finishServiceExtensions(within: request.configuration.serviceTimeout)
+    }
+    session.resize(width: request.width, height: request.height)
+    switch request.view {
+    case .banner: break
+    case .expanded: session.send(.command(.longPress))
+    case .center: session.send(.command(.openCenter))
+    }
+    return session
+  }
+
+  /// The requested screen.
+  package static func frame(
+    for request: ScreenRequest, trace: ((TraceLine) -> Void)? = nil
+  ) throws(UNTermError) -> Frame {
+    let session = try session(for: request, trace: trace)
+    defer { session.detach() }
+    return session.frame()
+  }
+}
