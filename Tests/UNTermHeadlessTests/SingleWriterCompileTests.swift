@@ -52,8 +52,10 @@ struct SingleWriterCompileTests {
     // Reading and sending events compiles, so the failures below are about the setters only.
     let allowed = try typecheck(prelude + reads + "\n  _ = s.handle(.key(.enter))\n}\n")
     #expect(allowed.status == 0, "\(allowed.errors.joined(separator: "\n"))")
-    let refused = try typecheck(prelude + writes + "\n}\n")
+    // Nor can a core helper that takes the state `inout` be borrowed to change it.
+    let refused = try typecheck(prelude + writes + "\n  ListLayout.scrollToFocus(&s)\n}\n")
     #expect(refused.status != 0)
+    #expect(refused.errors.contains { $0.contains("'scrollToFocus'") }, "ListLayout.scrollToFocus is reachable")
     for property in properties {
       #expect(
         refused.errors.contains { $0.contains("'\(property)' setter is inaccessible") },

@@ -80,7 +80,7 @@ package enum ListLayout {
   }
 
   /// Moves `listTop` so the focused card is fully in view, walking at most a screenful.
-  package static func scrollToFocus(_ state: inout CenterState) {
+  static func scrollToFocus(_ state: inout CenterState) {
     let rows = visibleRows(state)
     guard let focus = state.listFocus, state.store.delivered(focus) != nil else {
       state.listTop = first(state)
