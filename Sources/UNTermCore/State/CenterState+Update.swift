@@ -18,6 +18,13 @@ extension CenterState {
       return deliver(notification, presentation: presentation)
     case .key(let key):
       return handleKey(key, layout: layout)
+    case .paste(let text):
+      // Only a reply field takes a paste (iOS's passcode pad does not); keys are never implied.
+      guard !isHelpVisible, case .expanded(var e) = overlay, var reply = e.reply else { return Outcome() }
+      reply.field.insert(text)
+      e.reply = reply
+      overlay = .expanded(e)
+      return Outcome()
     case .command(let command):
       return perform(command)
     case .resize(let width, let height):

@@ -11,6 +11,9 @@ package enum Event: @unchecked Sendable {
   case deliver(UNNotification, presentation: UNNotificationPresentationOptions)
   /// A key was pressed.
   case key(Key)
+  /// Text was pasted (a terminal's bracketed paste): it goes into an open reply field as typed
+  /// text, and does nothing anywhere else.
+  case paste(String)
   /// The user did something a script names directly.
   case command(Command)
   /// The terminal changed size.

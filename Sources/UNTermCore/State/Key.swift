@@ -1,8 +1,13 @@
 /// A key press, decoded from a terminal or named in a script.
 package enum Key: Hashable, Sendable, CustomStringConvertible {
   case character(Character)
-  case enter, escape, tab, backspace, delete
+  case enter, escape, tab, backspace, delete, insert
   case up, down, left, right, home, end, pageUp, pageDown
+  /// A function key: F1–F12, and higher numbers where a terminal reports them.
+  case function(Int)
+  /// A key held with Shift, Alt or Ctrl that the terminal reports as such (Ctrl-← , Alt-x,
+  /// Shift-Tab…). No binding uses one today; they are decoded so they never arrive as other keys.
+  indirect case modified(Key, KeyModifiers)
   /// Ctrl-C in raw mode.
   case interrupt
 
@@ -40,6 +45,7 @@ package enum Key: Hashable, Sendable, CustomStringConvertible {
     case .tab: return "Tab"
     case .backspace: return "⌫"
     case .delete: return "Del"
+    case .insert: return "Ins"
     case .up: return "↑"
     case .down: return "↓"
     case .left: return "←"
@@ -48,7 +54,30 @@ package enum Key: Hashable, Sendable, CustomStringConvertible {
     case .end: return "End"
     case .pageUp: return "PgUp"
     case .pageDown: return "PgDn"
+    case .function(let n): return "F\(n)"
+    case .modified(let key, let modifiers): return modifiers.description + key.description
     case .interrupt: return "Ctrl-C"
     }
+  }
+}
+
+/// Shift, Alt and Ctrl, as terminals report them with a key.
+package struct KeyModifiers: OptionSet, Hashable, Sendable, CustomStringConvertible {
+  package let rawValue: UInt8
+  package init(rawValue: UInt8) { self.rawValue = rawValue }
+
+  package static let shift = KeyModifiers(rawValue: 1 << 0)
+  package static let alt = KeyModifiers(rawValue: 1 << 1)
+  package static let control = KeyModifiers(rawValue: 1 << 2)
+
+  /// The modifiers of xterm's parameter convention (`ESC [ 1 ; P D`, terminfo's `kLFT5`):
+  /// `P - 1` holds Shift (1), Alt (2) and Ctrl (4).
+  package init(xtermParameter parameter: Int) {
+    self.init(rawValue: UInt8(truncatingIfNeeded: max(0, parameter - 1) & 0b111))
+  }
+
+  /// `Ctrl-`, `Alt-`, `Shift-` in that order, as a caption prefix.
+  package var description: String {
+    (contains(.control) ? "Ctrl-" : "") + (contains(.alt) ? "Alt-" : "") + (contains(.shift) ? "Shift-" : "")
   }
 }
