@@ -37,6 +37,20 @@ static inline const char *cnc_tigetstr(const char *name) {
   return value;
 }
 
+/* Another terminal type's description, for its key sequences (term.h is left out: its
+ * capability macros would clash with ordinary names). Loading makes it the current terminal;
+ * freeing it leaves none, so call both before newterm. */
+struct term;
+extern struct term *cur_term;
+extern int setupterm(const char *, int, int *);
+extern int del_curterm(struct term *);
+static inline void *cnc_load_terminal(const char *name, int fd) {
+  int status = 0;
+  if (setupterm(name, fd, &status) != OK) { return NULL; }
+  return (void *)cur_term;
+}
+static inline void cnc_free_terminal(void *terminal) { del_curterm((struct term *)terminal); }
+
 /* NCURSES_BITS-based attribute macros are not imported into Swift. */
 static const attr_t CNC_A_NORMAL = A_NORMAL;
 static const attr_t CNC_A_BOLD = A_BOLD;

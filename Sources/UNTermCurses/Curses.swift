@@ -43,6 +43,44 @@ enum Curses {
     return Array(String(cString: value).utf8)
   }
 
+  /// Loads another terminal type's description and makes it the current one, to read its
+  /// capabilities; `nil` when terminfo does not know the type. Only while no screen is open.
+  ///
+  /// The corresponding ncurses function is `setupterm`.
+  static func loadDescription(_ type: String, descriptor: Int32) -> UnsafeMutableRawPointer? {
+    cnc_load_terminal(type, descriptor)
+  }
+
+  /// Frees a description `loadDescription` made, leaving no current terminal.
+  ///
+  /// The corresponding ncurses function is `del_curterm`.
+  static func freeDescription(_ description: UnsafeMutableRawPointer) {
+    cnc_free_terminal(description)
+  }
+
+  // MARK: - Keys
+
+  /// The key code a sequence is bound to: positive when bound, 0 when free, -1 when it
+  /// conflicts with (is a prefix of, or starts with) a bound one, or is not plain ASCII.
+  ///
+  /// The corresponding ncurses function is `key_defined`.
+  static func keyCode(of sequence: [UInt8]) -> Int32 {
+    guard isPlainASCII(sequence) else { return -1 }
+    return String(decoding: sequence, as: UTF8.self).withCString { key_defined($0) }
+  }
+
+  /// Binds a plain-ASCII sequence to a key code, so the keypad decoder returns the code for it.
+  ///
+  /// The corresponding ncurses function is `define_key`.
+  static func bind(_ sequence: [UInt8], to code: Int32) -> Bool {
+    guard isPlainASCII(sequence) else { return false }
+    return String(decoding: sequence, as: UTF8.self).withCString { define_key($0, code) } == OK
+  }
+
+  private static func isPlainASCII(_ bytes: [UInt8]) -> Bool {
+    !bytes.isEmpty && bytes.allSatisfy { $0 > 0 && $0 < 0x80 }
+  }
+
   // MARK: - Screens
 
   /// Opens a C stream over a descriptor.

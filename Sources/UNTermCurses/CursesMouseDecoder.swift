@@ -1,4 +1,5 @@
 import CNcursesw
+import UNTermRender
 
 /// Maps a `getmouse` report to mouse events, without a terminal.
 package enum CursesMouseDecoder {

@@ -37,7 +37,7 @@ package final class CursesOutputMeter {
     }
     var options = CursesTerminal.Options()
     options.mouse = false
-    options.suspendOnControlZ = false
+    options.bracketedPaste = false
     do {
       terminal = try CursesTerminal(
         input: input, output: file, terminalType: terminalType, options: options,
@@ -67,6 +67,13 @@ package final class CursesOutputMeter {
   /// Every byte written so far, set-up included: what a terminal would have received.
   package var output: [UInt8] {
     Posix.contents(of: file)
+  }
+
+  /// Tells curses the window changed size, as a SIGWINCH does (`resizeterm`, which reports
+  /// `KEY_RESIZE` even when the size is the same), and returns the input that follows.
+  package func windowChanged(width: Int, height: Int) -> [InputEvent] {
+    Curses.resizeTerminal(rows: Int32(height), columns: Int32(width))
+    return terminal.nextInput(timeoutMilliseconds: 0, extraFD: nil)
   }
 
   /// Makes the next frame a full repaint, optionally clearing the screen first.

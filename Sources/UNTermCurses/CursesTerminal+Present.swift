@@ -37,6 +37,9 @@ extension CursesTerminal {
       || previousWindowSize != windowSize || previousDepth != effectiveDepth
     if isFull {
       Curses.erase(window)
+      // After a real change of size the terminal may have reflowed what it showed: start clean.
+      // (A SIGWINCH to the same size changes nothing and repaints nothing.)
+      if previousGrid != nil && previousWindowSize != windowSize { clearsTerminalBeforeNextPresent = true }
       if clearsTerminalBeforeNextPresent {
         Curses.clearOnNextUpdate(window)
         clearsTerminalBeforeNextPresent = false

@@ -16,25 +16,36 @@ import UNTermRender
 /// What opening does: `setlocale` from the environment (falling back to C.UTF-8 for the
 /// character type), `newterm` on the tty (never `initscr`, which exits the process when the
 /// terminal type is unknown), raw mode (Ctrl-C arrives as `.interrupt`), no echo, no newline
-/// translation, keypad codes, an Esc delay of 25 ms, default colours, a hidden cursor, and
-/// mouse press and release reports where the terminal has them.
+/// translation, keypad codes, an Esc delay of 25 ms, default colours, a hidden cursor, mouse
+/// press and release reports where the terminal has them, and bracketed paste where terminfo
+/// says the terminal has it (`BE`).
+///
+/// Keys are decoded from terminfo: the terminal's own entry, and the sequences of the terminals
+/// UNTerm commonly runs in where they do not clash (`TerminfoKeys`); what no entry knows is put
+/// together or swallowed by `KeySequenceParser`.
+///
+/// A terminal that a killed program left raw (no `ICANON`, no `ECHO`) is set to sane cooked
+/// modes before curses starts, so quitting restores those rather than the broken ones
+/// (`repairedInheritedModes`).
 ///
 /// Ways out, and how each restores the terminal:
-/// * `close()` (also run by `deinit`): mouse off, cursor visible, `endwin`, saved termios.
+/// * `close()` (also run by `deinit`): paste and mouse off, cursor visible, `endwin`, saved
+///   termios.
 /// * SIGINT, SIGTERM, SIGHUP, SIGQUIT: an async-signal-safe handler writes precomputed
 ///   terminfo bytes, restores the termios saved before `newterm`, and re-raises the signal so
 ///   the exit status shows it. With `Options.politeTermination` the first one is reported as
 ///   `InputEvent.signal` instead, so the loop can finish its log and close normally.
 /// * Crashes (SIGSEGV, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE; Swift traps are SIGILL on
 ///   x86_64 and SIGTRAP on arm64): the same restore, then the previous handler runs.
-/// * Ctrl-Z: in raw mode it is byte 26, so the terminal raises SIGTSTP itself; ncurses'
-///   SIGTSTP handler does `endwin`, stops, and repaints on SIGCONT.
+/// * Ctrl-Z: in raw mode it is byte 26, reported as `.suspend`; `suspendForJobControl()` raises
+///   SIGTSTP, and ncurses' handler does `endwin`, stops, and repaints on SIGCONT (bracketed
+///   paste is turned off around it).
 /// * SIGKILL cannot be caught: `stty sane` or `reset` afterwards.
 ///
 /// Set `SWIFT_BACKTRACE=interactive=no,output-to=stderr` before the process starts: the Swift
 /// runtime reads it at launch, and its defaults would prompt on, and print a backtrace into,
 /// the curses screen. An executable can `setenv` it and re-exec itself when it is unset.
-package final class CursesTerminal {
+package final class CursesTerminal: TerminalBackend {
   /// How the terminal behaves.
   package struct Options: Sendable {
     /// Report mouse presses and releases, where the terminal can.
@@ -42,8 +53,8 @@ package final class CursesTerminal {
     /// Report the first SIGINT/SIGTERM/SIGHUP/SIGQUIT as `InputEvent.signal` instead of
     /// restoring and dying at once; a second one still ends the process.
     package var politeTermination = false
-    /// Stop the process on Ctrl-Z, as a shell's job control expects.
-    package var suspendOnControlZ = true
+    /// Turn on bracketed paste where the terminal has it, so a paste arrives as `.paste`.
+    package var bracketedPaste = true
     /// How long to wait after Esc for the rest of an escape sequence.
     package var escapeDelayMilliseconds: Int32 = 25
 
@@ -73,6 +84,18 @@ package final class CursesTerminal {
   package private(set) var isOpen = true
   /// Whether `suspend()` handed the terminal back for now.
   package private(set) var isSuspended = false
+  /// Whether the terminal was left raw (no `ICANON`, no `ECHO`) by an earlier program and was
+  /// set to sane cooked modes, which quitting restores.
+  package let repairedInheritedModes: Bool
+
+  /// The key for each ncurses key code (see `TerminfoKeys`).
+  let keyTable: [UInt32: TerminfoKeys.Binding]
+  /// Escape sequences, Alt keys and pastes being put together across reads.
+  var parser = KeySequenceParser()
+  /// The descriptor ncurses writes to.
+  let outputDescriptor: Int32
+  /// The bytes that turn bracketed paste on and off, when it was turned on.
+  let pasteMode: (on: [UInt8], off: [UInt8])?
 
   // State kept between frames (see CursesTerminal+Present.swift).
   var previousGrid: CellGrid?
@@ -139,7 +162,17 @@ package final class CursesTerminal {
     }
 
     let handled = TerminalSignals.terminationSignals + [SIGWINCH]
-    let savedModes = Posix.terminalModes(input)
+    var savedModes = Posix.terminalModes(input)
+    var repaired = false
+    if var modes = savedModes, TerminalModes.isClearlyRaw(modes) {
+      // Set before newterm, so ncurses keeps these as the shell's modes too (endwin, Ctrl-Z).
+      TerminalModes.makeSaneCooked(&modes)
+      Posix.setTerminalModes(input, &modes)
+      savedModes = modes
+      repaired = true
+    }
+    // Read while no screen is open: loading another type's description makes it current.
+    let companions = TerminfoKeys.companionSequences()
     if ownsSignals {
       // Installed before newterm, so ncurses does not add its own SIGINT/SIGTERM handlers
       // (endwin in a signal handler, then _exit(1)); blocked until the restore bytes are known.
@@ -176,6 +209,7 @@ package final class CursesTerminal {
     Curses.noEcho()
     Curses.noNewlineTranslation()
     Curses.keypadMode(window, true)
+    keyTable = TerminfoKeys.bindKeys(companions: companions)
     Curses.noDelay(window, true)
     Curses.setEscapeDelay(milliseconds: options.escapeDelayMilliseconds)
     Curses.disableTypeaheadCheck()
@@ -193,6 +227,12 @@ package final class CursesTerminal {
     }
     hasMouse = mouse
     if Curses.setCursorVisibility(0) { cursorVisibility = 0 }
+    if options.bracketedPaste, let on = Curses.stringCapability("BE") {
+      let off = Curses.stringCapability("BD") ?? RestoreSequence.pasteOff
+      pasteMode = (RestoreSequence.removingPadding(on), RestoreSequence.removingPadding(off))
+    } else {
+      pasteMode = nil
+    }
     if let size {
       Curses.resizeTerminal(rows: Int32(size.height), columns: Int32(size.width))
       Curses.discardInput()  // the KEY_RESIZE resizeterm queued: nobody resized anything
@@ -203,6 +243,8 @@ package final class CursesTerminal {
     self.outputStream = outputStream
     self.inputStream = inputStream
     self.inputDescriptor = inputCopy
+    self.outputDescriptor = outputCopy
+    self.repairedInheritedModes = repaired
     self.terminalInput = input
     self.savedModes = savedModes
     self.ownsSignals = ownsSignals
@@ -211,12 +253,17 @@ package final class CursesTerminal {
     characters.initialize(repeating: 0, count: CellRuns.maxScalars + 1)
     Self.isAnyOpen = true
 
+    // ncurses has flushed everything it wrote while opening: these bytes go after it.
+    if let pasteMode { Posix.writeAll(outputCopy, pasteMode.on) }
+
     if ownsSignals {
       TerminalSignals.setRestoreBytes(
-        RestoreSequence.bytes(lookup: Curses.stringCapability, mouseEnabled: mouse))
+        RestoreSequence.bytes(lookup: Curses.stringCapability, mouseEnabled: mouse, pasteEnabled: pasteMode != nil))
+      TerminalSignals.setPasteBytes(on: pasteMode?.on ?? [], off: pasteMode?.off ?? [])
       TerminalSignals.setActive(true)
       TerminalSignals.installCrash()
       TerminalSignals.installWindowChange()
+      TerminalSignals.installStop()
       Posix.setBlocked(handled, false)
     }
   }
@@ -235,6 +282,8 @@ package final class CursesTerminal {
     isOpen = false
     let handled = TerminalSignals.terminationSignals + [SIGWINCH]
     if ownsSignals { Posix.setBlocked(handled, true) }
+    // Every frame ended with doupdate, which flushes: nothing of ncurses' is waiting.
+    if let pasteMode, !isSuspended { Posix.writeAll(outputDescriptor, pasteMode.off) }
     if hasMouse { _ = Curses.setMouseMask(0) }
     _ = Curses.setCursorVisibility(1)
     Curses.endWindows()
@@ -254,6 +303,7 @@ package final class CursesTerminal {
   package func suspend() {
     guard isOpen, !isSuspended else { return }
     if ownsSignals { TerminalSignals.setActive(false) }
+    if let pasteMode { Posix.writeAll(outputDescriptor, pasteMode.off) }
     Curses.endWindows()
     isSuspended = true
   }
@@ -262,6 +312,7 @@ package final class CursesTerminal {
   package func resume() {
     guard isOpen, isSuspended else { return }
     Curses.refresh(window)
+    if let pasteMode { Posix.writeAll(outputDescriptor, pasteMode.on) }
     isSuspended = false
     if ownsSignals { TerminalSignals.setActive(true) }
   }
@@ -285,14 +336,20 @@ package final class CursesTerminal {
     return Curses.size(of: window)
   }
 
-  /// Stops the process the way Ctrl-Z does in a cooked terminal.
-  func suspendForJobControl() {
+  /// Stops the process the way Ctrl-Z does in a cooked terminal, and returns once it continues,
+  /// the terminal taken back and repainted. Nothing happens when SIGTSTP is ignored (a shell
+  /// without job control).
+  package func suspendForJobControl() {
+    guard isOpen, !isSuspended else { return }
     switch TerminalSignals.stopDisposition() {
     case .ignored:
       return
     case .handled:
-      // ncurses' handler: endwin, stop, then repaint on SIGCONT.
+      // ncurses' handler (behind ours, which turns bracketed paste off and on around it):
+      // endwin, stop, then repaint on SIGCONT.
+      if !ownsSignals, let pasteMode { Posix.writeAll(outputDescriptor, pasteMode.off) }
       Posix.raiseSignal(SIGTSTP)
+      if !ownsSignals, let pasteMode { Posix.writeAll(outputDescriptor, pasteMode.on) }
     case .defaultAction:
       suspend()
       Posix.raiseSignal(SIGTSTP)

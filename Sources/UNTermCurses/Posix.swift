@@ -115,6 +115,13 @@ enum Posix {
     }
   }
 
+  /// Writes an array of bytes (not signal-safe: for the terminal's own thread).
+  static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { buffer in
+      if let base = buffer.baseAddress { writeAll(descriptor, base, count: buffer.count) }
+    }
+  }
+
   /// Reads and discards whatever a non-blocking descriptor holds.
   ///
   /// The corresponding C function is `read`.

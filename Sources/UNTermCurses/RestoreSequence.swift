@@ -9,17 +9,22 @@ package enum RestoreSequence {
   package static let mouseOff: [UInt8] = Array(
     "\u{1B}[?1006l\u{1B}[?1003l\u{1B}[?1002l\u{1B}[?1000l".utf8)
 
+  /// Turns bracketed paste off (xterm's mode 2004), where terminfo has no `BD`.
+  package static let pasteOff: [UInt8] = Array("\u{1B}[?2004l".utf8)
+
   /// The restore bytes from a terminal's capabilities.
   ///
   /// - Parameters:
   ///   - lookup: A string capability by terminfo name, or `nil` when the terminal lacks it.
   ///   - mouseEnabled: Whether mouse reporting was turned on.
+  ///   - pasteEnabled: Whether bracketed paste was turned on.
   /// - Returns: the capabilities in `capabilities` order with padding removed, mouse-off
-  ///   sequences after `op` when the mouse was on.
-  package static func bytes(lookup: (String) -> [UInt8]?, mouseEnabled: Bool) -> [UInt8] {
+  ///   sequences and then paste off (`BD`) after `op` when they were on.
+  package static func bytes(lookup: (String) -> [UInt8]?, mouseEnabled: Bool, pasteEnabled: Bool = false) -> [UInt8] {
     var out: [UInt8] = []
     for name in capabilities {
       if name == "rmkx" && mouseEnabled { out += mouseOff }
+      if name == "rmkx" && pasteEnabled { out += removingPadding(lookup("BD") ?? pasteOff) }
       if let value = lookup(name) { out += removingPadding(value) }
     }
     return out

@@ -20,9 +20,10 @@
 ///   alternate stack, so a stack overflow is covered too.
 /// * **SIGWINCH**: wakes the input wait, then calls ncurses' own handler, which makes the next
 ///   `wget_wch` return `KEY_RESIZE`.
-///
-/// SIGTSTP is left to ncurses, which installs a handler that does `endwin`, stops, and repaints
-/// on SIGCONT. In raw mode Ctrl-Z does not send SIGTSTP; `CursesTerminal` raises it itself.
+/// * **SIGTSTP**: turns bracketed paste off, calls ncurses' handler (which does `endwin`, stops,
+///   and repaints on SIGCONT), and turns paste back on once the process continues, so the shell
+///   never receives paste brackets meant for UNTerm. In raw mode Ctrl-Z does not send SIGTSTP;
+///   `CursesTerminal` raises it itself.
 enum TerminalSignals {
   static let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
   static let crashSignals: [Int32] = [SIGSEGV, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE]
@@ -55,6 +56,19 @@ enum TerminalSignals {
     state.byteCount.pointee = 0
     for i in 0..<count { state.bytes[i] = bytes[i] }
     state.byteCount.pointee = count
+  }
+
+  /// Replaces the bytes the SIGTSTP handler writes before stopping (`off`) and after continuing
+  /// (`on`); call with the signals blocked.
+  static func setPasteBytes(on: [UInt8], off: [UInt8]) {
+    let state = signalState
+    for (bytes, buffer, count) in [(on, state.pasteOn, state.pasteOnCount), (off, state.pasteOff, state.pasteOffCount)]
+    {
+      let n = min(bytes.count, SignalState.pasteCapacity)
+      count.pointee = 0
+      for i in 0..<n { buffer[i] = bytes[i] }
+      count.pointee = n
+    }
   }
 
   /// Whether a handler should restore the terminal (off while suspended and after close).
@@ -101,10 +115,18 @@ enum TerminalSignals {
     }
   }
 
+  /// Puts a handler in front of ncurses' SIGTSTP handler, when ncurses installed one.
+  static func installStop() {
+    guard stopDisposition() == .handled else { return }
+    install(SIGTSTP, flags: SA_SIGINFO | Int32(SA_RESTART), keepIgnored: true) { action in
+      action.__sigaction_handler.sa_sigaction = stopHandler
+    }
+  }
+
   /// Puts back every disposition this type replaced.
   static func uninstallAll() {
     let state = signalState
-    for signal in terminationSignals + crashSignals + [SIGWINCH] where state.installed[Int(signal)] {
+    for signal in terminationSignals + crashSignals + [SIGWINCH, SIGTSTP] where state.installed[Int(signal)] {
       Posix.setAction(signal, state.previous + Int(signal), previous: nil)
       state.installed[Int(signal)] = false
     }
@@ -187,6 +209,7 @@ enum TerminalSignals {
 /// Raw memory the handlers read: allocated once, never freed, written with signals blocked.
 struct SignalState {
   static let byteCapacity = 512
+  static let pasteCapacity = 32
   static let signalSlots = 65
 
   let bytes: UnsafeMutablePointer<UInt8>
@@ -202,6 +225,10 @@ struct SignalState {
   let wakeWrite: UnsafeMutablePointer<Int32>
   let previous: UnsafeMutablePointer<sigaction>
   let installed: UnsafeMutablePointer<Bool>
+  let pasteOn: UnsafeMutablePointer<UInt8>
+  let pasteOnCount: UnsafeMutablePointer<Int>
+  let pasteOff: UnsafeMutablePointer<UInt8>
+  let pasteOffCount: UnsafeMutablePointer<Int>
 
   static func make() -> SignalState {
     func cell<T>(_ value: T) -> UnsafeMutablePointer<T> {
@@ -220,11 +247,16 @@ struct SignalState {
     previous.initialize(repeating: sigaction(), count: signalSlots)
     let installed = UnsafeMutablePointer<Bool>.allocate(capacity: signalSlots)
     installed.initialize(repeating: false, count: signalSlots)
+    let pasteOn = UnsafeMutablePointer<UInt8>.allocate(capacity: pasteCapacity)
+    pasteOn.initialize(repeating: 0, count: pasteCapacity)
+    let pasteOff = UnsafeMutablePointer<UInt8>.allocate(capacity: pasteCapacity)
+    pasteOff.initialize(repeating: 0, count: pasteCapacity)
     return SignalState(
       bytes: bytes, byteCount: cell(0), outputFD: cell(-1), inputFD: cell(-1),
       savedModes: cell(termios()), hasModes: cell(false), active: cell(false),
       polite: cell(false), pending: cell(0), wakeRead: cell(pipe?.read ?? -1),
-      wakeWrite: cell(pipe?.write ?? -1), previous: previous, installed: installed)
+      wakeWrite: cell(pipe?.write ?? -1), previous: previous, installed: installed, pasteOn: pasteOn,
+      pasteOnCount: cell(0), pasteOff: pasteOff, pasteOffCount: cell(0))
   }
 }
 
@@ -306,6 +338,28 @@ private func windowChangeHandler(
     previous.__sigaction_handler.sa_sigaction?(signal, info, context)
   } else if handlerBits(previous.__sigaction_handler.sa_handler) > 1 {
     previous.__sigaction_handler.sa_handler?(signal)
+  }
+  Posix.lastError = saved
+}
+
+private func stopHandler(
+  _ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?
+) {
+  let saved = Posix.lastError
+  let state = signalState
+  let active = state.active.pointee
+  if active && state.outputFD.pointee >= 0 && state.pasteOffCount.pointee > 0 {
+    Posix.writeAll(state.outputFD.pointee, state.pasteOff, count: state.pasteOffCount.pointee)
+  }
+  // ncurses' handler: endwin, stop; returns once the process continues, screen repainted.
+  let previous = state.previous[Int(signal)]
+  if previous.sa_flags & SA_SIGINFO != 0 {
+    previous.__sigaction_handler.sa_sigaction?(signal, info, context)
+  } else if handlerBits(previous.__sigaction_handler.sa_handler) > 1 {
+    previous.__sigaction_handler.sa_handler?(signal)
+  }
+  if active && state.active.pointee && state.outputFD.pointee >= 0 && state.pasteOnCount.pointee > 0 {
+    Posix.writeAll(state.outputFD.pointee, state.pasteOn, count: state.pasteOnCount.pointee)
   }
   Posix.lastError = saved
 }

@@ -5,67 +5,132 @@ import UNTermHeadless
 import UNTermRender
 import UserNotifications
 
-/// The interactive notification center: the session on a real clock, drawn with ncursesw,
-/// fed by keys, the mouse, the push socket and the inbox.
+/// The interactive notification center: the session on a clock, drawn on a terminal, fed by
+/// keys, pastes, the mouse, the push socket and the inbox.
+///
+/// The loop is bubbletea's on ratatui's backend: it renders the session's state, presents the
+/// frame to a `TerminalBackend` (which writes only what changed), waits for input, and turns
+/// what arrives into events. `run()` opens the real terminal (`CursesTerminal`); tests run the
+/// same loop on an `InMemoryTerminal` with its virtual clock and read the screen.
 ///
 /// One thread: everything that touches the terminal or the session runs here. Other threads
 /// (the socket, the inbox, the app's own code) post work to the session's queue, whose pipe
 /// wakes the input wait. Nothing is redrawn while idle: the loop sleeps until input, posted
 /// work, or the next moment something changes by itself (a banner retiring, a trigger, a
-/// service extension's budget, a "2m ago" label).
+/// service extension's budget, a "2m ago" label). A burst of resizes is drawn once it settles,
+/// and a resize to the size the screen already has draws nothing.
 package final class InteractiveShell {
   private let session: Session
   private let feeder: DemoFeeder?
   private let depth: ColorDepth
+  private let clock: () -> Date
   private var press: (x: Int, y: Int, at: Date, target: HitTarget?)?
   private var lastFrame: Frame?
 
   /// A press held this long, then released, is a long-press.
   package static let longPressDuration: TimeInterval = 0.5
+  /// After a resize, input is read again for this long to gather the rest of a burst before the
+  /// screen is drawn at the new size.
+  package static let resizeSettleMilliseconds: Int32 = 40
+  /// A burst of resizes is drawn at least this often, so a window being dragged still follows.
+  package static let resizeBurstLimit: TimeInterval = 0.3
 
-  package init(session: Session, feeder: DemoFeeder? = nil) {
+  /// A shell for a session.
+  ///
+  /// - Parameters:
+  ///   - session: The session to show and drive.
+  ///   - feeder: The demo's script, if any.
+  ///   - depth: The colours to draw with; by default from the environment (`NO_COLOR`, `TERM`,
+  ///     `COLORTERM`).
+  ///   - clock: Where the time comes from: the wall clock, or a test terminal's virtual one.
+  package init(
+    session: Session, feeder: DemoFeeder? = nil, depth: ColorDepth? = nil, clock: @escaping () -> Date = Date.init
+  ) {
     self.session = session
     self.feeder = feeder
     let environment = ProcessInfo.processInfo.environment
-    depth = (environment["NO_COLOR"] ?? "").isEmpty ? ColorDepth.detect(environment: environment) : .none
+    self.depth =
+      depth ?? ((environment["NO_COLOR"] ?? "").isEmpty ? ColorDepth.detect(environment: environment) : .none)
+    self.clock = clock
     session.settlesBeforeTime = false
   }
 
-  /// Runs until the user quits; returns the signal that ended it, if one did.
+  /// Opens the real terminal and runs until the user quits; returns the signal that ended it,
+  /// if one did.
   package func run() throws(CursesTerminalError) -> Int32? {
     var options = CursesTerminal.Options()
     options.politeTermination = true
     let terminal = try CursesTerminal(options: options)
     defer { terminal.close() }
+    if terminal.repairedInheritedModes {
+      session.send(
+        .notice(
+          .info, "The terminal was left in raw mode by an earlier program; UNTerm leaves it in cooked mode on quit"))
+    }
+    return run(on: terminal)
+  }
+
+  /// Runs the loop on a terminal until the user quits, the terminal hangs up, or a termination
+  /// signal arrives (returned, for the caller to end the process with after closing).
+  package func run(on terminal: some TerminalBackend) -> Int32? {
     let size = terminal.size
     session.resize(width: size.width, height: size.height)
-    session.advance(to: Date())
+    session.advance(to: clock())
     while !session.state.hasQuit {
-      feeder?.feed(session, now: Date())
-      session.advance(to: Date())
+      feeder?.feed(session, now: clock())
+      session.advance(to: clock())
       let frame = session.frame()
       terminal.present(frame, depth: depth)
       lastFrame = frame
-      let timeout = waitMilliseconds(now: Date())
-      for event in terminal.nextInput(timeoutMilliseconds: timeout, extraFD: session.queue.wakeDescriptor) {
-        switch event {
-        case .key(let key):
-          session.send(.key(key))
-        case .mouse(let mouse):
-          handle(mouse)
-        case .resize(let width, let height):
-          let current = (width > 0 && height > 0) ? (width, height) : terminal.size
-          session.resize(width: current.0, height: current.1)
-        case .wake:
-          session.drain()
-        case .signal(let signal):
-          return signal
-        case .hangup:
-          return nil
-        }
+      var events = terminal.nextInput(
+        timeoutMilliseconds: waitMilliseconds(now: clock()), extraFD: session.queue.wakeDescriptor)
+      var burstStarted: Date?
+      while true {
+        if let end = handle(events, on: terminal) { return end.signal }
         if session.state.hasQuit { break }
+        if burstStarted == nil && events.contains(where: \.isResize) { burstStarted = clock() }
+        // Gather the rest of a burst of resizes (and whatever comes with it) before drawing.
+        guard let started = burstStarted, clock().timeIntervalSince(started) < Self.resizeBurstLimit else { break }
+        events = terminal.nextInput(
+          timeoutMilliseconds: Self.resizeSettleMilliseconds, extraFD: session.queue.wakeDescriptor)
+        if events.isEmpty { break }
       }
       session.drain()
+    }
+    return nil
+  }
+
+  /// Why the loop ends.
+  private struct End {
+    var signal: Int32?
+  }
+
+  /// Turns input into events; returns when the loop must end.
+  private func handle(_ events: [InputEvent], on terminal: some TerminalBackend) -> End? {
+    for event in events {
+      switch event {
+      case .key(let key):
+        session.send(.key(key))
+      case .paste(let text):
+        session.send(.paste(text))
+      case .mouse(let mouse):
+        handle(mouse)
+      case .resize(let width, let height):
+        let current = (width > 0 && height > 0) ? (width, height) : terminal.size
+        // A SIGWINCH that changes nothing repaints nothing.
+        if current.0 != session.state.screenWidth || current.1 != session.state.screenHeight {
+          session.resize(width: current.0, height: current.1)
+        }
+      case .suspend:
+        terminal.suspendForJobControl()
+      case .wake:
+        session.drain()
+      case .signal(let signal):
+        return End(signal: signal)
+      case .hangup:
+        return End(signal: nil)
+      }
+      if session.state.hasQuit { break }
     }
     return nil
   }
@@ -98,11 +163,11 @@ package final class InteractiveShell {
     case (.press, .wheelUp): session.send(.key(.up))
     case (.press, .wheelDown): session.send(.key(.down))
     case (.press, .left):
-      press = (mouse.x, mouse.y, Date(), target)
+      press = (mouse.x, mouse.y, clock(), target)
     case (.release, _):
       guard let started = press else { return }
       press = nil
-      let held = Date().timeIntervalSince(started.at)
+      let held = clock().timeIntervalSince(started.at)
       guard let target = started.target else { return }
       activate(target, long: held >= Self.longPressDuration)
     default:
@@ -129,5 +194,12 @@ package final class InteractiveShell {
     case .extensionButton(let index):
       return [.command(.pressExtensionButton(index))]
     }
+  }
+}
+
+extension InputEvent {
+  fileprivate var isResize: Bool {
+    if case .resize = self { return true }
+    return false
   }
 }

@@ -113,6 +113,8 @@ func describe(_ event: InputEvent) -> String {
     let scalars = c.unicodeScalars.map { String(format: "U+%04X", $0.value) }.joined(separator: " ")
     return "char '\(c)' [\(scalars)]"
   case .key(let key): return "key \(key)"
+  case .paste(let text): return "paste \(TerminalText.sanitize(text).prefix(40))"
+  case .suspend: return "suspend"
   case .mouse(let m): return "mouse \(m.kind) \(m.button) @\(m.x),\(m.y)"
   case .resize(let w, let h): return "resize \(w)×\(h)"
   case .wake: return "wake"
@@ -180,6 +182,8 @@ func run() -> Int32 {
       case .key(.character(let c)): typed.append(c)
       case .key(.backspace): if !typed.isEmpty { typed.removeLast() }
       case .key(.interrupt): typed = ""
+      case .paste(let text): typed += TerminalText.sanitize(text)
+      case .suspend: terminal.suspendForJobControl()
       case .resize(let w, let h): size = (w, h)
       case .signal(let s):
         exitSignal = s

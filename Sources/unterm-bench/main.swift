@@ -7,7 +7,8 @@ import UserNotifications
 
 // Prints what a frame of the notification list costs with 10 and with 100,000 delivered
 // notifications, their ratio, and the bytes a terminal receives for a full paint and for
-// moving the focus one step. Run: swift run -c release unterm-bench [COUNT ...]
+// moving the focus one step: as plain ANSI text and as ncurses writes them, both for the
+// clusters the one `CellDiff` names. Run: swift run -c release unterm-bench [COUNT ...]
 
 let counts = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let sizes = counts.isEmpty ? [10, 100_000] : counts

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UNTermCore
+import UNTermRender
 
 @testable import UNTermCurses
 
@@ -13,42 +14,7 @@ extension NcursesTests {
   /// an xterm would send it: no tty needed.
   @Suite("Reading input through ncurses")
   struct CursesInputTests {
-    /// A terminal reading from a pipe and writing to a scratch file.
-    private final class Harness {
-      let terminal: CursesTerminal
-      let keys: (read: Int32, write: Int32)
-      let wake: (read: Int32, write: Int32)
-      let output: Int32
-
-      init() throws {
-        var keyPipe: [Int32] = [-1, -1]
-        var wakePipe: [Int32] = [-1, -1]
-        try #require(pipe(&keyPipe) == 0)
-        try #require(pipe(&wakePipe) == 0)
-        keys = (keyPipe[0], keyPipe[1])
-        wake = (wakePipe[0], wakePipe[1])
-        output = open("/dev/null", O_WRONLY)
-        var options = CursesTerminal.Options()
-        options.suspendOnControlZ = false
-        terminal = try CursesTerminal(
-          input: keys.read, output: output, terminalType: "xterm-256color", options: options,
-          ownsSignals: false, size: (80, 24))
-      }
-
-      deinit {
-        terminal.close()
-        for fd in [keys.read, keys.write, wake.read, wake.write, output] { close(fd) }
-      }
-
-      func type(_ text: String) {
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { write(keys.write, $0.baseAddress, $0.count) }
-      }
-
-      func next(timeout: Int32 = 500) -> [InputEvent] {
-        terminal.nextInput(timeoutMilliseconds: timeout, extraFD: wake.read)
-      }
-    }
+    typealias Harness = PipeTerminal
 
     @Test("Arrow, editing and control keys as an xterm sends them")
     func keys() throws {

@@ -1,4 +1,5 @@
 import Testing
+import UNTermRender
 
 @testable import UNTermCurses
 

@@ -110,6 +110,21 @@ extension NcursesTests {
       again.close()
     }
 
+    @Test("A SIGWINCH to the same size writes nothing; a new size repaints once, on a cleared screen")
+    func windowChanges() throws {
+      let meter = try CursesOutputMeter(width: 40, height: 6)
+      let card = frame(["┌──────┐", "│ক্ষমা│", "└──────┘"])
+      #expect(meter.present(card, depth: .palette256) > 0)
+      #expect(meter.windowChanged(width: 40, height: 6) == [.resize(width: 40, height: 6)])
+      #expect(meter.present(card, depth: .palette256) == 0)
+      #expect(meter.windowChanged(width: 30, height: 5) == [.resize(width: 30, height: 5)])
+      let before = meter.output.count
+      let bigger = frame(["┌──────┐", "│ক্ষমা│", "└──────┘"], width: 30, height: 5)
+      #expect(meter.present(bigger, depth: .palette256) > 0)
+      #expect(contains(Array(meter.output[before...]), "\u{1B}[H\u{1B}[2J"))  // clear, home
+      #expect(meter.present(bigger, depth: .palette256) == 0)
+    }
+
     @Test("Printed for the record: bytes for an 80×24 screen")
     func report() throws {
       let meter = try CursesOutputMeter(width: 80, height: 24)

@@ -25,6 +25,18 @@ struct RestoreSequenceTests {
     #expect(!text(withoutMouse).contains("1000l"))
   }
 
+  @Test("Bracketed paste off after the mouse, from BD or xterm's own sequence")
+  func pasteOff() {
+    let withBD = RestoreSequence.bytes(
+      lookup: { $0 == "BD" ? Array("\u{1B}[?2004l".utf8) : xterm[$0].map { Array($0.utf8) } }, mouseEnabled: true,
+      pasteEnabled: true)
+    #expect(text(withBD).contains("\u{1B}[?1000l\u{1B}[?2004l\u{1B}[?1l"))
+    let withoutBD = RestoreSequence.bytes(lookup: { _ in nil }, mouseEnabled: false, pasteEnabled: true)
+    #expect(text(withoutBD) == "\u{1B}[?2004l")
+    let off = RestoreSequence.bytes(lookup: { xterm[$0].map { Array($0.utf8) } }, mouseEnabled: false)
+    #expect(!text(off).contains("2004"))
+  }
+
   @Test("Missing capabilities are skipped")
   func missing() {
     #expect(

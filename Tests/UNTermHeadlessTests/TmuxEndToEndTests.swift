@@ -79,6 +79,67 @@ struct TmuxEndToEndTests {
     #expect(after.contains(" icanon") && after.contains(" echo"))
   }
 
+  /// Keys as terminals send them, under each `TERM` a user may have: inside tmux with
+  /// `TERM=xterm-256color`, Home (`ESC [ 1 ~`) used to cancel the reply (Esc) and send action 1.
+  /// Every key here is sent as raw bytes, one write each, as a terminal sends a key press.
+  @Test(arguments: ["xterm", "xterm-256color", "screen-256color", "tmux-256color", "linux", "vt100"])
+  func keysArriveAsPressedUnder(_ term: String) throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let log = dir.appendingPathComponent("responses.jsonl").path
+    let socket = dir.appendingPathComponent("push.sock").path
+    let tmux = try TmuxDriver(width: 80, height: 24)
+    defer { tmux.kill() }
+    tmux.type(
+      "TERM=\(term) LANG=C.UTF-8 \(Fixtures.unterm) --categories \(Fixtures.sample("categories.json")) --log \(log) "
+        + "--socket \(socket) \(Fixtures.sample("message.json")); echo EXIT=$?")
+    tmux.keys("Enter")
+    try tmux.waitFor("Ana Lima")
+
+    // Esc alone still works: the expanded view opens and closes.
+    tmux.keys("Space")
+    try tmux.waitFor("1  Reply")
+    tmux.bytes("\u{1B}")
+    try tmux.waitUntil { !$0.contains("1  Reply") }
+    tmux.keys("Space")
+    try tmux.waitFor("1  Reply")
+
+    // A paste outside a text field does nothing: it does not choose action 1.
+    tmux.bytes("\u{1B}[200~1\u{1B}[201~")
+    tmux.type("1")
+    try tmux.waitFor("Message…")
+    tmux.type("b")
+    try tmux.waitFor("│ b ")
+
+    // Keys that do nothing in a text field: neither text nor Esc.
+    let e = "\u{1B}"
+    let inert =
+      ["[2~", "[5~", "[6~", "OP", "OQ", "OR", "OS", "[[A", "[[E", "[11~", "[15~", "[17~", "[18~", "[19~", "[20~"]
+      + ["[21~", "[23~", "[24~", "[1;2A", "[1;5D", "[1;3C", "[1;6B", "[1;5H", "[3;5~", "[5;3~", "[Z", "x", "1", "[a"]
+      + ["Od", "[99~", "[1;9Z", "[I", "[O", "[?1;2c"]
+    for tail in inert { tmux.bytes(e + tail) }
+    // Home as tmux, xterm (both cursor-key modes) and rxvt send it, then End likewise.
+    for home in ["[1~", "OH", "[H", "[7~"] {
+      tmux.bytes(e + home)
+      tmux.type("h")
+    }
+    for end in ["[4~", "OF", "[F", "[8~"] {
+      tmux.bytes(e + end)
+      tmux.type("e")
+    }
+    tmux.bytes(e + "OD")
+    tmux.bytes(e + "[D")
+    tmux.bytes(e + "[3~")
+    tmux.bytes(e + "[200~[p\u{1}]" + e + "[201~")
+    try tmux.waitFor("hhhhbee[p␁]e")
+    tmux.keys("Enter")
+    let lines = try waitForLines(log, count: 1)
+    #expect(lines.count == 1)
+    #expect(lines[0].contains(#""actionIdentifier":"reply","userText":"hhhhbee[p\u0001]e""#), "\(term): \(lines[0])")
+    try tmux.waitFor("✓ reply · req-1")
+    tmux.type("q")
+    try tmux.waitFor("EXIT=0")
+  }
+
   @Test func withoutATerminalItPointsToRenderAndRun() throws {
     let result = try Fixtures.run(Fixtures.unterm, [Fixtures.sample("message.json")])
     #expect(result.status == 1)
@@ -139,6 +200,19 @@ struct TmuxDriver {
   func type(_ text: String) { run(["send-keys", "-t", "main", "-l", text]) }
   func keys(_ name: String) { run(["send-keys", "-t", "main", name]) }
   func screen() -> String { run(["capture-pane", "-p", "-t", "main"]) ?? "" }
+  /// Sends bytes as they are (a terminal's key sequence), in one write.
+  func bytes(_ text: String) {
+    run(["send-keys", "-t", "main", "-H"] + text.utf8.map { String(format: "%02x", $0) })
+  }
+
+  func waitUntil(timeout: TimeInterval = 10, _ condition: (String) -> Bool) throws {
+    let limit = Date().addingTimeInterval(timeout)
+    while Date() < limit {
+      if condition(screen()) { return }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    throw Timeout(description: "the screen did not change as expected:\n\(screen())")
+  }
   func kill() { run(["kill-server"]) }
 
   func waitFor(_ text: String, timeout: TimeInterval = 10) throws {

@@ -74,6 +74,13 @@ package struct CellGrid: Hashable, Sendable {
     cells[y * width + x]
   }
 
+  /// Stores a cell exactly as given, for a screen rebuilt cell by cell (the in-memory terminal);
+  /// drawing goes through `write` and `fill`, which keep wide clusters whole.
+  package mutating func store(_ cell: Cell, x: Int, y: Int) {
+    guard x >= 0, y >= 0, x < width, y < height else { return }
+    cells[y * width + x] = cell
+  }
+
   /// Fills a rectangle with blanks of a style.
   package mutating func fill(_ rect: Rect, style: Style) {
     let r = rect.intersection(bounds)

@@ -1,7 +1,6 @@
 import Testing
-import UNTermRender
 
-@testable import UNTermCurses
+@testable import UNTermRender
 
 @Suite("Which cells a frame writes")
 struct CellDiffTests {
@@ -82,5 +81,15 @@ struct CellDiffTests {
   func order() {
     let changes = CellDiff.changes(from: grid(["ab", "cd", "ef"]), to: grid(["aB", "Cd", "eF"]))
     #expect(changes == positions([(1, 0), (0, 1), (1, 2)]))
+  }
+
+  @Test("The ANSI text writes the clusters the diff names: a restyled right half redraws its cluster")
+  func ansiFollowsTheDiff() {
+    let before = grid(["中x"])
+    var after = before
+    after.restyle(Rect(x: 1, y: 0, width: 2, height: 1)) { $0.adding(.reverse) }
+    #expect(CellDiff.changes(from: before, to: after) == positions([(0, 0), (2, 0)]))
+    #expect(after.terminalUpdate(from: before, depth: .palette256) == "\u{1B}[1;1H\u{1B}[0m中\u{1B}[0;7mx\u{1B}[0m")
+    #expect(after.terminalUpdate(from: after, depth: .palette256).isEmpty)
   }
 }

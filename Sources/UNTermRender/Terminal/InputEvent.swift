@@ -4,14 +4,19 @@ import UNTermCore
 package enum InputEvent: Hashable, Sendable {
   /// A key press; Ctrl-C arrives as `.interrupt`, typed text as `.character`.
   case key(Key)
+  /// Text the terminal pasted (bracketed paste), whole, control characters included.
+  case paste(String)
+  /// Ctrl-Z: the user asks to stop the program (job control); see
+  /// `TerminalBackend.suspendForJobControl()`.
+  case suspend
   /// A mouse button went down or up; the caller measures long presses itself.
   case mouse(MouseEvent)
   /// The terminal changed size; the next frame should be rendered at this size.
   case resize(width: Int, height: Int)
   /// Only the extra descriptor (the session's wake pipe) became readable; drain it.
   case wake
-  /// A termination signal arrived while polite termination is on: close the terminal, then
-  /// `CursesTerminal.terminate(with:)`.
+  /// A termination signal arrived while polite termination is on: close the terminal, then end
+  /// the process with that signal.
   case signal(Int32)
   /// The terminal went away (hang-up or end of input); close and exit.
   case hangup

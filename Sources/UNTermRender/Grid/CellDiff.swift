@@ -1,5 +1,3 @@
-import UNTermRender
-
 /// A cell's column and row.
 package struct CellPosition: Hashable, Sendable, CustomStringConvertible {
   package var x: Int
@@ -13,7 +11,9 @@ package struct CellPosition: Hashable, Sendable, CustomStringConvertible {
   package var description: String { "(\(x),\(y))" }
 }
 
-/// Which cells to write to turn the screen showing one grid into another.
+/// Which cells to write to turn the screen showing one grid into another: the one diff every
+/// terminal path uses (ncurses in `CursesTerminal`, the ANSI text of `terminalUpdate`, the
+/// in-memory terminal of the tests), as ratatui's `Buffer::diff` is for its backends.
 package enum CellDiff {
   /// The first column of every cluster in a grid, row by row: a full repaint.
   ///
