@@ -24,10 +24,8 @@ final class PipeTerminal {
     try #require(pipe(&wakePipe) == 0)
     keys = (keyPipe[0], keyPipe[1])
     wake = (wakePipe[0], wakePipe[1])
-    var template = Array("/tmp/unterm-pipe-terminal-XXXXXX".utf8CString)
-    output = mkstemp(&template)
+    output = Posix.anonymousTemporaryFile(template: "/tmp/unterm-pipe-terminal-XXXXXX")
     try #require(output >= 0)
-    unlink(String(cString: template))
     terminal = try CursesTerminal(
       input: keys.read, output: output, terminalType: terminalType, options: options, ownsSignals: false,
       size: (80, 24))

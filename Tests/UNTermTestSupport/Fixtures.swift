@@ -130,22 +130,9 @@ extension Fixtures {
     defer { for pointer in argv { free(pointer) } }
     var environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { for pointer in environment { free(pointer) } }
-    // The test runner's threads block and ignore signals; a child that inherits that (a tmux
-    // server, the shell in its pane) would outlive `kill-server`, so it starts with none blocked
-    // and the usual ones at their defaults.
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    sigemptyset(&none)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signal in [SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE] { sigaddset(&defaults, signal) }
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     var pid: pid_t = 0
-    guard posix_spawn(&pid, executable, &actions, &attributes, argv, &environment) == 0 else { return (-1, "") }
+    let spawned = withFreshSignals { posix_spawn(&pid, executable, &actions, $0, argv, &environment) }
+    guard spawned == 0 else { return (-1, "") }
     // Never wait forever: a stuck client is killed after `timeout`.
     var status: Int32 = 0
     let limit = Date().addingTimeInterval(timeout)
@@ -162,5 +149,24 @@ extension Fixtures {
     }
     let output = (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? ""
     return ((status >> 8) & 0xFF, output)
+  }
+
+  /// Runs `body` with spawn attributes that start a program with no signal blocked and the
+  /// usual ones at their defaults. The test runner's threads block and ignore signals; a child
+  /// that inherits that (a tmux server, the shell in its pane, `unterm` on a pseudo-terminal)
+  /// would outlive `kill-server` or ignore the signals a test sends.
+  package static func withFreshSignals<T>(_ body: (UnsafePointer<posix_spawnattr_t>) -> T) -> T {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in [SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE] { sigaddset(&defaults, signal) }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    return body(&attributes)
   }
 }
