@@ -154,9 +154,8 @@ struct InteractiveShellTests {
     let rig = try Rig(payloads: [])
     let session = rig.session
     let payload = try Payload.load(Fixtures.sample("meeting.json"), categories: session.state.store.categories)
-    nonisolated(unsafe) let unsafeSession = session
     Thread.detachNewThread {
-      unsafeSession.queue.post { try? unsafeSession.push(payload) }
+      session.queue.post { try? session.push(payload) }
     }
     for _ in 0..<200 where session.queue.isEmpty { Thread.sleep(forTimeInterval: 0.005) }
     rig.terminal.input([.wake], after: 0.5)
