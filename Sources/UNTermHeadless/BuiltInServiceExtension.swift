@@ -12,16 +12,20 @@ import UserNotifications
 package final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked Sendable {
   private let payloadDirectory: URL
   private let mediaDirectory: URL
+  /// The option that names another media folder, for the message when a file lies outside.
+  private let mediaDirectoryOption: String
   private let budget: TimeInterval
   private let trace: @Sendable (TraceLine) -> Void
   private let downloads: URL
   private let state = ExpiryState()
 
   package init(
-    payloadDirectory: URL, mediaDirectory: URL?, budget: TimeInterval, trace: @escaping @Sendable (TraceLine) -> Void
+    payloadDirectory: URL, mediaDirectory: URL?, mediaDirectoryOption: String = "--media-dir", budget: TimeInterval,
+    trace: @escaping @Sendable (TraceLine) -> Void
   ) {
     self.payloadDirectory = payloadDirectory
     self.mediaDirectory = mediaDirectory ?? payloadDirectory
+    self.mediaDirectoryOption = mediaDirectoryOption
     self.budget = budget
     self.trace = trace
     downloads = FileManager.default.temporaryDirectory.appendingPathComponent("unterm-media-\(getpid())")
@@ -51,7 +55,9 @@ package final class BuiltInServiceExtension: UNNotificationServiceExtension, @un
     func attach(_ url: URL, hint: String? = nil) {
       do {
         let options = hint.map { [UNNotificationAttachmentOptionsTypeHintKey: $0] }
-        let checker = UNAttachmentChecker(confinedTo: url.path.hasPrefix(downloads.path) ? downloads : mediaDirectory)
+        let downloaded = url.path.hasPrefix(downloads.path)
+        let checker = UNAttachmentChecker(
+          confinedTo: downloaded ? downloads : mediaDirectory, widenedBy: downloaded ? nil : mediaDirectoryOption)
         let attachment = try UNNotificationAttachment(identifier: "media", url: url, options: options, checker: checker)
         content.attachments = [attachment]
         trace("\(id): attached \(attachment.format.displayName) (\(attachment.byteCount) bytes) from \(key)")

@@ -62,15 +62,8 @@ package final class CastWriter: ScriptObserver {
 
   package func scriptWillStart(_ script: SessionScript, session: Session) {
     if !wroteHeader {
+      // The size the first frame is drawn at (the runner starts a script at its first `size`).
       size = (session.state.screenWidth, session.state.screenHeight)
-      // A script that sets its size before anything shows is recorded at that size.
-      for line in script.lines {
-        if case .size(let width, let height) = line.command {
-          size = (width, height)
-          break
-        }
-        if case .push = line.command { break }
-      }
       let header: JSONWriter.Value = .object([
         ("version", .int(2)), ("width", .int(size.0)), ("height", .int(size.1)),
         ("timestamp", .int(Int(Date().timeIntervalSince1970))), ("idle_time_limit", .int(3)),

@@ -7,6 +7,8 @@ import UserNotifications
 package struct RunOptions: Sendable {
   package var updateSnapshots = false
   package var logFile: String?
+  /// `--media-dir`: the folder attachments may be read from, until a script's `media-dir`.
+  package var mediaDirectory: String?
   /// Set when the `CI` environment variable is: a missing snapshot is then a failure.
   package var isCI = false
 
@@ -69,6 +71,7 @@ package final class ScriptRunner {
     var result = ScriptResult(file: script.file)
     var configuration = SessionConfiguration()
     configuration.logFile = options.logFile
+    configuration.mediaDirectory = options.mediaDirectory
     let session: Session
     do {
       session = try SessionFactory.make(configuration, now: Self.epoch)
@@ -76,7 +79,11 @@ package final class ScriptRunner {
       result.failure = ScriptFailure(file: script.file, reason: .error(error))
       return result
     }
-    session.resize(width: 80, height: 24)
+    let start = Self.startingSize(of: script)
+    session.resize(width: start.width, height: start.height)
+    // What the screen shows does not depend on where the project lives.
+    session.showPaths(relativeTo: directory.path)
+    session.mediaDirectoryOption = "media-dir in the script (or run --media-dir)"
     session.onResponse = { [weak self, weak session] response, _ in
       self?.unchecked.append(response)
       self?.all.append(response)
@@ -106,6 +113,19 @@ package final class ScriptRunner {
     observer?.scriptDidFinish(result, session: session)
     session.detach()
     return result
+  }
+
+  /// The size a script starts at, and its first frame is drawn at: that of a `size` line before
+  /// anything is pushed or checked, else 80×24. Casts record it in their header.
+  package static func startingSize(of script: SessionScript) -> (width: Int, height: Int) {
+    for line in script.lines {
+      switch line.command {
+      case .size(let width, let height): return (width, height)
+      case .push: return (80, 24)
+      default: if line.isExpectation { return (80, 24) }
+      }
+    }
+    return (80, 24)
   }
 
   /// Runs one line; returns what failed, if anything.
@@ -168,23 +188,36 @@ package final class ScriptRunner {
           "expected no unchecked response, but \(unchecked.count) remain\(unchecked.count == 1 ? "s" : ""): \(list.joined(separator: ", "))"
         )
       }
-    case .expectScreen(let text):
-      let screen = session.frame().grid.text
-      if !text.isEmpty && !screen.contains(text) {
-        return .failed("expected the screen to show \(OneLine.quote(text, limit: 200))")
+    case .expectScreen(let text, let region):
+      guard let lines = session.frame().lines(of: region) else { return .failed(missing(region, text)) }
+      if !lines.joined(separator: "\n").contains(text) {
+        return .failed("expected \(region.displayName) to show \(OneLine.quote(text, limit: 200))")
       }
-    case .expectScreenNot(let text):
-      let screen = session.frame().grid.text
-      if text.isEmpty || screen.contains(text) {
-        return .failed("expected the screen not to show \(OneLine.quote(text, limit: 200))")
+    case .expectScreenNot(let text, let region):
+      // A region that is not shown holds nothing, but saying "passed" would let a check about a
+      // card pass when the card is gone: it fails, saying so.
+      guard let lines = session.frame().lines(of: region) else { return .failed(missing(region, text)) }
+      if text.isEmpty || lines.joined(separator: "\n").contains(text) {
+        return .failed("expected \(region.displayName) not to show \(OneLine.quote(text, limit: 200))")
       }
     case .expectBadge(let n):
       let badge = session.state.store.badge
       if badge != n { return .mismatch(subject: "badge", expected: "\(n)", actual: "\(badge)") }
-    case .snapshot(let name):
-      return snapshot(name, session: session, result: &result)
+    case .snapshot(let name, let region):
+      return snapshot(name, region: region, session: session, result: &result)
+    case .mediaDirectory(let path):
+      let folder = resolve(path)
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+        throw UNTermError(.noInput, file: folder, "no such folder (media-dir)")
+      }
+      session.mediaDirectory = folder
     }
     return nil
+  }
+
+  private func missing(_ region: ScreenRegion, _ text: String) -> String {
+    "cannot look for \(OneLine.quote(text, limit: 80)): \(region.absence)"
   }
 
   private func describe(_ id: String, _ text: String?) -> String {
@@ -197,9 +230,14 @@ package final class ScriptRunner {
     return text.map { "\(name) \(OneLine.quote($0, limit: 80))" } ?? name
   }
 
-  private func snapshot(_ name: String, session: Session, result: inout ScriptResult) -> ScriptFailure.Reason? {
+  private func snapshot(_ name: String, region: ScreenRegion, session: Session, result: inout ScriptResult)
+    -> ScriptFailure.Reason?
+  {
     let path = directory.appendingPathComponent(name + ".txt").path
-    let screen = session.frame().grid.lines.joined(separator: "\n") + "\n"
+    guard let lines = session.frame().lines(of: region) else {
+      return .failed("cannot take snapshot \(name): \(region.absence)")
+    }
+    let screen = lines.joined(separator: "\n") + "\n"
     let existing = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
     if existing == nil || options.updateSnapshots {
       if existing == screen { return nil }

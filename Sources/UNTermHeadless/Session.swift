@@ -35,6 +35,11 @@ package final class Session: @unchecked Sendable {
   package var serviceExtension: (() -> UNNotificationServiceExtension)?
   /// Writes trace lines somewhere besides the activity pane (`--trace` prints to stderr).
   package var traceOutput: ((TraceLine) -> Void)?
+  /// The folder attachments may be read from (`--media-dir`, or a script's `media-dir`); nil
+  /// means each payload's own folder.
+  package var mediaDirectory: String?
+  /// How the user names another media folder, said when an attachment lies outside this one.
+  package var mediaDirectoryOption = "--media-dir"
 
   /// Called for every response after the delegate and the log have it.
   package var onResponse: ((UNNotificationResponse, ResponseContext) -> Void)?
@@ -52,12 +57,15 @@ package final class Session: @unchecked Sendable {
     self.configuration = configuration
     self.center = center
     self.themes = themes
+    mediaDirectory = configuration.mediaDirectory
     var state = CenterState(now: now)
     var settings = configuration.centerSettings
     settings.themeNames = themes.names
     _ = state.handle(.configure(settings))
     let theme = try self.themes.theme(configuration.theme)
-    renderer = Renderer(theme: theme, timeZone: timeZone, images: MediaSupport.images())
+    var renderer = Renderer(theme: theme, timeZone: timeZone, images: MediaSupport.images())
+    renderer.paths = Self.paths(relativeTo: FileManager.default.currentDirectoryPath)
+    self.renderer = renderer
     if let file = configuration.categoriesFile {
       let categories = try CategoriesFile.load(file)
       _ = state.handle(.center(.setCategories(categories.categories)))
@@ -284,8 +292,8 @@ package final class Session: @unchecked Sendable {
         ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         : URL(fileURLWithPath: payload.file).deletingLastPathComponent()
       service = BuiltInServiceExtension(
-        payloadDirectory: folder, mediaDirectory: configuration.mediaDirectory.map { URL(fileURLWithPath: $0) },
-        budget: configuration.serviceTimeout,
+        payloadDirectory: folder, mediaDirectory: mediaDirectory.map { URL(fileURLWithPath: $0) },
+        mediaDirectoryOption: mediaDirectoryOption, budget: configuration.serviceTimeout,
         trace: { [weak self] line in self?.pipeline.trace?(line) })
       name = "the built-in service extension"
     }
@@ -378,6 +386,18 @@ package final class Session: @unchecked Sendable {
 
   /// The current screen.
   package func frame() -> Frame { renderer.render(state) }
+
+  /// Writes the paths in the activity pane relative to `folder` (a script's folder; the working
+  /// directory by default), so the screen is the same wherever the project lives.
+  package func showPaths(relativeTo folder: String) {
+    renderer.paths = Self.paths(relativeTo: folder)
+  }
+
+  /// Paths relative to a folder, as given and with its links resolved.
+  private static func paths(relativeTo folder: String) -> PathDisplay {
+    let url = URL(fileURLWithPath: folder).standardizedFileURL
+    return PathDisplay(relativeTo: url.path, alsoKnownAs: [url.resolvingSymlinksInPath().path])
+  }
 
   /// Sets the image decoder the renderer uses.
   package func setImages(_ provider: (any ImageProvider)?) { renderer.images = provider }

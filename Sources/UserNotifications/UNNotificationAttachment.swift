@@ -231,10 +231,15 @@ public enum UNAttachmentFormat: String, Sendable, Hashable, CaseIterable {
 package struct UNAttachmentChecker: Sendable {
   /// The folder attachments must stay inside, after resolving `..` and symbolic links.
   package var confinedTo: URL?
+  /// The option that widens the folder (`--media-dir`), named when a file lies outside it.
+  package var widenedBy: String?
 
   package static let standard = UNAttachmentChecker(confinedTo: nil)
 
-  package init(confinedTo: URL?) { self.confinedTo = confinedTo }
+  package init(confinedTo: URL?, widenedBy: String? = nil) {
+    self.confinedTo = confinedTo
+    self.widenedBy = widenedBy
+  }
 
   /// What a successful check found.
   package struct Result: Sendable {
@@ -256,9 +261,10 @@ package struct UNAttachmentChecker: Sendable {
       let rootPath = root.standardizedFileURL.resolvingSymlinksInPath().path
       let prefix = rootPath.hasSuffix("/") ? rootPath : rootPath + "/"
       guard path.hasPrefix(prefix) else {
-        throw UNError(
-          .attachmentInvalidURL,
-          "\(url.path): outside the media folder \(rootPath) (after resolving .. and links)")
+        let reason =
+          widenedBy.map { "; allow it with \($0) (.. and links are resolved first)" }
+          ?? " (after resolving .. and links)"
+        throw UNError(.attachmentInvalidURL, "\(url.path): outside the media folder \(rootPath)\(reason)")
       }
     }
     var isDirectory: ObjCBool = false

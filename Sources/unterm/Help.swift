@@ -65,9 +65,12 @@ extension Help {
 
     A script is UTF-8 text, one command a line; `#` starts a comment at the start of a token, and
     an argument with spaces or `#` is written in double quotes (\\" \\\\ \\n escapes). Paths are
-    relative to the script. The clock is virtual: 'wait' advances it at once, so runs are
-    deterministic. Snapshots are NAME.txt files beside the script; a missing one is recorded (a
-    failure when CI is set).
+    relative to the script, and paths shown on screen are written relative to the script's folder,
+    so a folder of scripts and snapshots passes wherever it is copied. The clock is virtual:
+    'wait' advances it at once, so runs are deterministic. Snapshots are NAME.txt files beside the
+    script; a missing one is recorded (a failure when CI is set). REGION is card (the focused card
+    or expanded view), list, responses, activity or screen (the default); a check of a region
+    that is not shown fails. With --live, the reports are printed when the terminal is given back.
 
     Commands:
     \(scriptCommands)

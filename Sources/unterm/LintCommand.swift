@@ -225,7 +225,8 @@ enum AttachmentLint {
     case .file(let url):
       fileURL = url
     }
-    let checker = UNAttachmentChecker(confinedTo: mediaDirectory.map { URL(fileURLWithPath: $0) } ?? folder)
+    let checker = UNAttachmentChecker(
+      confinedTo: mediaDirectory.map { URL(fileURLWithPath: $0) } ?? folder, widenedBy: "--media-dir")
     do {
       let result = try checker.check(url: fileURL, typeHint: nil)
       guard let mislabel = result.mislabel else { return [] }

@@ -42,7 +42,7 @@ extension OptionDeclaration {
     ) { $0.session.appName = $1 },
     .option(
       "--media-dir", .text("DIR"), "attachments may only be read from inside DIR (after resolving .. and links)",
-      default: "the payload file's folder", in: .session
+      default: "the payload file's folder", in: .session, also: [.run]
     ) { $0.session.mediaDirectory = $1 },
     .option("--service-timeout", .duration, "the service extension's time budget", default: "30s", in: .session) {
       $0.session.serviceTimeout = $1

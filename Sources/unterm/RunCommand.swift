@@ -14,6 +14,7 @@ enum RunCommand {
     var options = RunOptions()
     options.updateSnapshots = parsed.run.updateSnapshots
     options.logFile = parsed.session.logFile
+    options.mediaDirectory = parsed.session.mediaDirectory.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
     let castFile = parsed.run.castFile
     let live = parsed.run.live
     let speed = parsed.run.speed
@@ -52,7 +53,9 @@ enum RunCommand {
       }
     }
     let player = live ? LivePlayer(speed: speed) : nil
-    defer { player?.finish() }
+    // While --live holds the alternate screen, what would be printed is kept and printed when the
+    // terminal is given back, so the report stays on screen after the run.
+    var output = RunOutput(deferred: player != nil)
     var worst: ExitCode = .success
     var passed = 0
     for script in scripts {
@@ -61,23 +64,25 @@ enum RunCommand {
       let result = ScriptRunner(script: script, options: options, observer: observer).run()
       // Recording a snapshot is news, not an error: stdout, so stderr holds errors only.
       for path in result.recorded {
-        print("recorded snapshot \(path)")
+        output.print("recorded snapshot \(path)")
       }
       if let failure = result.failure {
-        print("✗ \(script.file)")
-        print(failure.report)
+        output.print("✗ \(script.file)")
+        output.print(failure.report)
         // A file that could not be loaded is an error: one line on stderr, as every command.
-        if let error = failure.error { UNTermMain.warn(error.description) }
+        if let error = failure.error { output.warn(error.description) }
         if worst == .success || result.exitCode != .failure { worst = result.exitCode }
       } else {
         passed += 1
-        print("✓ \(script.file) — \(result.steps) steps, \(result.expectations) expectations")
+        output.print("✓ \(script.file) — \(result.steps) steps, \(result.expectations) expectations")
       }
     }
     if scripts.count > 1 {
-      print("\(passed) of \(scripts.count) scripts passed")
+      output.print("\(passed) of \(scripts.count) scripts passed")
     }
     cast?.close()
+    player?.finish()
+    output.flush()
     return worst
   }
 
@@ -86,6 +91,43 @@ enum RunCommand {
       return try SessionScript.parse(text, file: file)
     } catch {
       throw UNTermError(.dataError, file: file, location: "\(error.line):\(error.column)", error.message)
+    }
+  }
+}
+
+/// What `run` prints: at once, or — while `--live` holds the alternate screen — kept until the
+/// terminal is given back, in order, each line to its own stream.
+struct RunOutput {
+  private let deferred: Bool
+  private var kept: [(text: String, isError: Bool)] = []
+
+  init(deferred: Bool) { self.deferred = deferred }
+
+  /// A line for stdout.
+  mutating func print(_ text: String) { emit(text, isError: false) }
+
+  /// An error line for stderr.
+  mutating func warn(_ text: String) { emit(text, isError: true) }
+
+  private mutating func emit(_ text: String, isError: Bool) {
+    guard deferred else {
+      write(text, isError: isError)
+      return
+    }
+    kept.append((text, isError))
+  }
+
+  /// Prints what was kept.
+  mutating func flush() {
+    for line in kept { write(line.text, isError: line.isError) }
+    kept = []
+  }
+
+  private func write(_ text: String, isError: Bool) {
+    if isError {
+      UNTermMain.warn(text)
+    } else {
+      Swift.print(text)
     }
   }
 }

@@ -43,6 +43,11 @@ struct SessionScriptTests {
       expect screen not "Delete"
       expect badge 3
       snapshot after-reply
+      expect screen card "Ana Lima"
+      expect screen activity not "Delete"
+      expect screen card
+      snapshot the-card.txt card
+      media-dir ../media
       """#)
     #expect(
       commands == [
@@ -54,8 +59,10 @@ struct SessionScriptTests {
         .expectResponse("reply", text: "On my way"),
         .expectResponse("com.apple.UNNotificationDefaultActionIdentifier", text: nil),
         .expectResponse("com.apple.UNNotificationDismissActionIdentifier", text: nil),
-        .expectNoResponse, .expectScreen("Ana Lima"), .expectScreenNot("Delete"), .expectBadge(3),
-        .snapshot("after-reply"),
+        .expectNoResponse, .expectScreen("Ana Lima", region: .screen), .expectScreenNot("Delete", region: .screen),
+        .expectBadge(3), .snapshot("after-reply", region: .screen), .expectScreen("Ana Lima", region: .card),
+        .expectScreenNot("Delete", region: .activity), .expectScreen("card", region: .screen),
+        .snapshot("the-card", region: .card), .mediaDirectory("../media"),
       ])
   }
 
@@ -79,6 +86,15 @@ struct SessionScriptTests {
     ("tap now", 1, 5, "unexpected \"now\""),
     ("snapshot a/b", 1, 10, "plain file name"),
     ("type x\"y\"", 1, 7, "quote must start a token"),
+    // An empty text is on every screen: the check could never fail (or never pass).
+    ("expect screen \"\"", 1, 15, "can never fail"),
+    ("expect screen card \"\"", 1, 20, "can never fail"),
+    ("expect screen not \"\"", 1, 19, "can never pass"),
+    ("expect screen list not \"\"", 1, 24, "can never pass"),
+    ("expect screen not", 1, 18, "text in double quotes after 'not'"),
+    ("expect screen cards \"x\"", 1, 15, "expected a region (card|list|responses|activity|screen) or 'not'"),
+    ("snapshot shot cards", 1, 15, "expected a region"),
+    ("media-dir", 1, 10, "expected a folder"),
   ])
   func reportsErrorsWithLineAndColumn(line: String, row: Int, column: Int, message: String) {
     do {
@@ -93,7 +109,10 @@ struct SessionScriptTests {
   }
 
   @Test func windowsLineEndingsParse() throws {
-    #expect(try parse("lock\r\nunlock 1234\r\nsnapshot shot.txt\r\n") == [.lock, .unlock("1234"), .snapshot("shot")])
+    #expect(
+      try parse("lock\r\nunlock 1234\r\nsnapshot shot.txt\r\n") == [
+        .lock, .unlock("1234"), .snapshot("shot", region: .screen),
+      ])
   }
 
   @Test func errorLineNumbersCountCommentsAndBlankLines() {
@@ -108,7 +127,7 @@ struct SessionScriptTests {
   /// What a grammar's value words stand for in an example line.
   private static let exampleValues = [
     "COLSxROWS": "80x24", "FILE": "f.json", "NAME": "enter", "CODE": "1234", "ID": "reply", "DURATION": "2s",
-    "\"TEXT\"": "\"hello there\"", "N": "3", "xN": "x3",
+    "\"TEXT\"": "\"hello there\"", "N": "3", "xN": "x3", "REGION": "card", "PATH": "media",
   ]
 
   /// A declaration's arguments as example lines: with every optional part left out, and with

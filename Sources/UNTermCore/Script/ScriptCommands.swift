@@ -78,6 +78,40 @@ package struct ScriptArguments: Sendable {
     return tokens[index - 1]
   }
 
+  /// The arguments of `expect screen`: an optional region, an optional `not`, and the text,
+  /// which must not be empty (an empty text is on every screen, so the check could not fail).
+  mutating func screenCheck() throws(SessionScript.ParseError) -> (ScreenRegion, negated: Bool, String) {
+    var region = ScreenRegion.screen
+    var negated = false
+    // A bare word followed by more is a region or `not`; a lone last word is the text.
+    if index + 1 < tokens.count, !tokens[index].quoted, tokens[index].text != "not" {
+      let token = tokens[index]
+      guard let named = ScreenRegion(rawValue: token.text) else {
+        throw fail(token, "expected a region (\(ScreenRegion.names)) or 'not' before the text, not \"\(token.text)\"")
+      }
+      region = named
+      index += 1
+    }
+    if index < tokens.count, !tokens[index].quoted, tokens[index].text == "not" {
+      negated = true
+      index += 1
+    }
+    return (region, negated, try text(negated: negated))
+  }
+
+  /// The text an `expect screen` looks for; refused when empty.
+  mutating func text(negated: Bool) throws(SessionScript.ParseError) -> String {
+    let token = try next(negated ? "text in double quotes after 'not'" : "text in double quotes, or 'not' and text")
+    guard !token.text.isEmpty else {
+      throw fail(
+        token,
+        negated
+          ? "expect screen not \"\" can never pass: every screen holds the empty text; give the text that must be absent"
+          : "expect screen \"\" can never fail: every screen holds the empty text; give the text to look for")
+    }
+    return token.text
+  }
+
   /// An error at a token.
   package func fail(_ token: SessionScript.Token, _ message: String) -> SessionScript.ParseError {
     SessionScript.ParseError(file: file, line: line, column: token.column, message: message)
@@ -195,13 +229,13 @@ extension ScriptCommand {
     .init("expect no response", "", "no unchecked response remains", isExpectation: true) {
       _ throws(SessionScript.ParseError) in .init(.expectNoResponse)
     },
-    .init("expect screen", "\"TEXT\"", "TEXT is on the screen", isExpectation: true) {
-      a throws(SessionScript.ParseError) in
-      .init(.expectScreen(try a.next("text in double quotes, or 'not' and text").text))
-    },
-    .init("expect screen not", "\"TEXT\"", "TEXT is not on the screen", isExpectation: true) {
-      a throws(SessionScript.ParseError) in
-      .init(.expectScreenNot(try a.next("text in double quotes after 'not'").text))
+    .init(
+      "expect screen", "[REGION] [not] \"TEXT\"",
+      "TEXT is (with not: is not) in REGION: card (the focused card or expanded view), list, responses, activity, or screen (the default)",
+      isExpectation: true
+    ) { a throws(SessionScript.ParseError) in
+      let (region, negated, text) = try a.screenCheck()
+      return .init(negated ? .expectScreenNot(text, region: region) : .expectScreen(text, region: region))
     },
     .init("expect badge", "N", "the app badge is N", isExpectation: true) { a throws(SessionScript.ParseError) in
       let t = try a.next("a badge number")
@@ -209,8 +243,8 @@ extension ScriptCommand {
       return .init(.expectBadge(n))
     },
     .init(
-      "snapshot", "NAME",
-      "the screen equals NAME.txt beside the script; a missing file is recorded (a failure when CI is set); --update-snapshots re-records",
+      "snapshot", "NAME [REGION]",
+      "the screen (or REGION of it) equals NAME.txt beside the script; a missing file is recorded (a failure when CI is set); --update-snapshots re-records",
       isExpectation: true
     ) { a throws(SessionScript.ParseError) in
       let t = try a.next("a snapshot name")
@@ -219,7 +253,21 @@ extension ScriptCommand {
       guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
         throw a.fail(t, "a snapshot name is a plain file name without '/'")
       }
-      return .init(.snapshot(name))
+      var region = ScreenRegion.screen
+      if let token = a.optional() {
+        guard !token.quoted, let named = ScreenRegion(rawValue: token.text) else {
+          throw a.fail(
+            token, "expected a region (\(ScreenRegion.names)) after the snapshot name, not \"\(token.text)\"")
+        }
+        region = named
+      }
+      return .init(.snapshot(name, region: region))
+    },
+    .init(
+      "media-dir", "PATH",
+      "attachments of later pushes may be read from inside PATH (relative to the script), as unterm run --media-dir"
+    ) { a throws(SessionScript.ParseError) in
+      .init(.mediaDirectory(try a.next("a folder").text))
     },
   ]
 }

@@ -23,10 +23,11 @@ package enum ScriptCommand: Hashable, Sendable {
   case center
   case expectResponse(String, text: String?)
   case expectNoResponse
-  case expectScreen(String)
-  case expectScreenNot(String)
+  case expectScreen(String, region: ScreenRegion)
+  case expectScreenNot(String, region: ScreenRegion)
   case expectBadge(Int)
-  case snapshot(String)
+  case snapshot(String, region: ScreenRegion)
+  case mediaDirectory(String)
 }
 
 /// A parsed `.session` script.
@@ -67,7 +68,16 @@ package struct SessionScript: Sendable {
 
   /// Parses a whole script; the first error stops parsing.
   package static func parse(_ text: String, file: String) throws(ParseError) -> SessionScript {
+    let (script, errors) = parseAll(text, file: file)
+    if let first = errors.first { throw first }
+    return script
+  }
+
+  /// Parses a whole script, reading on past a line with an error: the lines that parse, and
+  /// every error, one per bad line (what `lint` reports in one pass).
+  package static func parseAll(_ text: String, file: String) -> (script: SessionScript, errors: [ParseError]) {
     var lines: [Line] = []
+    var errors: [ParseError] = []
     var number = 0
     // Split on scalars: "\r\n" is one Character in Swift, so a Character split would miss it.
     for raw in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -76,15 +86,19 @@ package struct SessionScript: Sendable {
       if scalars.last == "\r" { scalars.removeLast() }
       var line = String(scalars)
       if number == 1, line.hasPrefix("\u{FEFF}") { line.removeFirst() }
-      let tokens = try Tokenizer.tokens(line, file: file, line: number)
-      guard !tokens.isEmpty else { continue }
-      let (declaration, parsed) = try parseCommand(tokens, file: file, line: number)
-      lines.append(
-        Line(
-          number: number, command: parsed.command, source: line.trimmingCharacters(in: .whitespaces),
-          declaration: declaration, caption: parsed.caption))
+      do throws(ParseError) {
+        let tokens = try Tokenizer.tokens(line, file: file, line: number)
+        guard !tokens.isEmpty else { continue }
+        let (declaration, parsed) = try parseCommand(tokens, file: file, line: number)
+        lines.append(
+          Line(
+            number: number, command: parsed.command, source: line.trimmingCharacters(in: .whitespaces),
+            declaration: declaration, caption: parsed.caption))
+      } catch {
+        errors.append(error)
+      }
     }
-    return SessionScript(file: file, lines: lines)
+    return (SessionScript(file: file, lines: lines), errors)
   }
 
   /// A token: its text, whether it was quoted, and its column.

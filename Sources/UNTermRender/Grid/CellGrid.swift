@@ -170,6 +170,31 @@ package struct CellGrid: Hashable, Sendable {
     return out
   }
 
+  /// The rows of a rectangle as plain text, trailing spaces removed. A wide cluster cut by the
+  /// rectangle's left edge shows as spaces; one cut by its right edge is left out.
+  package func lines(in rect: Rect) -> [String] {
+    let r = rect.intersection(bounds)
+    guard !r.isEmpty else { return [] }
+    return (r.y..<r.maxY).map { y in
+      var out = ""
+      var started = false
+      for x in r.x..<r.maxX {
+        let cell = cells[y * width + x]
+        if cell.isContinuation {
+          // The rest of a cluster whose head lies left of the rectangle.
+          if !started { out += " " }
+        } else if x + Int(cell.width) <= r.maxX {
+          started = true
+          out += cell.text
+        } else {
+          started = true
+        }
+      }
+      while out.hasSuffix(" ") { out.removeLast() }
+      return out
+    }
+  }
+
   /// The whole screen as text, one row a line.
   package var text: String { lines.joined(separator: "\n") }
 }

@@ -1,3 +1,4 @@
+import UNTermCore
 import UserNotifications
 
 /// What a mouse click at a place means.
@@ -21,12 +22,26 @@ package struct Frame: Sendable {
   package var hits: [HitRegion] = []
   /// The text field's cursor, when one is open.
   package var cursor: (x: Int, y: Int)?
+  /// Where the renderer drew each region of the screen (the card, the list, the panes); a
+  /// region that is not on this screen has no entry. `.screen` is always the whole grid.
+  package var regions: [ScreenRegion: Rect] = [:]
 
   /// A frame of cells, with where clicks land and the text cursor, if any.
   package init(grid: CellGrid, hits: [HitRegion] = [], cursor: (x: Int, y: Int)? = nil) {
     self.grid = grid
     self.hits = hits
     self.cursor = cursor
+  }
+
+  /// Where a region is on this screen, if it is shown.
+  package func rect(of region: ScreenRegion) -> Rect? {
+    region == .screen ? grid.bounds : regions[region]?.intersection(grid.bounds)
+  }
+
+  /// A region's rows as plain text (trailing spaces removed), or nil when it is not shown.
+  package func lines(of region: ScreenRegion) -> [String]? {
+    guard let rect = rect(of: region) else { return nil }
+    return region == .screen ? grid.lines : grid.lines(in: rect)
   }
 
   /// The innermost target at a cell.

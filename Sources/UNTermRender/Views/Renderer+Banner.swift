@@ -41,6 +41,7 @@ extension Renderer {
     let height = 2 + 1 + lines.count + (hint == nil ? 0 : 1)
     let rect = Rect(x: area.x, y: area.y, width: area.width, height: min(height, area.height))
     canvas.box(rect, role: .cardBorder)
+    canvas.frame.regions[.card] = rect
     drawHeader(&canvas, state, notification, x: rect.x + 2, y: rect.y + 1, width: inner)
     for (i, (text, role)) in lines.enumerated() {
       canvas.text(text, x: rect.x + 2, y: rect.y + 2 + i, role: role, clip: rect.inset(dx: 1, dy: 1))

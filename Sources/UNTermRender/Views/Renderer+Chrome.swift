@@ -79,14 +79,17 @@ extension Renderer {
         y += 1
       }
     }
+    canvas.frame.regions[.responses] = Rect(x: area.x, y: area.y, width: area.width, height: y - area.y)
     y += 1
     guard y < area.maxY else { return }
+    canvas.frame.regions[.activity] = Rect(x: area.x, y: y, width: area.width, height: area.maxY - y)
     canvas.text("Activity", x: area.x, y: y, role: .paneTitle)
     y += 1
     for notice in state.notices.reversed() {
       guard y < area.maxY else { break }
       let role: Role = notice.kind == .error ? .error : notice.kind == .warning ? .warning : .secondary
-      let lines = TextLayout.wrap(TerminalText.sanitize(notice.text, multiline: false), width: area.width, maxLines: 4)
+      let text = TerminalText.sanitize(paths.apply(notice.text), multiline: false)
+      let lines = TextLayout.wrap(text, width: area.width, maxLines: 4)
       for line in lines where y < area.maxY {
         canvas.text(line, x: area.x, y: y, role: role)
         y += 1

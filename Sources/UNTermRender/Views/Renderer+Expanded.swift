@@ -130,6 +130,7 @@ extension Renderer {
     let height = 4 + rows.count + indicator + (bottomRows > 0 ? 1 + bottomRows : 0)
     let rect = Rect(x: area.x, y: area.y, width: area.width, height: min(height, area.height))
     canvas.box(rect, role: .cardBorder)
+    canvas.frame.regions[.card] = rect
     drawHeader(
       &canvas, state, notification, x: rect.x + 2, y: rect.y + 1, width: inner, trailing: "✕", title: headerTitle)
     canvas.hit(Rect(x: rect.maxX - 3, y: rect.y + 1, width: 2, height: 1), .close)

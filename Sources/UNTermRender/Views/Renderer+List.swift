@@ -12,6 +12,7 @@ extension Renderer {
     } else {
       title = "Notification Center"
     }
+    canvas.frame.regions[.list] = area
     canvas.text(
       TextLayout.truncate(title, width: area.width), x: area.x, y: area.y, role: state.isLocked ? .clock : .title)
     if state.store.badge > 0 {
@@ -61,6 +62,7 @@ extension Renderer {
   private func drawListCard(_ canvas: inout Canvas, _ state: CenterState, _ notification: UNNotification, rect: Rect) {
     let focused = state.overlay == nil && state.listFocus == notification.request.identifier
     canvas.box(rect, role: focused ? .accent : .cardBorder, heavy: focused, fill: focused ? .cardFocused : .card)
+    if focused { canvas.frame.regions[.card] = rect }
     let inner = rect.width - 4
     drawHeader(&canvas, state, notification, x: rect.x + 2, y: rect.y + 1, width: inner)
     let shown = DisplayedNotification(notification, in: state)

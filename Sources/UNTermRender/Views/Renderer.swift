@@ -10,6 +10,9 @@ package struct Renderer: ScreenLayout {
   package var theme: Theme
   package var timeZone: TimeZone
   package var images: (any ImageProvider)?
+  /// How paths in the activity pane are written: relative to the script's folder or the
+  /// working directory, so a screen does not depend on where the project lives.
+  package var paths = PathDisplay.absolute
 
   /// The smallest screen the layout works in; smaller screens say so.
   package static let minimumWidth = 24

@@ -1,0 +1,118 @@
+/// Shows the absolute paths in a message relative to a folder — the script's folder in `unterm
+/// run`, the working directory elsewhere — so what is on screen does not depend on where a
+/// project lives: a snapshot taken in one checkout matches in another.
+///
+/// Pure text work: the folder's forms (as given, and with links resolved) are found by the
+/// shell that makes it. A path is recognised where a `/` starts a word; it ends at a space, a
+/// quote, a bracket, a colon, or a comma, semicolon or full stop that ends a clause. A path
+/// sharing nothing with the folder but the root (`/run/user/…`) stays absolute.
+package struct PathDisplay: Sendable, Hashable {
+  /// The folder's absolute forms, each without a trailing `/`.
+  package private(set) var bases: [String]
+  /// The folders the bases are in, and the bases, longest first: a path in text is taken whole
+  /// through the longest of these it starts with, spaces and all.
+  private var prefixes: [[Character]] = []
+
+  /// Shows paths as they are.
+  package static let absolute = PathDisplay(bases: [])
+
+  /// Paths relative to `folder` (absolute), and to each of its other absolute forms (the same
+  /// folder with its symbolic links resolved, say).
+  package init(relativeTo folder: String, alsoKnownAs others: [String] = []) {
+    self.init(bases: [folder] + others)
+  }
+
+  private init(bases: [String]) {
+    var seen = Set<String>()
+    self.bases = bases.map { Self.normalized($0) }.filter { $0.hasPrefix("/") && seen.insert($0).inserted }
+      .sorted { $0.count > $1.count }
+    var folders = Set<String>()
+    for base in self.bases {
+      var parts = Self.components(base)
+      while !parts.isEmpty {
+        folders.insert("/" + parts.joined(separator: "/"))
+        parts.removeLast()
+      }
+    }
+    prefixes = folders.sorted { $0.count > $1.count }.map(Array.init)
+  }
+
+  /// The text with every absolute path in it written relative to the folder.
+  package func apply(_ text: String) -> String {
+    guard !bases.isEmpty, text.contains("/") else { return text }
+    let chars = Array(text)
+    var out = ""
+    var i = 0
+    while i < chars.count {
+      guard chars[i] == "/", i == 0 || Self.opensWord.contains(chars[i - 1]) else {
+        out.append(chars[i])
+        i += 1
+        continue
+      }
+      // A folder may hold spaces: take the longest known one the text starts with whole.
+      var end = i
+      for candidate in prefixes {
+        if i + candidate.count <= chars.count, Array(chars[i..<(i + candidate.count)]) == candidate,
+          i + candidate.count == chars.count || chars[i + candidate.count] == "/"
+            || Self.endsPath(chars, at: i + candidate.count)
+        {
+          end = i + candidate.count
+          break
+        }
+      }
+      while end < chars.count, !Self.endsPath(chars, at: end) { end += 1 }
+      out += relative(String(chars[i..<end]))
+      i = end
+    }
+    return out
+  }
+
+  /// One absolute path relative to the folder form it shares most with.
+  package func relative(_ path: String) -> String {
+    let parts = Self.components(Self.normalized(path))
+    var best: (shared: Int, base: [Substring])?
+    for base in bases {
+      let baseParts = Self.components(base)
+      var shared = 0
+      while shared < min(parts.count, baseParts.count), parts[shared] == baseParts[shared] { shared += 1 }
+      if shared > (best?.shared ?? 0) { best = (shared, baseParts) }
+    }
+    guard let best else { return path }
+    let up = Array(repeating: "..", count: best.base.count - best.shared)
+    let down = parts.dropFirst(best.shared).map(String.init)
+    let joined = (up + down).joined(separator: "/")
+    return joined.isEmpty ? "." : joined
+  }
+
+  /// Characters after which a `/` starts a path.
+  private static let opensWord: Set<Character> = [" ", "\t", "\n", "\"", "'", "“", "‘", "(", "[", "<", "=", "«"]
+
+  /// Whether the path that reaches `index` ends there.
+  private static func endsPath(_ chars: [Character], at index: Int) -> Bool {
+    let c = chars[index]
+    if [" ", "\t", "\n", "\"", "”", "’", ")", "]", ">", "»", "…", ":"].contains(c) { return true }
+    // A comma, semicolon, full stop or apostrophe ends the path when it ends a clause.
+    if [",", ";", ".", "'"].contains(c) {
+      return index + 1 == chars.count || [" ", "\t", "\n", ")", "\"", "”"].contains(chars[index + 1])
+    }
+    return false
+  }
+
+  /// The path's components, `..` and `.` worked out as text.
+  private static func components(_ path: String) -> [Substring] {
+    var parts: [Substring] = []
+    for part in path.split(separator: "/") {
+      if part == "." { continue }
+      if part == ".." {
+        if !parts.isEmpty { parts.removeLast() }
+        continue
+      }
+      parts.append(part)
+    }
+    return parts
+  }
+
+  private static func normalized(_ path: String) -> String {
+    "/" + components(path).joined(separator: "/")
+  }
+}
