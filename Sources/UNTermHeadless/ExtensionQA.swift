@@ -8,9 +8,13 @@ import UserNotifications
 package enum ExtensionQA {
   /// Checks descriptors against the budgets, using the first payload of each served category
   /// (or an empty notification) to fill templates.
+  ///
+  /// With `strict`, an overflow on one of `devices` (both when nil: `--device` not given) is an
+  /// error, and so is a design measured without a payload of its category: its templates would
+  /// be empty, so its height would prove nothing.
   package static func report(
     extensionFiles: [String], payloads: [Payload], categories: [String: UNNotificationCategory]?,
-    strict: Bool, images: (any ImageProvider)? = nil
+    strict: Bool, devices: Set<DeviceProfile.Kind>? = nil, images: (any ImageProvider)? = nil
   ) -> (diagnostics: [Diagnostic], missingFile: Bool) {
     var diagnostics: [Diagnostic] = []
     var missing = false
@@ -50,7 +54,17 @@ package enum ExtensionQA {
         }
       }
       let sample = payloads.first { descriptor.attributes.categories.contains($0.content?.categoryIdentifier ?? "") }
-      diagnostics += measure(descriptor, sample: sample, strict: strict, images: images)
+      if sample == nil {
+        let served = descriptor.attributes.categories.map { "\"\($0)\"" }.joined(separator: ", ")
+        diagnostics.append(
+          Diagnostic(
+            file: file, location: .path(path), code: .extensionWithoutPayload, severity: strict ? .error : nil,
+            message:
+              "no payload of category \(served.isEmpty ? "(none)" : served) was given to size the view against; its templates are empty, so the measured height proves nothing. Give a payload of the category too"
+          ))
+      }
+      let held = strict ? (devices ?? Set(DeviceProfile.Kind.allCases)) : []
+      diagnostics += measure(descriptor, sample: sample, strictOn: held, images: images)
     }
     return (diagnostics, missing)
   }
@@ -88,9 +102,11 @@ package enum ExtensionQA {
     return (expanded.notification, view)
   }
 
-  /// One `extension-size` note per device, and an overflow finding where the view is too tall.
+  /// One `extension-size` note per device, and an overflow finding where the view is too tall:
+  /// an error on the devices in `strictOn`.
   package static func measure(
-    _ descriptor: ContentExtensionDescriptor, sample: Payload?, strict: Bool, images: (any ImageProvider)?
+    _ descriptor: ContentExtensionDescriptor, sample: Payload?, strictOn: Set<DeviceProfile.Kind>,
+    images: (any ImageProvider)?
   ) -> [Diagnostic] {
     var out: [Diagnostic] = []
     let (notification, view) = shown(descriptor, sample: sample)
@@ -116,7 +132,8 @@ package enum ExtensionQA {
       out.append(note)
       if m.overflow > 0 {
         var finding = Diagnostic(
-          file: descriptor.file, location: .file, code: .extensionOverflow, severity: strict ? .error : nil,
+          file: descriptor.file, location: .file, code: .extensionOverflow,
+          severity: strictOn.contains(device.kind) ? .error : nil,
           message:
             "on \(device.displayName) the view is \(pt(m.preferredHeight)) pt tall, \(pt(m.overflow)) pt over the \(pt(m.budget)) pt budget; iOS would clip \(m.content.cut.joined(separator: ", "))"
         )

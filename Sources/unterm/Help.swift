@@ -45,7 +45,11 @@ enum Help {
     Prints one finding a line: FILE:JSON.PATH: SEVERITY[CODE]: MESSAGE
     Files are recognised by what they hold: payloads, categories files (a "categories" array),
     content-extension descriptors and Info.plists, and .session scripts; a folder means its
-    .json and .apns files. Categories files given this way count as registered.
+    .json, .apns and .session files and those of its sub-folders (not hidden ones). Categories
+    files given this way count as registered. A script is checked for every syntax error and for
+    files it names that do not exist; an attachment --media-dir lets lint read is decoded as the
+    session would. With --extension, give a payload of its category: --strict fails a design
+    measured without one, and holds designs to --device's budget when given, else to both.
     `unterm lint --explain CODE` says what a code means; README lists them all.
 
     Exit codes: 0 no errors (warnings allowed) · 1 an error was found · 2 usage error ·

@@ -16,6 +16,8 @@ enum InteractiveCommand {
       return .success
     }
     let socket = parsed.socket ?? LiveDelivery.defaultSocketPath()
+    // A missing or broken file is the first thing to say (exit 66 or 65), terminal or not.
+    try parsed.session.checkFiles(payloads: payloads)
     if let problem = InteractiveEntry.terminalProblem() {
       throw UNTermError(
         .failure,

@@ -1,6 +1,7 @@
 import Foundation
 import UNTermCore
 import UNTermHeadless
+import UNTermRender
 import UserNotifications
 
 /// `unterm lint`: check payloads against APNs and iOS rules and the registered categories, and
@@ -56,14 +57,7 @@ enum LintCommand {
       payloads.append(payload)
     }
     for (file, bytes) in inputs.scripts {
-      do {
-        _ = try SessionScript.parse(String(decoding: bytes, as: UTF8.self), file: file)
-      } catch {
-        report.diagnostics.append(
-          Diagnostic(
-            file: file, location: .position(SourcePosition(line: error.line, column: error.column)),
-            code: .scriptSyntax, message: error.message))
-      }
+      report.diagnostics += ScriptLint.check(String(decoding: bytes, as: UTF8.self), file: file)
     }
     if options.theme != "default" {
       var themes = ThemeCatalog()
@@ -73,14 +67,18 @@ enum LintCommand {
         note(error)
       }
     }
+    let images = MediaSupport.images()
     for payload in payloads {
-      report.diagnostics += AttachmentLint.check(payload, mediaDirectory: options.mediaDirectory)
+      report.diagnostics += AlertTextLint.check(payload)
+      report.diagnostics += AttachmentLint.check(payload, mediaDirectory: options.mediaDirectory, images: images)
     }
     let qa = ExtensionQA.report(
       extensionFiles: inputs.extensionFiles, payloads: payloads, categories: registered, strict: strict,
-      images: MediaSupport.images())
+      devices: parsed.lint.device.map { [$0] }, images: images)
     report.diagnostics += qa.diagnostics
     if qa.missingFile { missing = true }
+    // One problem is one finding, however many checks met it.
+    report.diagnostics = Diagnostic.deduplicated(report.diagnostics)
     if json {
       print(report.json)
     } else {
@@ -158,16 +156,33 @@ struct LintInputs {
 
   var count: Int { categoriesFiles.count + extensionFiles.count + payloads.count + scripts.count }
 
-  /// Sorts one argument: a folder gives its `.json`/`.apns` files; a `.plist` is an extension's
-  /// Info.plist; a `.session` a script; a JSON file with `categories` and no `aps` a categories
-  /// file, one with `NSExtensionAttributes` or `infoPlist` a descriptor; anything else a payload.
-  mutating func classify(_ file: String, onError: (UNTermError) -> Void) {
+  /// How deep `lint FOLDER` descends.
+  static let folderDepth = 16
+
+  /// Sorts one argument: a folder gives its `.json`, `.apns` and `.session` files and those of
+  /// its sub-folders (not hidden ones, nor links to folders, which could loop); a `.plist` is an
+  /// extension's Info.plist; a `.session` a script; a JSON file with `categories` and no `aps` a
+  /// categories file, one with `NSExtensionAttributes` or `infoPlist` a descriptor; anything
+  /// else a payload.
+  mutating func classify(_ file: String, onError: (UNTermError) -> Void, depth: Int = 0) {
     var isDirectory: ObjCBool = false
     if file != "-", FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
+      // A link to a folder met inside a folder is skipped; a folder named outright is read.
+      if depth > 0, (try? FileManager.default.destinationOfSymbolicLink(atPath: file)) != nil { return }
+      guard depth < Self.folderDepth else { return }
       let names = ((try? FileManager.default.contentsOfDirectory(atPath: file)) ?? []).sorted()
-      for name in names where name.hasSuffix(".json") || name.hasSuffix(".apns") {
-        classify((file as NSString).appendingPathComponent(name), onError: onError)
+      var folders: [String] = []
+      for name in names where !name.hasPrefix(".") {
+        let path = (file as NSString).appendingPathComponent(name)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+          folders.append(path)
+        } else if name.hasSuffix(".json") || name.hasSuffix(".apns") || name.hasSuffix(".session") {
+          classify(path, onError: onError, depth: depth + 1)
+        }
       }
+      // A folder's own files first, then its sub-folders.
+      for folder in folders { classify(folder, onError: onError, depth: depth + 1) }
       return
     }
     if file.hasSuffix(".plist") {
@@ -202,7 +217,9 @@ struct LintInputs {
 /// Checks a payload's local attachment the way the built-in service extension would at
 /// delivery: the file exists, stays inside the media folder, has a supported type and size.
 enum AttachmentLint {
-  static func check(_ payload: Payload, mediaDirectory: String?) -> [Diagnostic] {
+  /// `images` decodes an image the checks let through, as the session does before it shows it:
+  /// one that is corrupt, truncated or too large to decode is dropped there, so it is reported.
+  static func check(_ payload: Payload, mediaDirectory: String?, images: (any ImageProvider)? = nil) -> [Diagnostic] {
     guard let (key, value) = payload.attachmentURL, payload.info.mutableContent, payload.file != "-" else { return [] }
     let path = JSONPath([.key(key)])
     let folder = URL(fileURLWithPath: payload.file).deletingLastPathComponent()
@@ -229,12 +246,25 @@ enum AttachmentLint {
       confinedTo: mediaDirectory.map { URL(fileURLWithPath: $0) } ?? folder, widenedBy: "--media-dir")
     do {
       let result = try checker.check(url: fileURL, typeHint: nil)
-      guard let mislabel = result.mislabel else { return [] }
-      return [
-        Diagnostic(
-          file: payload.file, location: .path(path), code: .attachmentMislabelled,
-          message: mislabel)
-      ]
+      var out: [Diagnostic] = []
+      if let mislabel = result.mislabel {
+        out.append(
+          Diagnostic(
+            file: payload.file, location: .path(path), code: .attachmentMislabelled,
+            message: mislabel))
+      }
+      if let validator = images as? any AttachmentValidating,
+        let attachment = try? UNNotificationAttachment(identifier: "media", url: fileURL, options: nil),
+        let problem = validator.problem(with: attachment)
+      {
+        out.append(
+          Diagnostic(
+            file: payload.file, location: .path(path), code: .attachmentRejected,
+            message:
+              "\(fileURL.lastPathComponent) cannot be drawn — \(problem); the session drops it and shows the notification without it"
+          ))
+      }
+      return out
     } catch {
       return [
         Diagnostic(

@@ -58,6 +58,8 @@ struct RenderOptions: Sendable {
 struct LintOptions: Sendable {
   var json = false
   var strict = false
+  /// `--device` when given: `--strict` holds designs to that device's budget only.
+  var device: DeviceProfile.Kind?
   var explain: String?
 }
 

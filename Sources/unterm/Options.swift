@@ -19,8 +19,12 @@ extension OptionDeclaration {
       "--extension", .text("FILE"), "a content-extension descriptor (JSON, or an extension's Info.plist); repeatable",
       default: "none", in: .session
     ) { $0.session.extensionFiles.append($1) },
-    .option("--device", .choice, "device profile", default: DeviceProfile.Kind.iphone.rawValue, in: .session) {
+    .option(
+      "--device", .choice, "device profile (lint --strict then holds designs to this device's budget only)",
+      default: DeviceProfile.Kind.iphone.rawValue, in: .session
+    ) {
       $0.session.device = $1
+      $0.lint.device = $1
     },
     .option(
       "--theme", .text("NAME|FILE"), "a theme from Themes/ by name, or a theme file", default: "default", in: .session
@@ -84,7 +88,12 @@ extension OptionDeclaration {
     .flag("--json", help: #"print a JSON array of {"file","path","severity","code","message"}"#, in: .lint) {
       $0.lint.json = true
     },
-    .flag("--strict", help: "a content extension that overflows its height budget is an error", in: .lint) {
+    .flag(
+      "--strict",
+      help:
+        "a content extension that overflows its height budget (on --device's, else on both), or that no payload of its category sizes, is an error",
+      in: .lint
+    ) {
       $0.lint.strict = true
     },
     .option("--explain", .text("CODE"), "print what a lint code means and its severity", in: .lint, alone: true) {

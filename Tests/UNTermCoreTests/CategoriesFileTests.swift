@@ -81,11 +81,12 @@ struct CategoriesFileTests {
   }
 
   @Test func everySampleFileLoads() throws {
-    let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.samples.path).sorted()
+    let names = try Fixtures.files(in: Fixtures.samples) {
+      ($0.hasSuffix(".json") || $0.hasSuffix(".apns")) && $0 != "categories.json" && !$0.hasPrefix("extension-")
+    }
     let categories = try Fixtures.sampleCategories()
     #expect(!categories.hasErrors)
-    for name in names where name.hasSuffix(".json") || name.hasSuffix(".apns") {
-      guard name != "categories.json", !name.hasPrefix("extension-") else { continue }
+    for name in names {
       let payload = try Payload.load(Fixtures.sample(name), categories: categories.byIdentifier)
       #expect(!payload.hasErrors, "\(name): \(payload.diagnostics.map(\.formatted))")
     }

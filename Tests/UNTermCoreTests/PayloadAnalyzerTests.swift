@@ -172,9 +172,9 @@ struct PayloadAnalyzerTests {
   /// Random mutations of the samples: each gets a verdict — content when it loads, an error
   /// finding when it does not — never a crash, and every finding is one line naming the file.
   @Test func randomMutationsGetAVerdict() throws {
-    let seeds = try FileManager.default.contentsOfDirectory(atPath: Fixtures.samples.path)
-      .filter { $0.hasSuffix(".json") || $0.hasSuffix(".apns") }
+    let seeds = try Fixtures.files(in: Fixtures.samples) { $0.hasSuffix(".json") || $0.hasSuffix(".apns") }
       .compactMap { FileManager.default.contents(atPath: Fixtures.sample($0)).map { [UInt8]($0) } }
+    try #require(!seeds.isEmpty)
     let seed = TestSeed()
     var generator = seed.generator
     var verdicts = (loaded: 0, refused: 0)

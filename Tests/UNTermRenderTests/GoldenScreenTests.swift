@@ -27,16 +27,16 @@ func renderedScreen(
 /// `RECORD_SNAPSHOTS=1 swift test` re-records them after a deliberate change.
 @Suite("Golden screens")
 struct GoldenScreenTests {
-  static let samples: [String] = {
-    ((try? FileManager.default.contentsOfDirectory(atPath: Fixtures.samples.path)) ?? [])
-      .filter {
-        ($0.hasSuffix(".json") || $0.hasSuffix(".apns")) && $0 != "categories.json" && !$0.hasPrefix("extension-")
-      }
-      .sorted()
-  }()
+  /// The sample payloads in a folder; a missing or empty folder gives one case that fails.
+  static func samples(in folder: URL) -> [String] {
+    Fixtures.listing(folder) {
+      ($0.hasSuffix(".json") || $0.hasSuffix(".apns")) && $0 != "categories.json" && !$0.hasPrefix("extension-")
+    }
+  }
 
-  @Test(arguments: samples)
+  @Test(arguments: samples(in: Fixtures.samples))
   func sampleScreens(_ name: String) throws {
+    try Fixtures.requireListed(name)
     for device in DeviceProfile.Kind.allCases {
       for view in ScreenRequest.View.allCases {
         let base = (name as NSString).deletingPathExtension
@@ -44,6 +44,24 @@ struct GoldenScreenTests {
         expectGolden(frame.grid.text + "\n", named: "\(base).\(device.rawValue).\(view.rawValue)")
       }
     }
+  }
+}
+
+/// A test over a fixture folder fails when the folder is missing or empty, instead of passing
+/// with no cases.
+@Suite("Fixture listings")
+struct FixtureListingTests {
+  @Test func aMissingOrEmptyFolderGivesAFailingCase() throws {
+    let missing = Fixtures.root.appendingPathComponent("Tests/no-such-folder")
+    let cases = GoldenScreenTests.samples(in: missing)
+    #expect(cases.count == 1)
+    #expect(throws: FixtureListingError.self) { try Fixtures.requireListed(cases[0]) }
+    let empty = try Fixtures.temporaryDirectory()
+    #expect(throws: FixtureListingError.self) { try Fixtures.files(in: empty) { _ in true } }
+    // The real folder lists the samples, and none of them stands for a missing folder.
+    let real = GoldenScreenTests.samples(in: Fixtures.samples)
+    #expect(real.count >= 10)
+    #expect(throws: Never.self) { for name in real { try Fixtures.requireListed(name) } }
   }
 }
 

@@ -8,9 +8,7 @@ import UNTermTestSupport
 @Suite("Themes")
 struct ThemeTests {
   @Test func everyThemeFileLoads() throws {
-    let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.themes.path).filter {
-      $0.hasSuffix(".json")
-    }
+    let names = try Fixtures.files(in: Fixtures.themes) { $0.hasSuffix(".json") }
     #expect(Set(names).isSuperset(of: ["default.json", "dark.json", "high-contrast.json", "monochrome.json"]))
     for name in names {
       let theme = try ThemeLoader.load(path: Fixtures.themes.appendingPathComponent(name).path)

@@ -99,6 +99,33 @@ package enum Fixtures {
     )
   }
 
+  /// What a listing of a missing or empty fixture folder gives instead of no names.
+  package static let emptyListing = "(no fixture files in "
+
+  /// The names in a fixture folder that `include` accepts, sorted, for a parameterized test. A
+  /// folder that is missing or holds none gives one name saying so, which `requireListed`
+  /// fails on: a test over a folder can never pass by running zero cases.
+  package static func listing(_ folder: URL, where include: (String) -> Bool) -> [String] {
+    let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter(include).sorted()
+    return names.isEmpty ? [emptyListing + folder.path + ")"] : names
+  }
+
+  /// The names in a fixture folder that `include` accepts, sorted; a missing folder, or one
+  /// with no such file, fails the test.
+  package static func files(in folder: URL, where include: (String) -> Bool) throws -> [String] {
+    let names = listing(folder, where: include)
+    try requireListed(names[0])
+    return names
+  }
+
+  /// Fails when a listed name stands for a missing or empty folder.
+  package static func requireListed(_ name: String) throws {
+    if name.hasPrefix(emptyListing) {
+      throw FixtureListingError(
+        message: "\(name.dropFirst(emptyListing.count).dropLast()): missing, or no fixture files in it")
+    }
+  }
+
   /// A fresh temporary folder.
   package static func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("unterm-tests-\(UUID().uuidString)")
@@ -169,4 +196,10 @@ extension Fixtures {
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     return body(&attributes)
   }
+}
+
+/// A fixture folder that is missing or empty: a test over it must fail, not pass with no cases.
+package struct FixtureListingError: Error, CustomStringConvertible {
+  package var message: String
+  package var description: String { message }
 }

@@ -14,6 +14,8 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
   case tooDeep = "too-deep"
   case duplicateKey = "duplicate-key"
   case scriptSyntax = "script-syntax"
+  case scriptMissingFile = "script-missing-file"
+  case missingSnapshot = "missing-snapshot"
   // Shapes and values, in every kind of file
   case typeMismatch = "type-mismatch"
   case missingKey = "missing-key"
@@ -42,6 +44,7 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
   case mutableContentWithoutAlert = "mutable-content-without-alert"
   case contentAvailableWithAlert = "content-available-with-alert"
   case nothingToShow = "nothing-to-show"
+  case controlCharacters = "control-characters"
   // Attachments
   case attachmentWithoutMutableContent = "attachment-without-mutable-content"
   case remoteAttachment = "remote-attachment"
@@ -72,11 +75,12 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
   case extensionSize = "extension-size"
   case extensionOverflow = "extension-overflow"
   case extensionInitialOverflow = "extension-initial-overflow"
+  case extensionWithoutPayload = "extension-without-payload"
 
   /// What a code means.
   package struct Info: Sendable {
     /// The severity a finding with this code has (the default level of a report's rule).
-    /// `extension-overflow` alone is raised to an error by `lint --strict`.
+    /// `extension-overflow` and `extension-without-payload` are raised to errors by `lint --strict`.
     package var severity: Severity
     /// One line: what was found.
     package var summary: String
@@ -127,6 +131,16 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
       return Info(
         .error, "A session script (.session) has a syntax error.",
         "The finding gives the line and column; `unterm run --help` lists the commands and their arguments.")
+    case .scriptMissingFile:
+      return Info(
+        .error, "A file, folder or theme a session script names does not exist.",
+        "Paths in a script are relative to the script's folder. unterm run would stop at that line with exit 66; fix the path or add the file."
+      )
+    case .missingSnapshot:
+      return Info(
+        .warning, "A script's snapshot file does not exist yet.",
+        "The next unterm run records NAME.txt beside the script; with the CI environment variable set, that run fails. Record it (unterm run) and commit it."
+      )
     case .typeMismatch:
       return Info(
         .error, "A value has the wrong type (a number where a string is expected, for example).",
@@ -188,7 +202,8 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
     case .localizationKey:
       return Info(
         .note, "Alert text comes from the app's Localizable.strings (a loc-key).",
-        "UNTerm has no app bundle, so it shows the key itself with its arguments; the device shows the localized text.")
+        "Without the app's strings, UNTerm uses the key itself as the format, as iOS does when the key is missing: its %@ specifiers are filled from the loc-args, and arguments without a specifier do not appear. The device shows the localized text."
+      )
     case .locArgsMismatch:
       return Info(
         .warning, "A loc-key's placeholders and its loc-args disagree in number.",
@@ -236,6 +251,11 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
       return Info(
         .warning, "The notification has no alert text, sound, badge or content-available.",
         "iOS shows nothing and wakes nothing for it.")
+    case .controlCharacters:
+      return Info(
+        .warning, "Alert text holds control characters or bidi embeddings, overrides or isolates.",
+        "UNTerm shows them as visible placeholders; on a device they are invisible, and a bidi override can make text read differently from what it says (\"Trojan Source\"). Left-to-right and right-to-left marks, ordinary in right-to-left text, and line breaks are not reported."
+      )
     case .attachmentWithoutMutableContent:
       return Info(
         .warning, "An attachment URL is given but aps.mutable-content is not 1.",
@@ -354,6 +374,11 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
       return Info(
         .note, "A content extension's loading view is taller than the budget.",
         "The initial height is the notification's width × UNNotificationExtensionInitialContentSizeRatio.")
+    case .extensionWithoutPayload:
+      return Info(
+        .warning, "A content extension was measured without a payload of its category (an error with --strict).",
+        "Its templates are filled from nothing, so the view is as short as it can be and its height proves nothing about the design. Give lint a payload of the category beside --extension."
+      )
     }
   }
 }

@@ -286,9 +286,19 @@ package enum PayloadAnalyzer {
             "\(key) \(OneLine.quote(locKey)) has \(placeholders) placeholder(s) but \(args) has \(arguments.count) value(s)"
           )
         }
+        // Without the app's strings the key is its own format, as on iOS when the key is missing:
+        // arguments fill its specifiers, and arguments without one do not appear.
+        let shown: String
+        if placeholders == 0 && !arguments.isEmpty {
+          shown = "the key itself, without its \(arguments.count) \(args) value(s): the key has no %@ for them"
+        } else if placeholders > 0 {
+          shown = "the key itself as the format, its specifiers filled from \(args)"
+        } else {
+          shown = "the key itself"
+        }
         sink.report(
           .localizationKey, alertPath.appending(key),
-          "\(field) comes from \(key) \(OneLine.quote(locKey)) in the app's Localizable.strings; UNTerm shows the key itself with its arguments"
+          "\(field) comes from \(key) \(OneLine.quote(locKey)) in the app's Localizable.strings; without them UNTerm shows \(shown), as iOS does when the key is missing"
         )
         return NotificationFormat.substitute(locKey, arguments: arguments)
       }

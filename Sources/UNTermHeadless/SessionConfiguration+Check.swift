@@ -1,0 +1,25 @@
+import Foundation
+import UNTermCore
+
+extension SessionConfiguration {
+  /// Loads every file the options and `payloads` name, and drops them: a missing or invalid
+  /// file is reported (exit 66 or 65, naming it) before anything else can go wrong — the
+  /// interactive command checks its files before it asks for a terminal.
+  package func checkFiles(payloads: [String]) throws(UNTermError) {
+    if let categoriesFile { _ = try CategoriesFile.load(categoriesFile) }
+    for file in extensionFiles { _ = try ContentExtensionDescriptor.load(file) }
+    var themes = ThemeCatalog()
+    _ = try themes.theme(theme)
+    if let logFile {
+      let folder = URL(fileURLWithPath: logFile).deletingLastPathComponent().path
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+        throw UNTermError(.noInput, file: logFile, "no such folder \(folder) for the log")
+      }
+    }
+    // Standard input is read once, by the session itself.
+    for path in payloads where path != "-" {
+      _ = try Payload.load(path).request(identifier: "check")
+    }
+  }
+}
