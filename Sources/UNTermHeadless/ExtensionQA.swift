@@ -69,6 +69,15 @@ package enum ExtensionQA {
     return (diagnostics, missing)
   }
 
+  /// Measures a loaded view on a device's card at its full width: the numbers the QA report,
+  /// the activity pane and the design sheet give.
+  package static func measure(
+    _ view: ExtensionView, for notification: UNNotification, device: DeviceProfile, images: (any ImageProvider)?
+  ) -> ExtensionMeasurement {
+    let columns = Projection.cardColumns(device, screenWidth: 1000) - 4
+    return ExtensionLayout.measure(view, for: notification, device: device, columns: columns, images: images)
+  }
+
   private static func notification(for descriptor: ContentExtensionDescriptor, sample: Payload?) -> UNNotification {
     let content: UNNotificationContent
     if let sampleContent = sample?.content {
@@ -114,8 +123,7 @@ package enum ExtensionQA {
       sample.map { " with \(($0.file as NSString).lastPathComponent)" }
       ?? " (no payload of its category given; templates are empty)"
     for device in [DeviceProfile.iphone, .ipad] {
-      let columns = Projection.cardColumns(device, screenWidth: 1000) - 4
-      let m = ExtensionLayout.measure(view, for: notification, device: device, columns: columns, images: images)
+      let m = measure(view, for: notification, device: device, images: images)
       func pt(_ value: Double) -> String { value == value.rounded() ? "\(Int(value))" : String(format: "%.1f", value) }
       var message =
         "\(device.kind.rawValue): initial \(pt(m.initialHeight)) pt (\(pt(device.notificationWidth)) × \(descriptor.attributes.initialContentSizeRatio)), preferred \(pt(m.preferredHeight)) pt, budget \(pt(m.budget)) pt"

@@ -238,8 +238,7 @@ package final class Session: @unchecked Sendable {
   /// and what is cut.
   private func reportSize(of view: ExtensionView, for notification: UNNotification) {
     let device = state.device
-    let columns = Projection.cardColumns(device, screenWidth: 1000) - 4
-    let m = ExtensionLayout.measure(view, for: notification, device: device, columns: columns, images: renderer.images)
+    let m = ExtensionQA.measure(view, for: notification, device: device, images: renderer.images)
     var text =
       "Extension on \(device.displayName): initial \(Int(m.initialHeight)) pt, preferred \(Int(m.preferredHeight.rounded())) pt, budget \(Int(m.budget)) pt"
     text += m.overflow > 0 ? " — \(Int(m.overflow.rounded(.up))) pt over" : " — fits"

@@ -24,6 +24,26 @@ enum LintCommand {
     guard !files.isEmpty || options.categoriesFile != nil || !options.extensionFiles.isEmpty else {
       throw arguments.usage("lint needs a PAYLOAD file, --categories FILE or --extension FILE")
     }
+    let (report, missing, count) = check(
+      options, files: files, strict: strict, devices: parsed.lint.device.map { [$0] })
+    if json {
+      print(report.json)
+    } else {
+      for diagnostic in report.diagnostics { print(diagnostic.formatted) }
+      if !report.diagnostics.isEmpty || count > 1 {
+        UNTermMain.warn(report.summary(files: count))
+      }
+    }
+    if missing { return .noInput }
+    return report.diagnostics.contains { $0.severity == .error } ? .failure : .success
+  }
+
+  /// Checks files as `unterm lint` does (the design sheet shows the same findings): the report,
+  /// whether a file was missing, and how many files were read. `devices` limits the extension
+  /// QA to those devices (all when nil).
+  static func check(
+    _ options: SessionConfiguration, files: [String], strict: Bool, devices: [DeviceProfile.Kind]?
+  ) -> (report: LintReport, missing: Bool, count: Int) {
     var report = LintReport()
     var missing = false
     func note(_ error: UNTermError) {
@@ -74,21 +94,12 @@ enum LintCommand {
     }
     let qa = ExtensionQA.report(
       extensionFiles: inputs.extensionFiles, payloads: payloads, categories: registered, strict: strict,
-      devices: parsed.lint.device.map { [$0] }, images: images)
+      devices: devices, images: images)
     report.diagnostics += qa.diagnostics
     if qa.missingFile { missing = true }
     // One problem is one finding, however many checks met it.
     report.diagnostics = Diagnostic.deduplicated(report.diagnostics)
-    if json {
-      print(report.json)
-    } else {
-      for diagnostic in report.diagnostics { print(diagnostic.formatted) }
-      if !report.diagnostics.isEmpty || inputs.count > 1 {
-        UNTermMain.warn(report.summary(files: inputs.count))
-      }
-    }
-    if missing { return .noInput }
-    return report.diagnostics.contains { $0.severity == .error } ? .failure : .success
+    return (report, missing, inputs.count)
   }
 }
 

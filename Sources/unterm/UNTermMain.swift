@@ -47,6 +47,7 @@ enum UNTermMain {
     case UNTermCommand.lint.rawValue: return try LintCommand.run(Arguments(rest, command: .lint))
     case UNTermCommand.run.rawValue: return try RunCommand.run(Arguments(rest, command: .run))
     case UNTermCommand.push.rawValue: return try PushCommand.run(Arguments(rest, command: .push))
+    case UNTermCommand.sheet.rawValue: return try SheetCommand.run(Arguments(rest, command: .sheet))
     default:
       if !first.hasPrefix("-") && !first.hasSuffix(".json") && !first.hasSuffix(".apns")
         && !FileManager.default.fileExists(atPath: first)

@@ -5,6 +5,8 @@ package enum ExitCode: Int32, Sendable {
   case usage = 2
   case dataError = 65
   case noInput = 66
+  /// An output file cannot be created or written (`sheet --out`).
+  case cannotCreate = 73
   case software = 70
 }
 

@@ -25,6 +25,8 @@ package struct Frame: Sendable {
   /// Where the renderer drew each region of the screen (the card, the list, the panes); a
   /// region that is not on this screen has no entry. `.screen` is always the whole grid.
   package var regions: [ScreenRegion: Rect] = [:]
+  /// Where the expanded view drew a marker for content clipped at its height budget.
+  package var overflowMarks: [OverflowMark] = []
 
   /// A frame of cells, with where clicks land and the text cursor, if any.
   package init(grid: CellGrid, hits: [HitRegion] = [], cursor: (x: Int, y: Int)? = nil) {
@@ -48,6 +50,16 @@ package struct Frame: Sendable {
   package func target(x: Int, y: Int) -> HitTarget? {
     hits.last { $0.rect.contains(x: x, y: y) }?.target
   }
+}
+
+/// A row where content taller than its budget was clipped, as the renderer marked it.
+package struct OverflowMark: Hashable, Sendable {
+  /// The card the marker is drawn in.
+  package var card: Rect
+  /// The row of the marker.
+  package var row: Int
+  /// What the marker says: `32 pt over the 320 pt budget`.
+  package var label: String
 }
 
 /// Half-block art for an image: each cell shows two pixels, the top as the foreground of `▀`

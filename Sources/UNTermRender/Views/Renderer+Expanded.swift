@@ -140,6 +140,9 @@ extension Renderer {
     canvas.hit(
       Rect(x: rect.x, y: y, width: rect.width, height: rows.count), .notification(notification.request.identifier))
     for row in rows {
+      if case .marker(let label) = row {
+        canvas.frame.overflowMarks.append(OverflowMark(card: rect, row: y, label: label))
+      }
       drawContentRow(&canvas, row, x: rect.x + 2, y: y, width: inner, clip: clip)
       y += 1
     }

@@ -1,0 +1,126 @@
+import Foundation
+import UNTermCore
+import UNTermHeadless
+import UNTermRender
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `unterm sheet`: a design sheet, one self-contained HTML file showing every payload across
+/// devices, lock states, views and themes.
+enum SheetCommand {
+  static func run(_ input: Arguments) throws(UNTermError) -> ExitCode {
+    var arguments = input
+    let configuration = SessionConfigurationBox()
+    var matrix = DesignSheet.Matrix()
+    var out = "unterm-sheet.html"
+    var now: Date?
+    var wantsHelp = false
+    var given: Set<String> = []
+    let parser = arguments
+    let payloads = try arguments.parse(
+      flags: SessionOptions.flags.union(["--help", "-h"]),
+      options: SessionOptions.options.union(["--out", "--devices", "--states", "--views", "--themes", "--now"])
+    ) { (name, value) throws(UNTermError) in
+      given.insert(name)
+      if try SessionOptions.apply(name, value, to: configuration, arguments: parser) { return }
+      let value = value ?? ""
+      switch name {
+      case "--help", "-h": wantsHelp = true
+      case "--out":
+        guard !value.isEmpty else { throw parser.usage("--out needs a file name (or - for standard output)") }
+        out = value
+      case "--devices":
+        matrix.devices = try list(value, option: name, parser: parser) { DeviceProfile.Kind(rawValue: $0) }
+      case "--states":
+        matrix.states = try list(value, option: name, parser: parser) { DesignSheet.LockState(rawValue: $0) }
+      case "--views":
+        matrix.views = try list(value, option: name, parser: parser) { DesignSheet.View.named($0) }
+      case "--themes":
+        matrix.themes = try list(value, option: name, parser: parser) { $0 }
+      case "--now":
+        guard let date = ISO8601.parse(value) else {
+          throw parser.usage("--now takes an ISO 8601 time such as 2026-11-29T20:00:00Z, not '\(value)'")
+        }
+        now = date
+      default: break
+      }
+    }
+    if wantsHelp {
+      print(Help.sheet)
+      return .success
+    }
+    guard !payloads.isEmpty else { throw parser.usage("sheet needs at least one PAYLOAD file (or - for stdin)") }
+    // The single-screen session options narrow the matrix unless its own lists are given.
+    let options = configuration.value
+    if given.contains("--device") && !given.contains("--devices") { matrix.devices = [options.device] }
+    if given.contains("--locked") && !given.contains("--states") { matrix.states = [.locked] }
+    if given.contains("--theme") && !given.contains("--themes") { matrix.themes = [options.theme] }
+
+    let lint = LintCommand.check(options, files: payloads.filter { $0 != "-" }, strict: false)
+    let trace: ((String) -> Void)? = options.trace ? { UNTermMain.warn("trace: " + $0) } : nil
+    let sheet = try DesignSheet.make(
+      payloads: payloads, configuration: options, matrix: matrix, findings: lint.report.diagnostics,
+      lintedFiles: lint.count, now: now ?? Date(), trace: trace)
+    let html = sheet.html
+    if out == "-" {
+      print(html, terminator: "")
+      return .success
+    }
+    try write(html, to: out)
+    let screens = sheet.sections.reduce(0) { $0 + $1.screens.count }
+    print("\(out): \(sheet.sections.count) payload(s), \(screens) screens, \(html.utf8.count) bytes")
+    return .success
+  }
+
+  /// A comma list of names, each checked; repeated names count once.
+  private static func list<T: Equatable>(
+    _ text: String, option: String, parser: Arguments, _ value: (String) -> T?
+  ) throws(UNTermError) -> [T] {
+    var items: [T] = []
+    for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+      let name = part.trimmingCharacters(in: .whitespaces)
+      guard !name.isEmpty else { throw parser.usage("\(option) takes a comma list with no empty names, not '\(text)'") }
+      guard let item = value(name) else {
+        let known: [String]
+        switch option {
+        case "--devices": known = DeviceProfile.Kind.allCases.map(\.rawValue)
+        case "--states": known = DesignSheet.LockState.allCases.map(\.rawValue)
+        default: known = DesignSheet.View.allCases.map(\.rawValue) + ["list"]
+        }
+        let hint = Suggestion.closest(to: name, in: known).map { "; did you mean '\($0)'?" } ?? ""
+        throw parser.usage("\(option) takes \(known.joined(separator: ", ")), not '\(name)'\(hint)")
+      }
+      if !items.contains(item) { items.append(item) }
+    }
+    return items
+  }
+
+  /// Writes the file whole or not at all: into a temporary file beside it, then renamed over
+  /// it, so a failure never leaves half a sheet (or destroys the last one).
+  private static func write(_ text: String, to path: String) throws(UNTermError) {
+    let url = URL(fileURLWithPath: path)
+    let temporary = url.deletingLastPathComponent().appendingPathComponent(
+      ".\(url.lastPathComponent).\(getpid()).tmp")
+    do {
+      try Data(text.utf8).write(to: temporary)
+    } catch {
+      unlink(temporary.path)
+      throw UNTermError(.cannotCreate, file: path, "cannot write the sheet: \(reason(error))")
+    }
+    if rename(temporary.path, url.path) != 0 {
+      let code = errno
+      unlink(temporary.path)
+      throw UNTermError(.cannotCreate, file: path, "cannot write the sheet: \(String(cString: strerror(code)))")
+    }
+  }
+
+  private static func reason(_ error: any Error) -> String {
+    let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+    if let code = underlying?.code, underlying?.domain == NSPOSIXErrorDomain {
+      return String(cString: strerror(Int32(code)))
+    }
+    return (error as NSError).localizedDescription
+  }
+}
