@@ -72,7 +72,7 @@ let package = Package(
       name: "UNTermHeadlessTests",
       dependencies: [
         "UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermTestSupport", "UNTermShell",
-        "unterm-log-stress", "unterm",
+        "UNTermMedia", "unterm-log-stress", "unterm",
       ]),
     .testTarget(
       name: "UNTermMediaTests",

@@ -101,26 +101,34 @@ enum SheetCommand {
   /// it, so a failure never leaves half a sheet (or destroys the last one).
   private static func write(_ text: String, to path: String) throws(UNTermError) {
     let url = URL(fileURLWithPath: path)
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(
-      ".\(url.lastPathComponent).\(getpid()).tmp")
-    do {
-      try Data(text.utf8).write(to: temporary)
-    } catch {
-      unlink(temporary.path)
-      throw UNTermError(.cannotCreate, file: path, "cannot write the sheet: \(reason(error))")
+    let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+      .path
+    func fail(_ code: Int32) -> UNTermError {
+      UNTermError(.cannotCreate, file: path, "cannot write the sheet: \(String(cString: strerror(code)))")
     }
-    if rename(temporary.path, url.path) != 0 {
-      let code = errno
-      unlink(temporary.path)
-      throw UNTermError(.cannotCreate, file: path, "cannot write the sheet: \(String(cString: strerror(code)))")
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw fail(errno) }
+    var failure: Int32 = 0
+    let bytes = Array(text.utf8)
+    bytes.withUnsafeBytes { buffer in
+      guard let base = buffer.baseAddress else { return }
+      var offset = 0
+      while offset < buffer.count {
+        let n = Glibc.write(fd, base + offset, buffer.count - offset)
+        if n < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          return
+        }
+        offset += n
+      }
     }
-  }
-
-  private static func reason(_ error: any Error) -> String {
-    let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-    if let code = underlying?.code, underlying?.domain == NSPOSIXErrorDomain {
-      return String(cString: strerror(Int32(code)))
+    if failure == 0 && fsync(fd) != 0 { failure = errno }
+    if close(fd) != 0 && failure == 0 { failure = errno }
+    if failure == 0 && rename(temporary, path) != 0 { failure = errno }
+    if failure != 0 {
+      unlink(temporary)
+      throw fail(failure)
     }
-    return (error as NSError).localizedDescription
   }
 }

@@ -41,12 +41,14 @@ extension CellGrid {
       standalone ? "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"" : "<svg"
     out += " viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" height=\"\(height)\" role=\"img\""
     out +=
-      " font-family=\"\(Markup.escape(style.fontFamily))\" font-size=\"\(style.fontSize)\" style=\"white-space:pre\""
+      " font-family=\"\(Markup.escape(style.fontFamily))\" font-size=\"\(style.fontSize)\""
     out += " data-cell-width=\"\(cw)\" data-cell-height=\"\(ch)\" data-padding=\"\(pad)\""
     out +=
       " data-column=\"\(area.x)\" data-row=\"\(area.y)\" data-columns=\"\(area.width)\" data-rows=\"\(area.height)\""
     for (name, value) in attributes { out += " \(name)=\"\(Markup.escape(value))\"" }
-    out += "><title>\(Markup.escape(title))</title>"
+    // Spaces inside a run are cells and must not collapse: a rule on `text` itself, since
+    // Chromium does not inherit `white-space` from the `svg` element.
+    out += "><title>\(Markup.escape(title))</title><style>text{white-space:pre}</style>"
     out += "<rect width=\"\(width)\" height=\"\(height)\" rx=\"6\" fill=\"\(style.terminalBackground.hex)\"/>"
     guard !area.isEmpty else { return out + "</svg>" }
     var painter = SVGPainter(style: style, area: area)

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// Headless Chromium (Debian's `chromium`), for tests that look at pictures the way a browser
+/// draws them: the page's own geometry read by a script, and screenshots.
+package enum Chromium {
+  /// The browser, when one is installed.
+  package static let path: String? = {
+    let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+    for name in ["chromium", "chromium-browser", "google-chrome"] {
+      for folder in folders + ["/usr/bin", "/usr/local/bin"] {
+        let candidate = (folder as NSString).appendingPathComponent(name)
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+      }
+    }
+    return nil
+  }()
+
+  package static var isAvailable: Bool { path != nil }
+
+  /// Why browser tests are skipped.
+  package static let missing: Comment =
+    "chromium is not installed, so the browser tests are skipped (apt-get install chromium; .ci/run installs it)"
+
+  private static func run(_ arguments: [String], window: (Int, Int)) throws -> String {
+    guard let path else { throw BrowserError(message: "chromium is not installed") }
+    let profile = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: profile) }
+    let result = Fixtures.spawn(
+      path,
+      [
+        "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+        "--no-default-browser-check", "--disable-extensions", "--force-device-scale-factor=1",
+        "--user-data-dir=\(profile.path)", "--window-size=\(window.0),\(window.1)",
+      ] + arguments, timeout: 90)
+    guard result.status == 0 else {
+      throw BrowserError(message: "chromium \(arguments.joined(separator: " ")) exited with \(result.status)")
+    }
+    return result.output
+  }
+
+  /// The document after its scripts ran, serialized.
+  package static func dumpDOM(_ file: URL, window: (Int, Int) = (1400, 900)) throws -> String {
+    try run(["--dump-dom", file.absoluteString], window: window)
+  }
+
+  /// A PNG of the window showing a page.
+  package static func screenshot(_ file: URL, to png: URL, window: (Int, Int)) throws {
+    _ = try run(["--screenshot=\(png.path)", file.absoluteString], window: window)
+    guard FileManager.default.fileExists(atPath: png.path) else {
+      throw BrowserError(message: "chromium wrote no screenshot of \(file.path)")
+    }
+  }
+}
+
+/// A browser run that did not give what a test needs.
+package struct BrowserError: Error, CustomStringConvertible {
+  package var message: String
+  package init(message: String) { self.message = message }
+  package var description: String { message }
+}
