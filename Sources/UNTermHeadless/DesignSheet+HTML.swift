@@ -74,6 +74,11 @@ extension DesignSheet {
     out += section.category.isEmpty ? "no category" : "category <code>\(text(section.category))</code>"
     if !section.title.isEmpty { out += " · “\(text(section.title))”" }
     out += "</p>"
+    if let reasons = section.notShown {
+      out += "<p class=\"note\">Nothing is shown for this payload on any device, lock state or view"
+      out += reasons.isEmpty ? ".</p>" : ": " + reasons.map { text($0) }.joined(separator: "; ") + "</p>"
+      return out + "</section>"
+    }
     var screens = section.screens[...]
     for theme in matrix.themes {
       if matrix.themes.count > 1 { out += "<h3 class=\"theme\">Theme \(text(theme))</h3>" }

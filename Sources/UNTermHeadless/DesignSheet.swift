@@ -52,6 +52,8 @@ package struct DesignSheet {
     package var category: String
     package var title: String
     package var screens: [Screen]
+    /// Why nothing is shown for the payload (the session's notes), when nothing is.
+    package var notShown: [String]?
   }
 
   /// One picture, and what the sheet says beside it.
@@ -112,14 +114,16 @@ package struct DesignSheet {
     var themes = ThemeCatalog()
     for theme in matrix.themes { _ = try themes.theme(theme) }
     let categories = try SessionFactory.make(configuration, now: now, timeZone: timeZone).state.store.categories
+    // One decoder for every screen: each image is decoded once, not once a screen.
+    let images = MediaSupport.images()
     for file in files {
       // Read once: a payload may come from standard input.
       let payload = try Payload.load(file, categories: categories)
       let content = payload.content
       var section = Section(
         file: file, category: content?.categoryIdentifier ?? "",
-        title: TerminalText.sanitize(content?.title ?? "", multiline: false), screens: [])
-      for theme in matrix.themes {
+        title: TerminalText.sanitize(content?.title ?? "", multiline: false), screens: [], notShown: nil)
+      screens: for theme in matrix.themes {
         for device in matrix.devices {
           for state in matrix.states {
             var options = configuration
@@ -129,7 +133,14 @@ package struct DesignSheet {
             for view in matrix.views {
               let session = try screen(
                 payload, configuration: options, view: view, size: screenSize, now: now, timeZone: timeZone,
-                trace: trace)
+                images: images, trace: trace)
+              // A notification that is not presented (no alert: a background update, a badge)
+              // looks the same everywhere: the sheet says why once instead of showing empty
+              // screens.
+              if session.state.store.deliveredCount == 0 && session.state.banner == nil {
+                section.notShown = session.state.notices.map { TerminalText.sanitize($0.text, multiline: false) }
+                break screens
+              }
               section.screens.append(sheet.picture(of: session, view: view, state: state, theme: theme))
             }
           }
@@ -145,9 +156,10 @@ package struct DesignSheet {
   /// sized, the view picked. The sheet runs sessions only here.
   static func screen(
     _ payload: Payload, configuration: SessionConfiguration, view: View, size: (width: Int, height: Int), now: Date,
-    timeZone: TimeZone, trace: ((String) -> Void)?
+    timeZone: TimeZone, images: (any ImageProvider)?, trace: ((String) -> Void)?
   ) throws(UNTermError) -> Session {
     let session = try SessionFactory.make(configuration, now: now, timeZone: timeZone)
+    session.setImages(images)
     session.traceOutput = trace
     try session.push(payload)
     session.finishServiceExtensions(within: configuration.serviceTimeout)

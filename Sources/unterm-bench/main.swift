@@ -8,9 +8,13 @@ import UserNotifications
 // Prints what a frame of the notification list costs with 10 and with 100,000 delivered
 // notifications, their ratio, and the bytes a terminal receives for a full paint and for
 // moving the focus one step: as plain ANSI text and as ncurses writes them, both for the
-// clusters the one `CellDiff` names. Run: swift run -c release unterm-bench [COUNT ...]
+// clusters the one `CellDiff` names; then what `unterm sheet` costs for the sample payloads.
+// Run: swift build -c release && .build/release/unterm-bench [COUNT ...] (or `sheet` for the
+// sheet's figures alone).
 
-let counts = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+let arguments = Array(CommandLine.arguments.dropFirst())
+let sheetOnly = arguments.first == "sheet"
+let counts = arguments.compactMap { Int($0) }
 let sizes = counts.isEmpty ? [10, 100_000] : counts
 let frames = 400
 
@@ -90,8 +94,10 @@ func measure(_ count: Int) throws -> Figures {
 }
 
 do {
-  let results = try sizes.map(measure)
-  print("notifications   frame (median)   key update (median)   full paint   focus step   identical redraw")
+  let results = try sheetOnly ? [] : sizes.map(measure)
+  if !results.isEmpty {
+    print("notifications   frame (median)   key update (median)   full paint   focus step   identical redraw")
+  }
   for r in results {
     print(
       String(
@@ -118,7 +124,111 @@ do {
         format: "key cost ratio   %d : %d notifications = %.2f×", large.count, small.count,
         large.keyMicros / small.keyMicros))
   }
+  try sheetFigures()
 } catch {
   FileHandle.standardError.write(Data("unterm-bench: \(error)\n".utf8))
   exit(1)
+}
+
+/// CPU seconds used by this process's finished children so far.
+func childCPU() -> Double {
+  var usage = rusage()
+  getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+  let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+  let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+  return user + system
+}
+
+/// CPU seconds used by this process so far.
+func ownCPU() -> Double {
+  var usage = rusage()
+  getrusage(RUSAGE_SELF.rawValue, &usage)
+  return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec)
+    + Double(usage.ru_stime.tv_usec) / 1e6
+}
+
+/// `unterm sheet` over every sample payload on 2 devices × 2 states × 3 views: wall and CPU
+/// time (the machine may be shared, so CPU time is the steadier figure) and the file's size.
+/// The `unterm` built beside this binary runs the command itself; the sheet is also made in
+/// this process, without lint and process start.
+func sheetFigures() throws {
+  guard let samples = Resources.samples else {
+    print("sheet: SamplePayloads/ not found (set UNTERM_HOME)")
+    return
+  }
+  let folder = try FileManager.default.url(
+    for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
+  defer { try? FileManager.default.removeItem(at: folder) }
+  let out = folder.appendingPathComponent("unterm-sheet.html").path
+  let session = [
+    "--categories", samples.appendingPathComponent("categories.json").path,
+    "--extension", samples.appendingPathComponent("extension-media-card.json").path,
+    "--extension", samples.appendingPathComponent("extension-chat-card.json").path,
+  ]
+  let runs = 5
+  print("unterm sheet --categories … --extension … SamplePayloads/ (2 devices × 2 states × 3 views, default theme):")
+
+  let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+  let unterm = URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("unterm").path
+  if FileManager.default.isExecutableFile(atPath: unterm) {
+    var walls: [Double] = []
+    var cpus: [Double] = []
+    var summary = ""
+    for _ in 0..<runs {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: unterm)
+      process.arguments = ["sheet", "--now", "2026-11-29T20:00:00Z", "--out", out] + session + [samples.path]
+      let pipe = Pipe()
+      process.standardOutput = pipe
+      process.standardError = FileHandle.nullDevice
+      let cpu0 = childCPU()
+      let start = DispatchTime.now().uptimeNanoseconds
+      try process.run()
+      let output = pipe.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      walls.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+      cpus.append(childCPU() - cpu0)
+      summary = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+      guard process.terminationStatus == 0 else {
+        print("  the command failed (exit \(process.terminationStatus))")
+        return
+      }
+    }
+    let bytes = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
+    print("  \(summary.replacingOccurrences(of: out + ": ", with: ""))")
+    print(
+      String(
+        format: "  the command:  median %.2f s wall (best %.2f s), %.2f s CPU   goal under 1 s", median(walls),
+        walls.min() ?? 0, median(cpus)))
+    print(String(format: "  output size:  %.2f MB (%d bytes)   goal under 5 MB", Double(bytes) / 1_048_576, bytes))
+  } else {
+    print("  (no unterm beside \(exe): build it too — swift build -c release — to time the command itself)")
+  }
+
+  var configuration = SessionConfiguration()
+  configuration.categoriesFile = samples.appendingPathComponent("categories.json").path
+  configuration.extensionFiles = ["extension-media-card.json", "extension-chat-card.json"].map {
+    samples.appendingPathComponent($0).path
+  }
+  let names = try FileManager.default.contentsOfDirectory(atPath: samples.path).sorted()
+  let payloads = names.filter {
+    ($0.hasSuffix(".json") || $0.hasSuffix(".apns")) && $0 != "categories.json" && !$0.hasPrefix("extension-")
+  }.map { samples.appendingPathComponent($0).path }
+  var walls: [Double] = []
+  var cpus: [Double] = []
+  var bytes = 0
+  for _ in 0..<runs {
+    let cpu0 = ownCPU()
+    let start = DispatchTime.now().uptimeNanoseconds
+    let sheet = try DesignSheet.make(
+      payloads: payloads, configuration: configuration, matrix: DesignSheet.Matrix(), findings: [], lintedFiles: 0,
+      now: Date(timeIntervalSince1970: 1_764_446_400))
+    bytes = sheet.html.utf8.count
+    walls.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    cpus.append(ownCPU() - cpu0)
+  }
+  print(
+    String(
+      format: "  in process:   median %.2f s wall, %.2f s CPU for %d payloads × 12 screens, %d bytes", median(walls),
+      median(cpus), payloads.count, bytes))
 }

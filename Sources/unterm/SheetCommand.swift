@@ -19,7 +19,7 @@ enum SheetCommand {
     var wantsHelp = false
     var given: Set<String> = []
     let parser = arguments
-    let payloads = try arguments.parse(
+    let files = try arguments.parse(
       flags: SessionOptions.flags.union(["--help", "-h"]),
       options: SessionOptions.options.union(["--out", "--devices", "--states", "--views", "--themes", "--now"])
     ) { (name, value) throws(UNTermError) in
@@ -51,17 +51,20 @@ enum SheetCommand {
       print(Help.sheet)
       return .success
     }
-    guard !payloads.isEmpty else { throw parser.usage("sheet needs at least one PAYLOAD file (or - for stdin)") }
+    guard !files.isEmpty else { throw parser.usage("sheet needs at least one PAYLOAD file (or - for stdin)") }
     // The single-screen session options narrow the matrix unless its own lists are given.
-    let options = configuration.value
-    if given.contains("--device") && !given.contains("--devices") { matrix.devices = [options.device] }
+    if given.contains("--device") && !given.contains("--devices") { matrix.devices = [configuration.value.device] }
     if given.contains("--locked") && !given.contains("--states") { matrix.states = [.locked] }
-    if given.contains("--theme") && !given.contains("--themes") { matrix.themes = [options.theme] }
-
-    let lint = LintCommand.check(options, files: payloads.filter { $0 != "-" }, strict: false)
+    if given.contains("--theme") && !given.contains("--themes") { matrix.themes = [configuration.value.theme] }
+    let inputs = try sort(files, into: configuration, parser: parser)
+    guard !inputs.payloads.isEmpty else {
+      throw parser.usage("sheet needs at least one PAYLOAD among its files; none of them is a payload")
+    }
+    let options = configuration.value
+    let lint = LintCommand.check(options, files: inputs.payloads.filter { $0 != "-" } + inputs.scripts, strict: false)
     let trace: ((String) -> Void)? = options.trace ? { UNTermMain.warn("trace: " + $0) } : nil
     let sheet = try DesignSheet.make(
-      payloads: payloads, configuration: options, matrix: matrix, findings: lint.report.diagnostics,
+      payloads: inputs.payloads, configuration: options, matrix: matrix, findings: lint.report.diagnostics,
       lintedFiles: lint.count, now: now ?? Date(), trace: trace)
     let html = sheet.html
     if out == "-" {
@@ -72,6 +75,45 @@ enum SheetCommand {
     let screens = sheet.sections.reduce(0) { $0 + $1.screens.count }
     print("\(out): \(sheet.sections.count) payload(s), \(screens) screens, \(html.utf8.count) bytes")
     return .success
+  }
+
+  /// Sorts the files as `lint` does, so `unterm sheet SamplePayloads/*.json` works: a categories
+  /// file among them is registered, descriptors serve their categories (each file once, however
+  /// often it is named), scripts are linted, a folder gives its files, and the rest are payloads
+  /// in the order given.
+  private static func sort(
+    _ files: [String], into configuration: SessionConfigurationBox, parser: Arguments
+  ) throws(UNTermError) -> (payloads: [String], scripts: [String]) {
+    var inputs = LintInputs(categoriesFile: nil, extensionFiles: [])
+    var payloads: [String] = []
+    for file in files {
+      if file == "-" {
+        payloads.append(file)
+        continue
+      }
+      var failure: UNTermError?
+      let before = inputs.payloads.count
+      inputs.classify(file) { failure = failure ?? $0 }
+      if let failure { throw failure }
+      payloads += inputs.payloads[before...].map(\.0)
+    }
+    func key(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
+    var categories = configuration.value.categoriesFile.map { [$0] } ?? []
+    for file in inputs.categoriesFiles where !categories.contains(where: { key($0) == key(file) }) {
+      categories.append(file)
+    }
+    if categories.count > 1 {
+      throw parser.usage(
+        "a sheet registers one categories file, but \(categories[0]) and \(categories[1]) were both given")
+    }
+    configuration.value.categoriesFile = categories.first
+    var extensions: [String] = []
+    for file in configuration.value.extensionFiles + inputs.extensionFiles
+    where !extensions.contains(where: { key($0) == key(file) }) {
+      extensions.append(file)
+    }
+    configuration.value.extensionFiles = extensions
+    return (payloads, inputs.scripts.map(\.0))
   }
 
   /// A comma list of names, each checked; repeated names count once.

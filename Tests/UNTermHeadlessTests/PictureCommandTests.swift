@@ -151,6 +151,16 @@ struct PictureCommandTests {
     #expect(html.contains("default-src 'none'"))
   }
 
+  @Test func aPayloadThatShowsNothingSaysWhyOnce() throws {
+    let result = try sheet(categories, payloads: [Fixtures.sample("background-update.json")])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(!result.html.contains("<svg"))
+    #expect(
+      result.html.contains(
+        "<p class=\"note\">Nothing is shown for this payload on any device, lock state or view: req-1: no alert text, so nothing is shown"
+      ))
+  }
+
   @Test func theSheetIsTheSameForTheSameInputs() throws {
     let args = categories + ["--views", "expanded", "--devices", "iphone"]
     let a = try sheet(args, payloads: [Fixtures.sample("meeting.json")])
@@ -250,5 +260,29 @@ struct PictureCommandTests {
     }
     #expect(result.html.contains("<h2>hostile &lt;b&gt;&amp;.json</h2>"))
     #expect(result.html.contains("&lt;script&gt;document.documentElement.setAttr"))
+  }
+
+  /// README's picture is what the command README gives for it prints (RECORD_SNAPSHOTS=1
+  /// re-records it after a deliberate change to how screens look).
+  @Test func theREADMEPictureIsWhatItsCommandDraws() throws {
+    let readme = try String(contentsOf: Fixtures.root.appendingPathComponent("README.md"), encoding: .utf8)
+    let command = try #require(
+      readme.components(separatedBy: "```sh\n").lazy.map { $0.components(separatedBy: "\n```")[0] }
+        .first { $0.contains("> Docs/") })
+    var words = command.replacingOccurrences(of: "\\\n", with: " ").split(separator: " ").map(String.init)
+    #expect(Array(words.prefix(3)) == ["swift", "run", "unterm"])
+    let target = try #require(words.last)
+    words = Array(words.dropFirst(3).dropLast(2))
+    let result = try Fixtures.run(Fixtures.unterm, words, directory: Fixtures.root.path)
+    #expect(result.status == 0, "\(result.stderr)")
+    let url = Fixtures.root.appendingPathComponent(target)
+    if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
+      try Data(result.stdout.utf8).write(to: url)
+      return
+    }
+    let committed = try String(contentsOf: url, encoding: .utf8)
+    #expect(
+      committed == result.stdout, "\(target) is not what its command in README draws (RECORD_SNAPSHOTS=1 re-records)")
+    #expect(readme.contains("](\(target))"))
   }
 }

@@ -51,7 +51,7 @@ extension CellGrid {
     out += "><title>\(Markup.escape(title))</title><style>text{white-space:pre}</style>"
     out += "<rect width=\"\(width)\" height=\"\(height)\" rx=\"6\" fill=\"\(style.terminalBackground.hex)\"/>"
     guard !area.isEmpty else { return out + "</svg>" }
-    var painter = SVGPainter(style: style, area: area)
+    let painter = SVGPainter(style: style, area: area)
     for y in area.y..<area.maxY { painter.backgrounds(of: self, row: y, into: &out) }
     for y in area.y..<area.maxY { painter.glyphs(of: self, row: y, into: &out) }
     for mark in marks {

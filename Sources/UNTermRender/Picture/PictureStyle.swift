@@ -35,15 +35,16 @@ package struct PictureStyle: Hashable, Sendable {
       self.b = b
     }
 
+    private static let digits = Array("0123456789abcdef".utf8)
+
     /// `#rrggbb`.
     package var hex: String {
-      let digits = Array("0123456789abcdef")
-      var out = "#"
-      for v in [r, g, b] {
-        out.append(digits[Int(v >> 4)])
-        out.append(digits[Int(v & 0xF)])
-      }
-      return out
+      let d = Self.digits
+      let bytes: [UInt8] = [
+        UInt8(ascii: "#"), d[Int(r >> 4)], d[Int(r & 0xF)], d[Int(g >> 4)], d[Int(g & 0xF)], d[Int(b >> 4)],
+        d[Int(b & 0xF)],
+      ]
+      return String(decoding: bytes, as: UTF8.self)
     }
 
     /// This colour moved `amount` (0…1) of the way towards another.

@@ -159,9 +159,11 @@ struct Canvas {
   var frame: Frame
   let theme: Theme
 
+  /// The frame's cells. Writing through it changes them in place: a plain `set` would copy
+  /// the whole grid for every cell an image's art writes.
   var grid: CellGrid {
     get { frame.grid }
-    set { frame.grid = newValue }
+    _modify { yield &frame.grid }
   }
 
   /// Writes sanitized text in a role's style, on top of the background already there.
