@@ -51,7 +51,7 @@ extension DesignSheet {
         out +=
           "<li class=\"\(finding.severity.rawValue)\"><span class=\"severity\">\(finding.severity.rawValue)</span> "
         out +=
-          "<code>\(text(finding.file)):\(text(finding.pathText))</code> <span class=\"code\">[\(text(finding.code))]</span> "
+          "<code>\(text(finding.file)):\(text(finding.pathText))</code> <span class=\"code\">[\(text(finding.code.rawValue))]</span> "
         out += "\(text(finding.message))</li>"
       }
       out += "</ul>"

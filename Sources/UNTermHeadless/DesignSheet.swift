@@ -10,23 +10,8 @@ import UserNotifications
 /// Each screen comes from its own session, made and driven exactly as `unterm render` drives
 /// one (`screen(…)`); the pictures are `CellGrid.svg`, another presenter of the same grid.
 package struct DesignSheet {
-  /// Which screen of a payload.
-  package enum View: String, CaseIterable, Sendable {
-    case banner, expanded, center
-
-    /// A view by name; `list` is another name for `center`.
-    package static func named(_ name: String) -> View? {
-      name == "list" ? .center : View(rawValue: name)
-    }
-
-    package var title: String {
-      switch self {
-      case .banner: return "Banner"
-      case .expanded: return "Expanded"
-      case .center: return "List"
-      }
-    }
-  }
+  /// Which screen of a payload: the views `render` draws.
+  package typealias View = ScreenRequest.View
 
   /// Whether the device is locked (previews hidden, as iOS hides them by default).
   package enum LockState: String, CaseIterable, Sendable {
@@ -105,7 +90,7 @@ package struct DesignSheet {
   ///   be loaded (as `render` would).
   package static func make(
     payloads files: [String], configuration: SessionConfiguration, matrix: Matrix, findings: [Diagnostic],
-    lintedFiles: Int, now: Date, timeZone: TimeZone = .current, trace: ((String) -> Void)? = nil
+    lintedFiles: Int, now: Date, timeZone: TimeZone = .current, trace: ((TraceLine) -> Void)? = nil
   ) throws(UNTermError) -> DesignSheet {
     var sheet = DesignSheet(
       matrix: matrix, sections: [], findings: findings, lintedFiles: lintedFiles, configuration: configuration,
@@ -114,12 +99,8 @@ package struct DesignSheet {
     var themes = ThemeCatalog()
     for theme in matrix.themes { _ = try themes.theme(theme) }
     let categories = try SessionFactory.make(configuration, now: now, timeZone: timeZone).state.store.categories
-    // One decoder for every screen: each image is decoded once, not once a screen.
-    let images = MediaSupport.images()
     for file in files {
-      // Read once: a payload may come from standard input.
-      let payload = try Payload.load(file, categories: categories)
-      let content = payload.content
+      let content = try Payload.load(file, categories: categories).content
       var section = Section(
         file: file, category: content?.categoryIdentifier ?? "",
         title: TerminalText.sanitize(content?.title ?? "", multiline: false), screens: [], notShown: nil)
@@ -131,9 +112,12 @@ package struct DesignSheet {
             options.device = device
             options.locked = state == .locked
             for view in matrix.views {
-              let session = try screen(
-                payload, configuration: options, view: view, size: screenSize, now: now, timeZone: timeZone,
-                images: images, trace: trace)
+              var request = ScreenRequest(configuration: options, payloads: [file], now: now)
+              request.timeZone = timeZone
+              request.view = view
+              (request.width, request.height) = screenSize
+              let session = try screen(request, trace: trace)
+              defer { session.detach() }
               // A notification that is not presented (no alert: a background update, a badge)
               // looks the same everywhere: the sheet says why once instead of showing empty
               // screens.
@@ -151,27 +135,13 @@ package struct DesignSheet {
     return sheet
   }
 
-  /// One screen, made the way `unterm render` makes it: a session from the options, the
-  /// payload delivered (through its service extension, given its time budget), the screen
-  /// sized, the view picked. The sheet runs sessions only here.
-  static func screen(
-    _ payload: Payload, configuration: SessionConfiguration, view: View, size: (width: Int, height: Int), now: Date,
-    timeZone: TimeZone, images: (any ImageProvider)?, trace: ((String) -> Void)?
-  ) throws(UNTermError) -> Session {
-    let session = try SessionFactory.make(configuration, now: now, timeZone: timeZone)
-    session.setImages(images)
-    session.traceOutput = trace
-    try session.push(payload)
-    session.finishServiceExtensions(within: configuration.serviceTimeout)
-    session.resize(width: size.width, height: size.height)
-    switch view {
-    case .banner: break
-    case .expanded: session.send(.command(.longPress))
-    case .center: session.send(.command(.openCenter))
-    }
-    // A card taller than the screen would scroll; the sheet shows it whole.
-    if let limit = session.frame().expandedScrollLimit, limit > 0 {
-      session.resize(width: size.width, height: size.height + limit)
+  /// One screen, made by the pipeline `unterm render` uses (a session from the options, the
+  /// payload delivered through its service extension, the screen sized, the view picked), then
+  /// made taller when the card would scroll, so the sheet shows it whole.
+  static func screen(_ request: ScreenRequest, trace: ((TraceLine) -> Void)?) throws(UNTermError) -> Session {
+    let session = try RenderPipeline.session(for: request, trace: trace)
+    if let limit = session.renderer.expandedScrollLimit(session.state), limit > 0 {
+      session.resize(width: request.width, height: request.height + limit)
     }
     return session
   }
@@ -250,5 +220,21 @@ package struct DesignSheet {
         : "No content extension serves this category: the system's expanded view."
     }
     return report
+  }
+}
+
+extension ScreenRequest.View {
+  /// A view by name; `list` is another name for `center`.
+  package static func named(_ name: String) -> Self? {
+    name == "list" ? .center : Self(rawValue: name)
+  }
+
+  /// The view's name on the sheet.
+  package var title: String {
+    switch self {
+    case .banner: return "Banner"
+    case .expanded: return "Expanded"
+    case .center: return "List"
+    }
   }
 }

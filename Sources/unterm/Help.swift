@@ -22,7 +22,8 @@ enum Help {
     \(sessionOptions)
 
     Exit codes: 0 success · 1 lint error, failed expectation, or no session for push ·
-    2 usage error · 65 invalid input data · 66 missing or unreadable file · 70 internal error
+    2 usage error · 65 invalid input data · 66 missing or unreadable file · 70 internal error ·
+    73 an output file cannot be written (sheet --out)
     """
   }
 
@@ -125,6 +126,30 @@ extension Help {
     65 the session refused a payload · 66 a file is missing
 
     \(options(for: .push))
+    """
+  }
+}
+
+extension Help {
+  static var sheet: String {
+    """
+    unterm sheet — a design sheet: every payload across devices, lock states, views and themes
+
+    Usage: \(usage(.sheet))
+
+    Writes one self-contained HTML file (no scripts, nothing fetched) with a picture of each
+    screen: the same cells, colours and box drawing the terminal shows. Beside each expanded
+    view: the content extension's QA numbers (initial and preferred height, budget, overflow,
+    elements cut) and the actions with the identifier each sends; content clipped at a budget
+    is outlined. At the top: the lint findings for every file. Each screen is drawn by its own
+    session, as `unterm render` draws it, on an 80-column screen tall enough for the whole card.
+    Files are sorted as lint sorts them: a categories file, descriptors and scripts may be among
+    the payloads, and a folder means its .json and .apns files.
+
+    Exit codes: 0 written · 2 usage error · 65 a payload, categories file, descriptor or theme
+    is invalid · 66 a file is missing · 73 the sheet cannot be written (nothing is left behind)
+
+    \(options(for: .sheet))
     """
   }
 }

@@ -4,7 +4,7 @@ import UNTermHeadless
 
 /// The commands of `unterm`.
 enum UNTermCommand: String, CaseIterable, Sendable {
-  case interactive, render, lint, run, push
+  case interactive, render, lint, run, push, sheet
 
   /// How a user types it: `unterm`, `unterm render`.
   var invocation: String { self == .interactive ? "unterm" : "unterm \(rawValue)" }
@@ -13,7 +13,7 @@ enum UNTermCommand: String, CaseIterable, Sendable {
   var positionals: String {
     switch self {
     case .interactive: return "[PAYLOAD ...]"
-    case .render, .lint, .push: return "PAYLOAD ..."
+    case .render, .lint, .push, .sheet: return "PAYLOAD ..."
     case .run: return "SCRIPT ..."
     }
   }
@@ -26,6 +26,7 @@ enum UNTermCommand: String, CaseIterable, Sendable {
     case .lint: return "check payloads, categories and extensions"
     case .run: return "run session scripts (expectations, snapshots)"
     case .push: return "deliver into a running interactive session"
+    case .sheet: return "a design sheet: every payload on every device, lock state, view and theme, as one HTML file"
     }
   }
 }
@@ -36,6 +37,7 @@ struct ParsedOptions: Sendable {
   var render = RenderOptions()
   var lint = LintOptions()
   var run = RunCommandOptions()
+  var sheet = SheetOptions()
   /// `--socket`: where the interactive session listens and `push` connects.
   var socket: String?
   var help = false
@@ -49,10 +51,29 @@ struct RenderOptions: Sendable {
     case auto, always, never
   }
 
+  /// The output's form: text (what `--color never` prints), ANSI colour, or a picture.
+  enum Format: String, CaseIterable, Sendable {
+    case text, ansi, html, svg
+  }
+
   var view = View.banner
   var size: ScreenSize?
   var color = ColorMode.auto
+  var format: Format?
   var now: Date?
+}
+
+/// What `unterm sheet` shows, and where it writes.
+struct SheetOptions: Sendable {
+  var out = "unterm-sheet.html"
+  var devices: [DeviceProfile.Kind]?
+  var states: [DesignSheet.LockState]?
+  var views: [DesignSheet.View]?
+  var themes: [String]?
+  /// `--device` and `--locked`, when given: they narrow the matrix when its own list is not
+  /// (`--device ipad` alone means iPad only). (`--theme` needs no mark: it is the default of
+  /// `--themes`.)
+  var narrowedBy: Set<String> = []
 }
 
 struct LintOptions: Sendable {
@@ -134,6 +155,22 @@ extension OptionValue where Value == ScreenSize {
   }
 }
 
+extension OptionValue {
+  /// A comma list of names, each read by `item`; a name given twice counts once.
+  static func list<Item: Equatable & Sendable>(
+    _ placeholder: String, of names: String, _ item: @escaping @Sendable (String) -> Item?
+  ) -> OptionValue<[Item]> {
+    OptionValue<[Item]>(placeholder: placeholder, expectation: "takes a comma list of \(names)") { text in
+      var items: [Item] = []
+      for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+        guard let value = item(part.trimmingCharacters(in: .whitespaces)) else { return nil }
+        if !items.contains(value) { items.append(value) }
+      }
+      return items
+    }
+  }
+}
+
 extension OptionValue where Value == Date {
   static var iso8601: OptionValue {
     OptionValue(placeholder: "ISO8601", expectation: "takes an ISO 8601 time such as 2026-11-29T20:00:00Z") {
@@ -148,7 +185,7 @@ extension OptionValue where Value == Date {
 struct OptionDeclaration: Sendable {
   /// Where the help and README list an option, and which commands take the options there.
   enum Section: CaseIterable, Sendable {
-    case session, render, lint, run, delivery, general
+    case session, render, lint, run, delivery, sheet, general
 
     var title: String {
       switch self {
@@ -157,21 +194,23 @@ struct OptionDeclaration: Sendable {
       case .lint: return "Lint options"
       case .run: return "Run options"
       case .delivery: return "Live delivery"
+      case .sheet: return "Sheet options"
       case .general: return "Other options"
       }
     }
 
     /// Whether a usage line names the section (`[SESSION OPTIONS]`) instead of its options.
-    var collapsesInUsage: Bool { self == .session || self == .render }
+    var collapsesInUsage: Bool { self == .session || self == .render || self == .sheet }
 
     /// The commands that take the section's options (an option may name more).
     var commands: Set<UNTermCommand> {
       switch self {
-      case .session: return [.interactive, .render, .lint]
+      case .session: return [.interactive, .render, .lint, .sheet]
       case .render: return [.render]
       case .lint: return [.lint]
       case .run: return [.run]
       case .delivery: return [.interactive, .push]
+      case .sheet: return [.sheet]
       case .general: return Set(UNTermCommand.allCases)
       }
     }

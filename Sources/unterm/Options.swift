@@ -25,13 +25,17 @@ extension OptionDeclaration {
     ) {
       $0.session.device = $1
       $0.lint.device = $1
+      $0.sheet.narrowedBy.insert("--device")
     },
     .option(
       "--theme", .text("NAME|FILE"), "a theme from Themes/ by name, or a theme file", default: "default", in: .session
     ) {
       $0.session.theme = $1
     },
-    .flag("--locked", help: "the device starts locked", in: .session) { $0.session.locked = true },
+    .flag("--locked", help: "the device starts locked", in: .session) {
+      $0.session.locked = true
+      $0.sheet.narrowedBy.insert("--locked")
+    },
     .option(
       "--passcode", .text("CODE"), "passcode asked by authentication-required actions while locked",
       default: "any input unlocks", in: .session
@@ -79,7 +83,13 @@ extension OptionDeclaration {
       in: .render
     ) { $0.render.color = $1 },
     .option(
-      "--now", .iso8601, "the clock used for relative times, for deterministic output", default: "now", in: .render
+      "--format", OptionValue<RenderOptions.Format>.choice,
+      "the output's form: text (what --color never prints), ansi (what --color always prints), or a picture of the screen for a browser: svg, or html (a self-contained page holding the SVG); decides over --color",
+      default: "text or ansi, as --color says", in: .render
+    ) { $0.render.format = $1 },
+    .option(
+      "--now", .iso8601, "the clock used for relative times, for deterministic output", default: "now", in: .render,
+      also: [.sheet]
     ) {
       $0.render.now = $1
     },
@@ -123,6 +133,31 @@ extension OptionDeclaration {
       "the session's socket, where `unterm push` delivers; the session's inbox is then PATH.inbox. A missing folder is made 0700; an existing one is used as it is, and refused if others can write to it and it is not sticky. Only a stale socket of yours is replaced.",
       default: "$XDG_RUNTIME_DIR/unterm/session.sock, else /tmp/unterm-UID/session.sock", in: .delivery
     ) { $0.socket = $1 },
+
+    // Sheet options.
+    .option(
+      "--out", .text("FILE"), "where to write the sheet (- for standard output); written whole or not at all",
+      default: "unterm-sheet.html", in: .sheet
+    ) { $0.sheet.out = $1 },
+    .option(
+      "--devices", .list("iphone,ipad", of: "iphone and ipad") { DeviceProfile.Kind(rawValue: $0) },
+      "the devices to show", default: "both; --device D alone means D", in: .sheet
+    ) { $0.sheet.devices = $1 },
+    .option(
+      "--states", .list("unlocked,locked", of: "unlocked and locked") { DesignSheet.LockState(rawValue: $0) },
+      "the lock states to show; locked hides previews unless --previews always",
+      default: "both; --locked alone means locked", in: .sheet
+    ) { $0.sheet.states = $1 },
+    .option(
+      "--views",
+      .list("banner,expanded,center", of: "banner, expanded and center (or list)") {
+        DesignSheet.View.named($0)
+      }, "the views to show; list is another name for center", default: "all three", in: .sheet
+    ) { $0.sheet.views = $1 },
+    .option(
+      "--themes", .list("NAME|FILE,…", of: "theme names or files") { $0.isEmpty ? nil : $0 },
+      "the themes to show each screen in", default: "--theme, else default", in: .sheet
+    ) { $0.sheet.themes = $1 },
 
     // Every command.
     .flag("--help", "-h", help: "print this help", in: .general) { $0.help = true },

@@ -26,13 +26,23 @@ enum RenderCommand {
     (request.width, request.height) = (size.width, size.height)
     let trace: ((TraceLine) -> Void)? = configuration.trace ? { UNTermMain.warn("trace: " + $0.printed) } : nil
     let frame = try RenderPipeline.frame(for: request, trace: trace)
+    let names = payloads.map { $0 == "-" ? "stdin" : ($0 as NSString).lastPathComponent }
+    let title =
+      "\(DeviceProfile.profile(configuration.device).displayName) · \(view.rawValue) · "
+      + names.joined(separator: ", ")
     let environment = ProcessInfo.processInfo.environment
     let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
     let useColor: Bool
-    switch color {
-    case .never: useColor = false
-    case .always: useColor = !noColor
-    case .auto: useColor = !noColor && isatty(STDOUT_FILENO) == 1
+    switch (parsed.render.format, color) {
+    case (.svg, _):
+      print(frame.grid.svg(title: title))
+      return .success
+    case (.html, _):
+      print(frame.grid.html(title: title), terminator: "")
+      return .success
+    case (.text, _), (nil, .never): useColor = false
+    case (.ansi, _), (nil, .always): useColor = !noColor
+    case (nil, .auto): useColor = !noColor && isatty(STDOUT_FILENO) == 1
     }
     if useColor {
       let depth = ColorDepth.detect(environment: environment)

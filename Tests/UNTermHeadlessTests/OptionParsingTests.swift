@@ -14,6 +14,8 @@ struct OptionParsingTests {
     let values = [
       "FILE": "x.json", "NAME|FILE": "dark", "CODE": "1234", "NAME": "Mail", "DIR": "/tmp", "DURATION": "2s",
       "COLSxROWS": "100x30", "ISO8601": "2026-11-29T20:00:00Z", "X": "2", "PATH": "/tmp/s.sock",
+      "iphone,ipad": "ipad", "unlocked,locked": "locked", "banner,expanded,center": "list,banner",
+      "NAME|FILE,…": "dark,default",
     ]
     if let value = values[placeholder] { return value }
     #expect(placeholder.contains("|") && placeholder == placeholder.lowercased(), "no example for \(placeholder)")
@@ -77,6 +79,9 @@ struct OptionParsingTests {
     (.render, ["--now", "soon"], "--now takes an ISO 8601 time such as 2026-11-29T20:00:00Z, not 'soon'"),
     (.run, ["--speed", "0"], "--speed takes a number such as 2 or 0.5, not '0'"),
     (.run, ["--speed", "nan"], "--speed takes a number such as 2 or 0.5, not 'nan'"),
+    (.render, ["--format", "png"], "--format must be text, ansi, html or svg, not 'png'"),
+    (.sheet, ["--devices", "iphone,andriod"], "--devices takes a comma list of iphone and ipad, not 'iphone,andriod'"),
+    (.sheet, ["--states", "unlocked,"], "--states takes a comma list of unlocked and locked, not 'unlocked,'"),
     (.render, ["--locked=yes"], "option '--locked' takes no value"),
     (.render, ["--view"], "option '--view' needs a value"),
     (.render, ["--veiw", "center"], "unknown option '--veiw'. Did you mean '--view'?"),
@@ -104,6 +109,7 @@ struct OptionParsingTests {
   @Test func theHelpOfEachCommandListsEveryOptionItTakes() {
     let help: [UNTermCommand: String] = [
       .interactive: Help.interactive, .render: Help.render, .lint: Help.lint, .run: Help.run, .push: Help.push,
+      .sheet: Help.sheet,
     ]
     for command in UNTermCommand.allCases {
       let text = help[command] ?? ""

@@ -187,6 +187,14 @@ struct PictureCommandTests {
     let stdout = try unterm(["sheet", "--out", "-", "--views", "banner"] + now + payload)
     #expect(stdout.status == 0)
     #expect(stdout.stdout.hasPrefix("<!DOCTYPE html>"))
+    // A payload from standard input is read once and drawn on every screen.
+    let stdin = try unterm(
+      ["sheet", "--out", "-", "--views", "banner,expanded"] + now + categories + ["-"],
+      stdin: try String(contentsOfFile: Fixtures.sample("message.json"), encoding: .utf8))
+    #expect(stdin.status == 0, "\(stdin.stderr)")
+    #expect(stdin.stdout.components(separatedBy: "<svg ").count - 1 == 8)
+    // The body on the four unlocked screens (locked ones hide it).
+    #expect(stdin.stdout.components(separatedBy: "Are we still on for 8?").count - 1 == 4)
   }
 
   @Test func usageErrorsExitTwoWithOneLine() throws {
@@ -195,17 +203,30 @@ struct PictureCommandTests {
       (["sheet"], "error: sheet needs at least one PAYLOAD file (or - for stdin) (see 'unterm sheet --help')"),
       (
         ["sheet", "--devices", "iphone,andriod", message],
-        "error: --devices takes iphone, ipad, not 'andriod' (see 'unterm sheet --help')"
+        "error: --devices takes a comma list of iphone and ipad, not 'iphone,andriod' (see 'unterm sheet --help')"
       ),
       (
         ["sheet", "--views", "banner,expandd", message],
-        "error: --views takes banner, expanded, center, list, not 'expandd'; did you mean 'expanded'? (see 'unterm sheet --help')"
+        "error: --views takes a comma list of banner, expanded and center (or list), not 'banner,expandd' (see 'unterm sheet --help')"
       ),
       (
         ["sheet", "--states", "unlocked,", message],
-        "error: --states takes a comma list with no empty names, not 'unlocked,' (see 'unterm sheet --help')"
+        "error: --states takes a comma list of unlocked and locked, not 'unlocked,' (see 'unterm sheet --help')"
       ),
-      (["sheet", "--watsh", message], "error: unknown option '--watsh' (see 'unterm sheet --help')"),
+      (
+        ["sheet", "--view", "banner", message],
+        "error: option '--view' is taken by 'unterm render', not by 'unterm sheet' (see 'unterm sheet --help')"
+      ),
+      (
+        ["sheet", "--out", "", message],
+        "error: --out needs a file name (or - for standard output) (see 'unterm sheet --help')"
+      ),
+      (
+        [
+          "sheet", "--categories", Fixtures.sample("categories.json"), Fixtures.sample("extension-chat-card.json"),
+        ],
+        "error: sheet needs at least one PAYLOAD among its files; none of them is a payload (see 'unterm sheet --help')"
+      ),
     ]
     for (args, expected) in cases {
       let result = try unterm(args)
@@ -215,7 +236,9 @@ struct PictureCommandTests {
     let help = try unterm(["sheet", "--help"])
     #expect(help.status == 0)
     #expect(help.stdout.contains("Usage: unterm sheet"))
-    #expect(try unterm(["--help"]).stdout.contains("unterm sheet [OPTIONS] PAYLOAD ..."))
+    #expect(
+      try unterm(["--help"]).stdout.contains(
+        "unterm sheet [SESSION OPTIONS] [--now ISO8601] [SHEET OPTIONS] PAYLOAD ..."))
     #expect(try unterm(["render", "--help"]).stdout.contains("--format text|ansi|html|svg"))
   }
 

@@ -14,6 +14,18 @@ package enum InputFile {
   /// - Throws: `UNTermError` with exit code 66 when the file is missing or unreadable, 65 when it
   ///   is larger than `limit`.
   package static func read(_ path: String, limit: Int = defaultLimit) throws(UNTermError) -> [UInt8] {
+    guard path == "-" else { return try readOnce(path, limit: limit) }
+    // Standard input can be read only once; a command that needs `-` again (the design sheet
+    // draws each payload many times) gets the same bytes.
+    let bytes = try StandardInput.shared.bytes { () throws(UNTermError) in try readOnce(path, limit: limit) }
+    if bytes.count > limit {
+      throw UNTermError(
+        .dataError, file: path, "the input is over \(limit) bytes; UNTerm reads files of at most \(limit) bytes")
+    }
+    return bytes
+  }
+
+  private static func readOnce(_ path: String, limit: Int) throws(UNTermError) -> [UInt8] {
     let fd: Int32
     if path == "-" {
       fd = STDIN_FILENO
@@ -56,5 +68,22 @@ package enum InputFile {
       }
     }
     return data
+  }
+}
+
+/// Standard input's bytes, once read.
+private final class StandardInput: @unchecked Sendable {
+  static let shared = StandardInput()
+  private let lock = NSLock()
+  private var read: [UInt8]?
+
+  /// The bytes, read by `load` the first time (a failed read is not remembered).
+  func bytes(_ load: () throws(UNTermError) -> [UInt8]) throws(UNTermError) -> [UInt8] {
+    lock.lock()
+    defer { lock.unlock() }
+    if let read { return read }
+    let bytes = try load()
+    read = bytes
+    return bytes
   }
 }
