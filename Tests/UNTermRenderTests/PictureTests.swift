@@ -115,11 +115,11 @@ struct PictureTests {
   }
 
   @Test func blockArtIsDrawnAsRectanglesFillingTheirCells() throws {
-    var grid = CellGrid(width: 4, height: 1)
+    var grid = CellGrid(width: 5, height: 1)
     let red = Style(foreground: .rgb(255, 0, 0), background: .rgb(0, 0, 255))
-    grid.write("▀▀", x: 0, y: 0, style: red)
-    grid.write("▄", x: 2, y: 0, style: red)
-    grid.write("█", x: 3, y: 0, style: Style(foreground: .rgb(0, 255, 0)))
+    grid.write("▀▀", x: 1, y: 0, style: red)
+    grid.write("▄", x: 3, y: 0, style: red)
+    grid.write("█", x: 4, y: 0, style: Style(foreground: .rgb(0, 255, 0)))
     let reader = try PictureReader(grid.svg(title: "t"))
     #expect(reader.all("text").isEmpty)
     let shapes = reader.all("rect").dropFirst().map {
@@ -127,11 +127,21 @@ struct PictureTests {
     }
     #expect(
       shapes == [
-        ["8", "8", "24", "16", "#0000ff"],  // the background of the three art cells
-        ["8", "8", "16", "8", "#ff0000"],  // ▀▀: the top halves, merged
-        ["24", "16", "8", "8", "#ff0000"],  // ▄: the bottom half
-        ["32", "8", "8", "16", "#00ff00"],  // █: the whole cell
+        ["16", "8", "24", "16", "#0000ff"],  // the background of the three art cells
+        ["16", "8", "16", "8", "#ff0000"],  // ▀▀: the top halves, merged
+        ["32", "16", "8", "8", "#ff0000"],  // ▄: the bottom half
+        ["40", "8", "8", "16", "#00ff00"],  // █: the whole cell
       ])
+  }
+
+  @Test func theMarginContinuesTheScreensBackground() throws {
+    var grid = CellGrid(width: 4, height: 2, fill: Style(background: .rgb(0, 0, 0)))
+    grid.fill(Rect(x: 1, y: 1, width: 2, height: 1), style: Style(background: .rgb(0x1C, 0x1C, 0x1E)))
+    grid.fill(Rect(x: 3, y: 1, width: 1, height: 1), style: .plain)
+    let rects = try PictureReader(grid.svg(title: "t")).all("rect").map { $0.attributes["fill"] }
+    // The margin is the screen's black; the card and the one cell at the terminal's own
+    // background are painted over it.
+    #expect(rects == ["#000000", "#1c1c1e", "#16181d"])
   }
 
   @Test func aRegionShowsOnlyItsCellsAndDropsACutWideCluster() throws {

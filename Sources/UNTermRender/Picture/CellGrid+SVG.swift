@@ -49,9 +49,12 @@ extension CellGrid {
     // Spaces inside a run are cells and must not collapse: a rule on `text` itself, since
     // Chromium does not inherit `white-space` from the `svg` element.
     out += "><title>\(Markup.escape(title))</title><style>text{white-space:pre}</style>"
-    out += "<rect width=\"\(width)\" height=\"\(height)\" rx=\"6\" fill=\"\(style.terminalBackground.hex)\"/>"
+    // The margin continues the screen's own background (its top-left cell's), so a theme that
+    // paints the screen shows no frame of another colour around it.
+    let margin = area.isEmpty ? style.terminalBackground : style.colors(self[area.x, area.y].style).background
+    out += "<rect width=\"\(width)\" height=\"\(height)\" rx=\"6\" fill=\"\(margin.hex)\"/>"
     guard !area.isEmpty else { return out + "</svg>" }
-    let painter = SVGPainter(style: style, area: area)
+    let painter = SVGPainter(style: style, area: area, base: margin)
     for y in area.y..<area.maxY { painter.backgrounds(of: self, row: y, into: &out) }
     for y in area.y..<area.maxY { painter.glyphs(of: self, row: y, into: &out) }
     for mark in marks {
@@ -68,16 +71,18 @@ extension CellGrid {
 private struct SVGPainter {
   let style: PictureStyle
   let area: Rect
+  /// The background already painted under every cell.
+  let base: PictureStyle.RGB
 
   func px(_ column: Int) -> Int { style.padding + (column - area.x) * style.cellWidth }
   func py(_ row: Int) -> Int { style.padding + (row - area.y) * style.cellHeight }
 
-  /// Rectangles for runs of cells whose background is not the terminal's own.
+  /// Rectangles for runs of cells whose background is not the one painted under them all.
   func backgrounds(of grid: CellGrid, row y: Int, into out: inout String) {
     var start = area.x
     var current: PictureStyle.RGB?
     func flush(_ end: Int) {
-      guard let color = current, color != style.terminalBackground, end > start else { return }
+      guard let color = current, color != base, end > start else { return }
       out +=
         "<rect x=\"\(px(start))\" y=\"\(py(y))\" width=\"\((end - start) * style.cellWidth)\" height=\"\(style.cellHeight)\" fill=\"\(color.hex)\"/>"
     }
