@@ -9,7 +9,10 @@ import UNTermTestSupport
 /// own geometry — where each character landed, where each row's right border is, how wide the
 /// page is — and the tests compare that with the terminal's screen. Screenshots show the theme's
 /// colours as the browser painted them.
-@Suite("Pictures in a browser", .enabled(if: Chromium.isAvailable, Chromium.missing))
+///
+/// One browser at a time (`.serialized`): each is heavy, and the other suites' timings share the
+/// machine.
+@Suite("Pictures in a browser", .enabled(if: Chromium.isAvailable, Chromium.missing), .serialized)
 struct BrowserTests {
   private let now = ["--now", "2026-11-29T20:00:00Z"]
   private var categories: [String] { ["--categories", Fixtures.sample("categories.json")] }
