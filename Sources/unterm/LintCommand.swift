@@ -42,7 +42,7 @@ enum LintCommand {
   /// whether a file was missing, and how many files were read. `devices` limits the extension
   /// QA to those devices (all when nil).
   static func check(
-    _ options: SessionConfiguration, files: [String], strict: Bool, devices: [DeviceProfile.Kind]?
+    _ options: SessionConfiguration, files: [String], strict: Bool, devices: Set<DeviceProfile.Kind>?
   ) -> (report: LintReport, missing: Bool, count: Int) {
     var report = LintReport()
     var missing = false

@@ -32,7 +32,8 @@ enum SheetCommand {
       throw arguments.usage("sheet needs at least one PAYLOAD among its files; none of them is a payload")
     }
     let lint = LintCommand.check(
-      configuration, files: inputs.payloads.filter { $0 != "-" } + inputs.scripts, strict: false)
+      configuration, files: inputs.payloads.filter { $0 != "-" } + inputs.scripts, strict: false,
+      devices: Set(matrix.devices))
     let trace: ((TraceLine) -> Void)? = configuration.trace ? { UNTermMain.warn("trace: " + $0.printed) } : nil
     let sheet = try DesignSheet.make(
       payloads: inputs.payloads, configuration: configuration, matrix: matrix, findings: lint.report.diagnostics,
