@@ -94,27 +94,22 @@ package final class Session: @unchecked Sendable {
       self?.queue.post { [weak self] in self?.send(.notice(.trace, line.text)) }
     }
     pipeline.deliver = { [weak self] request, content in
-      guard let self else { return }
-      self.present(content.map { request.replacing(content: self.checkedAttachments($0, request: request)) } ?? request)
+      self?.present(content.map { request.replacing(content: $0) } ?? request)
     }
   }
 
-  /// Drops attachments the media decoder cannot read (corrupt, truncated, too large to
-  /// decode), so the notification shows without them, with a note saying why.
-  private func checkedAttachments(_ content: UNNotificationContent, request: UNNotificationRequest)
-    -> UNNotificationContent
-  {
-    guard let images = renderer.images as? any AttachmentValidating,
-      let mutable = content.mutableCopy() as? UNMutableNotificationContent
-    else { return content }
-    mutable.attachments = content.attachments.filter { attachment in
-      guard let problem = images.problem(with: attachment) else { return true }
-      let text = "\(request.identifier): attachment \(attachment.url.lastPathComponent) dropped — \(problem)"
+  /// Notes the attachments the media decoder cannot draw (corrupt, truncated, too large to
+  /// decode). They stay in the content, as on iOS, where an attachment is checked for its type
+  /// and size only; the card shows a one-line placeholder with the reason where the image would be.
+  private func noteUnavailableAttachments(of request: UNNotificationRequest) {
+    guard let images = renderer.images as? any AttachmentValidating else { return }
+    for attachment in request.content.attachments {
+      guard let problem = images.problem(with: attachment) else { continue }
+      let text =
+        "\(request.identifier): attachment \(OneLine.flatten(attachment.url.lastPathComponent)) cannot be shown — \(problem); the card says so where the image would be"
       traceOutput?(TraceLine(text))
       send(.notice(.warning, text))
-      return false
     }
-    return mutable
   }
 
   /// Keeps an object alive as long as the session (the center holds its delegate weakly).
@@ -314,6 +309,7 @@ package final class Session: @unchecked Sendable {
   /// Presents a request: through the delegate's `willPresent` when the app is in the
   /// foreground, with the background rules otherwise.
   package func present(_ request: UNNotificationRequest) {
+    noteUnavailableAttachments(of: request)
     let notification = UNNotification(request: request, date: state.now)
     onDelivery?(notification)
     if state.appState == .foreground, let delegate = center.delegate {

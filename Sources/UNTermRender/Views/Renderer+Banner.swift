@@ -18,10 +18,22 @@ extension Renderer {
     }
   }
 
+  /// The one-line placeholder a card shows where an image attachment would be, when the
+  /// decoder cannot draw it (corrupt, truncated, too large): `▨ image unavailable — REASON`.
+  func unavailableImageLine(_ attachment: UNNotificationAttachment) -> String? {
+    guard attachment.format.kind == .image, let validator = images as? any AttachmentValidating,
+      let problem = validator.problem(with: attachment)
+    else { return nil }
+    return "▨ image unavailable — " + TerminalText.sanitize(problem, multiline: false)
+  }
+
   func drawBanner(_ canvas: inout Canvas, _ state: CenterState, _ notification: UNNotification, area: Rect) {
     let shown = DisplayedNotification(notification, in: state)
     let inner = area.width - 4
-    let thumbnail = shown.isHidden ? nil : thumbnailAttachment(notification)
+    var thumbnail = shown.isHidden ? nil : thumbnailAttachment(notification)
+    // An image that cannot be drawn leaves a line saying so instead of a thumbnail.
+    let unavailable = thumbnail.flatMap(unavailableImageLine)
+    if unavailable != nil { thumbnail = nil }
     let textWidth = thumbnail == nil ? inner : inner - Self.thumbnailSize.columns - 1
     guard textWidth > 4 else { return }
     var lines: [(String, Role)] = []
@@ -33,9 +45,9 @@ extension Renderer {
     for line in TextLayout.wrap(shown.body, width: textWidth, maxLines: maxBody) where !shown.body.isEmpty {
       lines.append((line, .body))
     }
-    if let thumbnail, lines.count < Self.thumbnailSize.rows {
+    if let unavailable { lines.append((TextLayout.truncate(unavailable, width: textWidth), .secondary)) }
+    if thumbnail != nil, lines.count < Self.thumbnailSize.rows {
       lines += Array(repeating: ("", .body), count: Self.thumbnailSize.rows - lines.count)
-      _ = thumbnail
     }
     let hint = actionHint(notification, state, width: inner)
     let height = 2 + 1 + lines.count + (hint == nil ? 0 : 1)

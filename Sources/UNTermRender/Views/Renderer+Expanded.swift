@@ -11,7 +11,8 @@ extension Renderer {
     let shown = DisplayedNotification(notification, in: state)
     var blocks: [ContentBlock] = []
     if includeAttachment, !shown.isHidden, let attachment = notification.request.content.attachments.first {
-      blocks.append(attachmentBlock(attachment, state, playing: state.expanded?.isMediaPlaying ?? false))
+      blocks.append(
+        attachmentBlock(attachment, state, width: width, playing: state.expanded?.isMediaPlaying ?? false))
     }
     if !shown.title.isEmpty {
       blocks.append(.text(shown.title, role: .title, style: .headline, width: width, name: "title"))
@@ -26,16 +27,20 @@ extension Renderer {
   }
 
   /// An attachment as the expanded view shows it: images and movies full width, keeping their
-  /// aspect (16:9 when unknown); audio as a player line.
-  func attachmentBlock(_ attachment: UNNotificationAttachment, _ state: CenterState, playing: Bool = false)
-    -> ContentBlock
-  {
+  /// aspect (16:9 when unknown); audio as a player line; an image the decoder cannot draw as a
+  /// one-line placeholder with the reason.
+  func attachmentBlock(
+    _ attachment: UNNotificationAttachment, _ state: CenterState, width: Int, playing: Bool = false
+  ) -> ContentBlock {
     let name = "attachment \(TerminalText.sanitize(attachment.url.lastPathComponent, multiline: false))"
     switch attachment.format.kind {
     case .audio, .movie:
       // Frames are not decoded: audio and movies get the system's player line.
       return ContentBlock(kind: .media(attachment, playing: playing), name: name, points: 44, rows: 1)
     case .image:
+      if let unavailable = unavailableImageLine(attachment) {
+        return .text(unavailable, role: .secondary, style: .footnote, width: width, maxLines: 1, name: name)
+      }
       let image = ImageReference(attachment: attachment, path: nil, label: attachment.url.lastPathComponent)
       let aspect = images?.aspectRatio(of: image) ?? 9.0 / 16.0
       return .sized(.image(image), name: name, points: (state.device.notificationWidth * aspect).rounded())

@@ -77,6 +77,12 @@ extension Renderer {
     } else {
       lines += TextLayout.wrap(shown.body, width: inner, maxLines: 2).map { ($0, .body) }
     }
+    // An image that cannot be drawn says so on the card's second line.
+    if !shown.isHidden, let attachment = thumbnailAttachment(notification),
+      let unavailable = unavailableImageLine(attachment)
+    {
+      lines = Array(lines.prefix(1)) + [(TextLayout.truncate(unavailable, width: inner), .secondary)]
+    }
     for (i, (text, role)) in lines.prefix(2).enumerated() {
       canvas.text(
         text, x: rect.x + 2, y: rect.y + 2 + i, role: role, clip: rect.inset(dx: 1, dy: 1),
