@@ -15,6 +15,9 @@ package struct ScriptFailure: Sendable {
     case snapshotDiffers(name: String, expected: String, actual: String)
     /// A file the script loads could not be loaded (exit 65 or 66).
     case error(UNTermError)
+    /// A response's record could not be written or synced to `--log` (exit 74); the failure's
+    /// `lostResponse` names it.
+    case logFailed(UNTermError)
   }
 
   /// A delegate response, as the report lists it.
@@ -34,20 +37,21 @@ package struct ScriptFailure: Sendable {
   package var reason: Reason
   /// The last few responses, oldest first.
   package var responses: [Response] = []
+  /// The response whose log record was lost, when the log failed.
+  package var lostResponse: Response?
   /// The screen when the script stopped (empty for a file that could not be loaded).
   package var screen: [String] = []
   package var screenWidth = 0
 
   /// 1 for a failed step or expectation; the error's own code for a file that could not be loaded.
-  package var exitCode: ExitCode {
-    if case .error(let error) = reason { return error.exitCode }
-    return .failure
-  }
+  package var exitCode: ExitCode { error?.exitCode ?? .failure }
 
-  /// The one-line error for stderr, when a file could not be loaded.
+  /// The one-line error for stderr, when a file could not be loaded or the log failed.
   package var error: UNTermError? {
-    if case .error(let error) = reason { return error }
-    return nil
+    switch reason {
+    case .error(let error), .logFailed(let error): return error
+    case .failed, .mismatch, .snapshotDiffers: return nil
+    }
   }
 
   /// The report a person reads: the line, what failed, the recent responses and the screen.
@@ -68,6 +72,12 @@ package struct ScriptFailure: Sendable {
     case .error(let error):
       out.append("  " + error.description)
       return out.joined(separator: "\n")
+    case .logFailed(let error):
+      out.append("  " + error.description)
+      if let lost = lostResponse {
+        let text = lost.userText.map { " " + OneLine.quote($0, limit: 80) } ?? ""
+        out.append("  lost response: \(lost.action)\(text) — \(lost.request) (not in the log)")
+      }
     }
     if responses.isEmpty {
       out.append("  recent responses: none")

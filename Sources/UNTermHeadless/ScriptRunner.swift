@@ -36,7 +36,8 @@ package struct ScriptResult: Sendable {
   package var failure: ScriptFailure?
 
   package var passed: Bool { failure == nil }
-  /// 0; 1 for a failed expectation; 65 or 66 for a file the script could not load.
+  /// 0; 1 for a failed expectation; 65 or 66 for a file the script could not load; 74 when a
+  /// response's log record was lost.
   package var exitCode: ExitCode { failure?.exitCode ?? .success }
   /// The failure report a person reads, when the script failed.
   package var report: String? { failure?.report }
@@ -54,11 +55,24 @@ package final class ScriptRunner {
   private weak var observer: (any ScriptObserver)?
   private var unchecked: [UNNotificationResponse] = []
   private var all: [UNNotificationResponse] = []
+  /// The first response whose log record was lost, and why: the script stops there.
+  private var logFailure: (UNNotificationResponse, ResponseLog.Failure)?
+  private let warn: ((String) -> Void)?
+  private let logFiles: any LogFileOperations
 
-  package init(script: SessionScript, options: RunOptions, observer: (any ScriptObserver)? = nil) {
+  /// - Parameters:
+  ///   - warn: gets what opening the log found (damaged lines), before the script runs; `run`
+  ///     prints it on stderr.
+  ///   - logFiles: the response log's file operations (tests make them fail).
+  package init(
+    script: SessionScript, options: RunOptions, observer: (any ScriptObserver)? = nil,
+    warn: ((String) -> Void)? = nil, logFiles: any LogFileOperations = SystemLogFiles()
+  ) {
     self.script = script
     self.options = options
     self.observer = observer
+    self.warn = warn
+    self.logFiles = logFiles
     directory = URL(fileURLWithPath: script.file).deletingLastPathComponent()
   }
 
@@ -74,7 +88,7 @@ package final class ScriptRunner {
     configuration.mediaDirectory = options.mediaDirectory
     let session: Session
     do {
-      session = try SessionFactory.make(configuration, now: Self.epoch)
+      session = try SessionFactory.make(configuration, now: Self.epoch, logFiles: logFiles)
     } catch {
       result.failure = ScriptFailure(file: script.file, reason: .error(error))
       return result
@@ -84,6 +98,10 @@ package final class ScriptRunner {
     // What the screen shows does not depend on where the project lives.
     session.showPaths(relativeTo: directory.path)
     session.mediaDirectoryOption = "media-dir in the script (or run --media-dir)"
+    for line in session.logReport { warn?(line) }
+    session.onLogFailure = { [weak self] response, failure in
+      if self?.logFailure == nil { self?.logFailure = (response, failure) }
+    }
     session.onResponse = { [weak self, weak session] response, _ in
       self?.unchecked.append(response)
       self?.all.append(response)
@@ -99,7 +117,14 @@ package final class ScriptRunner {
       result.steps += 1
       if line.isExpectation { result.expectations += 1 }
       do {
-        if let reason = try execute(line, session: session, result: &result) {
+        let reason = try execute(line, session: session, result: &result)
+        // A lost log record stops the script at once, whatever the line did besides.
+        if let (response, error) = logFailure {
+          result.failure = failure(line, .logFailed(Self.logError(error, response)), session: session)
+          result.failure?.lostResponse = summary(of: response)
+          break
+        }
+        if let reason {
           result.failure = failure(line, reason, session: session)
           break
         }
@@ -161,7 +186,8 @@ package final class ScriptRunner {
       session.advance(to: session.state.now.addingTimeInterval(seconds))
     case .key(let key, let count):
       // A key press with nothing to act on does nothing, as on a device; it is not a failure.
-      for _ in 0..<count { _ = outcome(.key(key)) }
+      // A lost log record ends the repetition: nothing more is done after it.
+      for _ in 0..<count where logFailure == nil { _ = outcome(.key(key)) }
     case .longPress: return outcome(.command(.longPress))
     case .tap: return outcome(.command(.tap))
     case .action(let id): return outcome(.command(.chooseAction(id)))
@@ -258,13 +284,20 @@ package final class ScriptRunner {
     return .snapshotDiffers(name: name, expected: existing, actual: screen)
   }
 
+  /// The one-line error for a lost log record: the file, the reason, and the response.
+  private static func logError(_ failure: ResponseLog.Failure, _ response: UNNotificationResponse) -> UNTermError {
+    UNTermError(.ioError, file: failure.path, "\(failure.message); \(Session.describe(response)) is not recorded")
+  }
+
+  private func summary(of response: UNNotificationResponse) -> ScriptFailure.Response {
+    ScriptFailure.Response(
+      action: describe(response.actionIdentifier, nil),
+      userText: (response as? UNTextInputNotificationResponse)?.userText,
+      request: response.notification.request.identifier, checked: !unchecked.contains { $0 === response })
+  }
+
   private func failure(_ line: SessionScript.Line, _ reason: ScriptFailure.Reason, session: Session) -> ScriptFailure {
-    let responses = all.suffix(5).map { response in
-      ScriptFailure.Response(
-        action: describe(response.actionIdentifier, nil),
-        userText: (response as? UNTextInputNotificationResponse)?.userText,
-        request: response.notification.request.identifier, checked: !unchecked.contains { $0 === response })
-    }
+    let responses = all.suffix(5).map(summary)
     return ScriptFailure(
       file: script.file, line: line.number, source: line.source, reason: reason, responses: Array(responses),
       screen: session.frame().grid.lines, screenWidth: session.state.screenWidth)

@@ -43,6 +43,12 @@ package final class Session: @unchecked Sendable {
 
   /// Called for every response after the delegate and the log have it.
   package var onResponse: ((UNNotificationResponse, ResponseContext) -> Void)?
+  /// Called when a response's record could not be written or synced to the log, before the
+  /// delegate gets the response.
+  package var onLogFailure: ((UNNotificationResponse, ResponseLog.Failure) -> Void)?
+  /// What opening the log found, one warning a line (`FILE:LINE: warning: …`): damaged lines
+  /// and a torn last line that was closed off. Also in the activity pane; `run` prints them.
+  package private(set) var logReport: [String] = []
   /// Called for every notification presented.
   package var onDelivery: ((UNNotification) -> Void)?
 
@@ -52,7 +58,8 @@ package final class Session: @unchecked Sendable {
   /// - Throws: `UNTermError` for a file that cannot be loaded.
   init(
     configuration: SessionConfiguration, center: UNUserNotificationCenter, now: Date,
-    themes: ThemeCatalog = ThemeCatalog(), timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current
+    themes: ThemeCatalog = ThemeCatalog(), timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current,
+    logFiles: any LogFileOperations = SystemLogFiles()
   ) throws(UNTermError) {
     self.configuration = configuration
     self.center = center
@@ -77,14 +84,16 @@ package final class Session: @unchecked Sendable {
     _ = state.handle(.setExtensions(extensions.attributesByCategory))
     self.state = state
     if let file = configuration.logFile {
+      let opened: ResponseLog
       do {
-        log = try ResponseLog(path: file)
+        opened = try ResponseLog(path: file, files: logFiles)
       } catch {
         throw UNTermError(.noInput, file: file, error.message)
       }
-      if log?.repairedTornTail == true {
-        _ = self.state.handle(.notice(.warning, "The log's torn last line was closed off"))
-      }
+      log = opened
+      // Damage is reported before anything is appended; new records go after it.
+      logReport = Self.report(opened)
+      for line in logReport { _ = self.state.handle(.notice(.warning, line)) }
     }
     publish()
     pipeline.post = { [weak self] work in self?.queue.post(work) }
@@ -174,8 +183,8 @@ package final class Session: @unchecked Sendable {
   private func perform(_ effects: [Effect]) {
     for effect in effects {
       switch effect {
-      case .respond(let response, let context):
-        record(response, context)
+      case .respond(let response, let context, let entry):
+        record(response, context, entry: entry)
       case .quit:
         break
       case .applyTheme(let name):
@@ -210,23 +219,70 @@ package final class Session: @unchecked Sendable {
         } else if !action.isEmpty {
           // A described view has no code: its button's action reaches the app as a response;
           // the view stays open.
-          record(UNNotificationResponse(notification: notification, actionIdentifier: action), context)
+          record(UNNotificationResponse(notification: notification, actionIdentifier: action), context, entry: nil)
         }
       }
     }
     if state.expandedOrReturning == nil { extensions.close() }
   }
 
-  private func record(_ response: UNNotificationResponse, _ context: ResponseContext) {
+  /// Appends the response's record to the log (synced) and tells the state how that went, so
+  /// the pane shows ✓ only for a durable record; then hands the response to the delegate.
+  private func record(_ response: UNNotificationResponse, _ context: ResponseContext, entry: Int?) {
     if let log {
+      let file = OneLine.flatten(log.path)
       do {
-        try log.append(Self.logRecord(response, context))
+        if let reopened = try log.append(Self.logRecord(response, context)) {
+          send(.notice(.info, "\(file): \(reopened)"))
+        }
+        send(.responseLogged(entry, .recorded))
       } catch {
-        send(.notice(.error, "\(error.description) — this response is NOT in the log"))
+        // Never retried: the response is shown as not recorded, and the session says what the
+        // log did about it.
+        send(.notice(.error, "\(error.description) — \(Self.describe(response)) is NOT in the log"))
+        if let recovery = error.recovery { send(.notice(.warning, "\(file): \(recovery)")) }
+        send(.responseLogged(entry, .notRecorded(error.reason)))
+        onLogFailure?(response, error)
       }
     }
     center.delegate?.userNotificationCenter(center, didReceive: response) {}
     onResponse?(response, context)
+  }
+
+  /// A response for messages: `reply "On my way" to req-1`.
+  package static func describe(_ response: UNNotificationResponse) -> String {
+    let action: String
+    switch response.actionIdentifier {
+    case UNNotificationDefaultActionIdentifier: action = "@default"
+    case UNNotificationDismissActionIdentifier: action = "@dismiss"
+    default: action = response.actionIdentifier
+    }
+    let text = (response as? UNTextInputNotificationResponse).map { " " + OneLine.quote($0.userText, limit: 80) } ?? ""
+    return "the response \(OneLine.quote(action, limit: 80))\(text) to \(response.notification.request.identifier)"
+  }
+
+  /// The warnings for what opening the log found.
+  private static func report(_ log: ResponseLog) -> [String] {
+    let file = OneLine.flatten(log.path)
+    var lines: [String] = []
+    let damage = log.damage
+    if damage.count == 1, let only = damage.first {
+      lines.append(
+        "\(file):\(only.line): warning: line \(only.line) is damaged (\(OneLine.flatten(only.reason))); new records go after the last line"
+      )
+    } else if let first = damage.first {
+      let listed = damage.prefix(5).map { String($0.line) }.joined(separator: ", ")
+      let more = damage.count > 5 ? " and \(damage.count - 5) more" : ""
+      lines.append(
+        "\(file):\(first.line): warning: \(damage.count) lines are damaged (not response records): \(listed)\(more); new records go after the last line"
+      )
+    }
+    if log.repairedTornTail {
+      lines.append(
+        "\(file):\(log.linesOnOpen): warning: the last line was cut off (a record cut short by a crash or a full disk, never acknowledged); it is closed off and new records go after it"
+      )
+    }
+    return lines
   }
 
   /// Puts the view's QA numbers in the activity pane: the heights iOS would use, the budget,
@@ -468,14 +524,17 @@ package enum SessionFactory {
   ///     gives the session a center of its own with the built-in recording delegate.
   ///   - extensions: content extensions besides `configuration.extensionFiles` (a program's).
   ///   - serviceExtension: the app's service extension; `nil` runs the built-in one.
+  ///   - logFiles: the file operations of the response log (tests make them fail).
   /// - Throws: `UNTermError` for a file that cannot be loaded.
   package static func make(
     _ configuration: SessionConfiguration, now: Date, timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current,
     center: UNUserNotificationCenter? = nil, extensions: [ExtensionRegistry.Provider] = [],
-    serviceExtension: (() -> UNNotificationServiceExtension)? = nil
+    serviceExtension: (() -> UNNotificationServiceExtension)? = nil,
+    logFiles: any LogFileOperations = SystemLogFiles()
   ) throws(UNTermError) -> Session {
     let session = try Session(
-      configuration: configuration, center: center ?? .makeForSession(), now: now, timeZone: timeZone)
+      configuration: configuration, center: center ?? .makeForSession(), now: now, timeZone: timeZone,
+      logFiles: logFiles)
     for provider in extensions { try session.addExtension(provider) }
     session.serviceExtension = serviceExtension
     if center == nil {

@@ -27,6 +27,7 @@ package struct SessionConfiguration: Sendable {
     settings.previews = previews
     settings.appName = appName
     settings.theme = theme
+    settings.keepsLog = logFile != nil
     return settings
   }
 }

@@ -22,8 +22,9 @@ enum Help {
     \(sessionOptions)
 
     Exit codes: 0 success · 1 lint error, failed expectation, or no session for push ·
-    2 usage error · 65 invalid input data · 66 missing or unreadable file · 70 internal error ·
-    73 an output file cannot be written (sheet --out)
+    2 usage error · 65 invalid input data (log: a damaged line) · 66 missing or unreadable file ·
+    70 internal error · 73 an output file cannot be written (sheet --out) ·
+    74 a response could not be written or synced to --log
     """
   }
 
@@ -80,8 +81,14 @@ extension Help {
     Commands:
     \(scriptCommands)
 
+    With --log, a response counts only once its record is written and synced: the first one
+    that cannot be (a full disk, an I/O error, a removed folder) stops the run with one line on
+    stderr naming the file, the reason and the response lost. Damage found in an existing log is
+    reported on stderr before anything is appended; new records go after it.
+
     Exit codes: 0 every expectation held · 1 one failed (a report follows) ·
-    65 a script has a syntax error (nothing runs) or a file it loads is invalid · 66 a file is missing
+    65 a script has a syntax error (nothing runs) or a file it loads is invalid · 66 a file is missing ·
+    74 a response could not be written or synced to --log
 
     \(options(for: .run))
     """

@@ -58,10 +58,15 @@ enum RunCommand {
     var output = RunOutput(deferred: player != nil)
     var worst: ExitCode = .success
     var passed = 0
+    // What opening the log found is said once, though every script opens it.
+    var warned = Set<String>()
+    let warn: (String) -> Void = { line in
+      if warned.insert(line).inserted { UNTermMain.warn(line) }
+    }
     for script in scripts {
       let observer: (any ScriptObserver)? = player ?? cast
       if let player, let cast { player.chained = cast }
-      let result = ScriptRunner(script: script, options: options, observer: observer).run()
+      let result = ScriptRunner(script: script, options: options, observer: observer, warn: warn).run()
       // Recording a snapshot is news, not an error: stdout, so stderr holds errors only.
       for path in result.recorded {
         output.print("recorded snapshot \(path)")
@@ -72,6 +77,8 @@ enum RunCommand {
         // A file that could not be loaded is an error: one line on stderr, as every command.
         if let error = failure.error { output.warn(error.description) }
         if worst == .success || result.exitCode != .failure { worst = result.exitCode }
+        // A lost log record stops the whole run: nothing after it would be recorded reliably.
+        if case .logFailed = failure.reason { break }
       } else {
         passed += 1
         output.print("✓ \(script.file) — \(result.steps) steps, \(result.expectations) expectations")

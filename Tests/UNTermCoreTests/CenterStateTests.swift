@@ -33,7 +33,9 @@ struct CenterStateTests {
 
   private func responses(_ outcome: Outcome) -> [(String, String?)] {
     outcome.effects.compactMap {
-      if case .respond(let r, _) = $0 { return (r.actionIdentifier, (r as? UNTextInputNotificationResponse)?.userText) }
+      if case .respond(let r, _, _) = $0 {
+        return (r.actionIdentifier, (r as? UNTextInputNotificationResponse)?.userText)
+      }
       return nil
     }
   }

@@ -23,7 +23,9 @@ struct PasteAndKeyTests {
 
   private func sent(_ outcome: Outcome) -> [String?] {
     outcome.effects.compactMap {
-      if case .respond(let r, _) = $0 { return (r as? UNTextInputNotificationResponse)?.userText ?? r.actionIdentifier }
+      if case .respond(let r, _, _) = $0 {
+        return (r as? UNTextInputNotificationResponse)?.userText ?? r.actionIdentifier
+      }
       return nil
     }
   }

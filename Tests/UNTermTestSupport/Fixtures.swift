@@ -51,13 +51,13 @@ package enum Fixtures {
   /// A session like `unterm render` makes, with the sample categories and the plain theme.
   package static func session(
     categories: Bool = true, device: DeviceProfile.Kind = .iphone, size: (Int, Int) = (80, 24),
-    configure: (inout SessionConfiguration) -> Void = { _ in }
+    logFiles: any LogFileOperations = SystemLogFiles(), configure: (inout SessionConfiguration) -> Void = { _ in }
   ) throws -> Session {
     var configuration = SessionConfiguration()
     configuration.device = device
     if categories { configuration.categoriesFile = sample("categories.json") }
     configure(&configuration)
-    let session = try SessionFactory.make(configuration, now: now)
+    let session = try SessionFactory.make(configuration, now: now, logFiles: logFiles)
     session.resize(width: size.0, height: size.1)
     return session
   }

@@ -8,6 +8,8 @@ package enum ExitCode: Int32, Sendable {
   /// An output file cannot be created or written (`sheet --out`).
   case cannotCreate = 73
   case software = 70
+  /// An output could not be written or synced: a response that `--log` lost (sysexits' EX_IOERR).
+  case ioError = 74
 }
 
 /// An error that ends a command: one line for stderr and an exit code.

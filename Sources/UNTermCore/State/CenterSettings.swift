@@ -12,6 +12,9 @@ package struct CenterSettings: Hashable, Sendable {
   package var theme = "default"
   /// The themes `t` cycles through (the catalog's); `theme` is added when missing.
   package var themeNames: [String] = []
+  /// Whether responses are recorded in a log (`--log`): each is then acknowledged only when the
+  /// session answers `Event.responseLogged`.
+  package var keepsLog = false
 
   package init() {}
 }

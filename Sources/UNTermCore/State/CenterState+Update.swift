@@ -90,6 +90,16 @@ extension CenterState {
       if name != themeName { themeNames.removeAll { $0 == name } }
       note(.error, reason)
       return Outcome()
+    case .responseLogged(let number, let recording):
+      if let number, let i = responses.lastIndex(where: { $0.number == number }) {
+        responses[i].recording = recording
+      }
+      switch recording {
+      case .recorded: logHealth = .healthy
+      case .notRecorded(let reason): logHealth = .failing(reason)
+      case .notLogged, .pending: break
+      }
+      return Outcome()
     }
   }
 
@@ -102,6 +112,7 @@ extension CenterState {
     isAppNameExplicit = settings.appName != nil
     themeNames = settings.themeNames
     themeName = settings.theme
+    logHealth = settings.keepsLog ? .healthy : .none
     if !themeNames.contains(settings.theme) { themeNames.append(settings.theme) }
   }
 
@@ -690,11 +701,14 @@ extension CenterState {
     let text = (response as? UNTextInputNotificationResponse)?.userText
     let label = label ?? actionIdentifier
     remove(target)
+    responseCount += 1
+    // With a log, the response is acknowledged only when the session says its record is synced.
     responses.append(
       ResponseEntry(
         actionIdentifier: actionIdentifier, label: label, userText: text,
-        requestIdentifier: target.request.identifier, date: now))
+        requestIdentifier: target.request.identifier, date: now, number: responseCount,
+        recording: logHealth == .none ? .notLogged : .pending))
     if responses.count > Self.paneLimit { responses.removeFirst(responses.count - Self.paneLimit) }
-    return Outcome(effects: [.respond(response, context)])
+    return Outcome(effects: [.respond(response, context, entry: responseCount)])
   }
 }

@@ -77,6 +77,33 @@ package struct CenterState: @unchecked Sendable {
     package var userText: String?
     package var requestIdentifier: String
     package var date: Date
+    /// Its number in the session (1, 2, …): how the session's answer about the log finds it.
+    package var number = 0
+    /// What became of its record in the log.
+    package var recording = Recording.notLogged
+  }
+
+  /// What became of a response's record in the log (`--log`). The pane shows ✓ only for
+  /// `recorded` (or `notLogged`: with no log, the delegate having it is all there is).
+  package enum Recording: Hashable, Sendable {
+    /// No log is kept.
+    case notLogged
+    /// Handed to the log; not written and synced yet, so not acknowledged.
+    case pending
+    /// Written and synced.
+    case recorded
+    /// Not in the log: the system's reason, short ("No space left on device").
+    case notRecorded(String)
+  }
+
+  /// The response log's condition, for the status bar.
+  package enum LogHealth: Hashable, Sendable {
+    /// No log is kept.
+    case none
+    /// The last record was written and synced (or none was due yet).
+    case healthy
+    /// The last write, sync or open failed: the system's reason.
+    case failing(String)
   }
 
   /// A line in the activity pane.
@@ -110,6 +137,10 @@ package struct CenterState: @unchecked Sendable {
   package internal(set) var overlay: Overlay?
   package internal(set) var isHelpVisible = false
   package internal(set) var responses: [ResponseEntry] = []
+  /// How many responses the session has made; the last one's `number`.
+  package internal(set) var responseCount = 0
+  /// Whether the response log keeps up.
+  package internal(set) var logHealth = LogHealth.none
   package internal(set) var notices: [Notice] = []
   package internal(set) var hasQuit = false
   /// Actions handed to a program's content extension that it has not answered yet.

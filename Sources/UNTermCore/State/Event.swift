@@ -49,6 +49,9 @@ package enum Event: @unchecked Sendable {
   case themeApplied(String, announce: Bool)
   /// The shell could not load this theme: the activity pane says why, and `t` skips it.
   case themeFailed(String, reason: String)
+  /// The session wrote and synced the log record of response `number` (`.recorded`), or could
+  /// not (`.notRecorded`); `nil` for a response the pane does not list.
+  case responseLogged(Int?, CenterState.Recording)
 }
 
 /// A user gesture named by what it does rather than by a key.
@@ -75,8 +78,9 @@ package enum Command: Hashable, Sendable {
 
 /// What the shell must do after an update.
 package enum Effect: @unchecked Sendable {
-  /// Hand a response to the delegate (and the log); `context` says how the device was.
-  case respond(UNNotificationResponse, ResponseContext)
+  /// Hand a response to the delegate (and the log); `context` says how the device was, and
+  /// `entry` is its number in the Responses pane, for `Event.responseLogged`.
+  case respond(UNNotificationResponse, ResponseContext, entry: Int)
   /// Stop the session.
   case quit
   /// Draw with another theme from now on; the shell answers `.themeApplied` or `.themeFailed`.

@@ -70,13 +70,28 @@ extension Renderer {
     for entry in state.responses.reversed() {
       guard y < half else { break }
       let id = TerminalText.sanitize(shortIdentifier(entry.actionIdentifier), multiline: false)
-      let line = "✓ \(id) · \(TerminalText.sanitize(entry.requestIdentifier, multiline: false))"
-      canvas.text(TextLayout.truncate(line, width: area.width), x: area.x, y: y, role: .body)
+      // ✓ only once the log has the record (or there is no log); … while it is being written.
+      let mark: String
+      var role = Role.body
+      switch entry.recording {
+      case .notLogged, .recorded: mark = "✓"
+      case .pending: mark = "…"
+      case .notRecorded: (mark, role) = ("✗", .error)
+      }
+      let line = "\(mark) \(id) · \(TerminalText.sanitize(entry.requestIdentifier, multiline: false))"
+      canvas.text(TextLayout.truncate(line, width: area.width), x: area.x, y: y, role: role)
       y += 1
       if let text = entry.userText, y < half {
         let quoted = "“" + TerminalText.sanitize(text, multiline: false) + "”"
         canvas.text(TextLayout.truncate(quoted, width: area.width - 2), x: area.x + 2, y: y, role: .secondary)
         y += 1
+      }
+      if case .notRecorded(let reason) = entry.recording {
+        let why = "not in the log: " + TerminalText.sanitize(reason, multiline: false)
+        for line in TextLayout.wrap(why, width: area.width - 2, maxLines: 2) where y < half {
+          canvas.text(line, x: area.x + 2, y: y, role: .error)
+          y += 1
+        }
       }
     }
     canvas.frame.regions[.responses] = Rect(x: area.x, y: area.y, width: area.width, height: y - area.y)
@@ -112,7 +127,13 @@ extension Renderer {
     var left = " \(state.device.displayName) · \(state.isLocked ? "Locked" : "Unlocked")"
     if state.store.badge > 0 { left += " · badge \(state.store.badge)" }
     if state.appState == .foreground { left += " · app open" }
-    var x = canvas.text(left, x: 0, y: y, role: .statusBar) + 1
+    var x = canvas.text(left, x: 0, y: y, role: .statusBar)
+    if case .failing = state.logHealth {
+      // Responses are not being recorded: said on every screen until a record is written again.
+      x = canvas.text(" · ", x: x, y: y, role: .statusBar)
+      x = canvas.text("✗ log failing", x: x, y: y, role: .error, over: .statusBar)
+    }
+    x += 1
     canvas.text("│", x: x, y: y, role: .statusBar)
     x += 2
     // Keep the last hint ("? keys" or similar) visible: drop hints from the middle to fit.
