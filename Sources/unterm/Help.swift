@@ -2,6 +2,19 @@ import UNTermCore
 
 /// The `--help` texts. Kept true to what the code does.
 enum Help {
+  /// Each command's help; a new command does not compile without one.
+  static func text(for command: UNTermCommand) -> String {
+    switch command {
+    case .interactive: return interactive
+    case .render: return render
+    case .lint: return lint
+    case .run: return run
+    case .log: return log
+    case .push: return push
+    case .sheet: return sheet
+    }
+  }
+
   /// The session options, as every loading command's help lists them.
   static var sessionOptions: String { options(in: .session, for: .interactive) }
 
@@ -96,6 +109,26 @@ extension Help {
 }
 
 extension Help {
+  static var log: String {
+    """
+    unterm log — read a response log (--log FILE) back
+
+    Usage: \(usage(.log))
+
+    Prints each response on a line of its own: the date, the request, the action (@default and
+    @dismiss for Apple's two), the reply text, then the category, thread, device and lock state.
+    Every field is sanitized: control characters show as visible symbols (␛, ␤), never raw.
+    --json prints the records as JSON Lines instead, each a valid JSON object. A line that is not
+    a response record is reported on stderr with its line number; a cut-off last line (a record
+    cut short by a crash or a full disk, never acknowledged) is skipped with a warning.
+
+    Exit codes: 0 every line is a record (a cut-off last line allowed) · 2 usage error ·
+    65 a line is damaged · 66 the file is missing or unreadable
+
+    \(options(for: .log))
+    """
+  }
+
   static var interactive: String {
     """
     unterm — the interactive notification center (needs a terminal)

@@ -4,7 +4,7 @@ import UNTermHeadless
 
 /// The commands of `unterm`.
 enum UNTermCommand: String, CaseIterable, Sendable {
-  case interactive, render, lint, run, push, sheet
+  case interactive, render, lint, run, log, push, sheet
 
   /// How a user types it: `unterm`, `unterm render`.
   var invocation: String { self == .interactive ? "unterm" : "unterm \(rawValue)" }
@@ -15,6 +15,7 @@ enum UNTermCommand: String, CaseIterable, Sendable {
     case .interactive: return "[PAYLOAD ...]"
     case .render, .lint, .push, .sheet: return "PAYLOAD ..."
     case .run: return "SCRIPT ..."
+    case .log: return "FILE"
     }
   }
 
@@ -25,6 +26,7 @@ enum UNTermCommand: String, CaseIterable, Sendable {
     case .render: return "print one screen; no terminal needed"
     case .lint: return "check payloads, categories and extensions"
     case .run: return "run session scripts (expectations, snapshots)"
+    case .log: return "read a response log back, one response a line"
     case .push: return "deliver into a running interactive session"
     case .sheet: return "a design sheet: every payload on every device, lock state, view and theme, as one HTML file"
     }
@@ -38,6 +40,7 @@ struct ParsedOptions: Sendable {
   var lint = LintOptions()
   var run = RunCommandOptions()
   var sheet = SheetOptions()
+  var log = LogCommandOptions()
   /// `--socket`: where the interactive session listens and `push` connects.
   var socket: String?
   var help = false
@@ -82,6 +85,10 @@ struct LintOptions: Sendable {
   /// `--device` when given: `--strict` holds designs to that device's budget only.
   var device: DeviceProfile.Kind?
   var explain: String?
+}
+
+struct LogCommandOptions: Sendable {
+  var json = false
 }
 
 struct RunCommandOptions: Sendable {
@@ -185,7 +192,7 @@ extension OptionValue where Value == Date {
 struct OptionDeclaration: Sendable {
   /// Where the help and README list an option, and which commands take the options there.
   enum Section: CaseIterable, Sendable {
-    case session, render, lint, run, delivery, sheet, general
+    case session, render, lint, run, log, delivery, sheet, general
 
     var title: String {
       switch self {
@@ -193,6 +200,7 @@ struct OptionDeclaration: Sendable {
       case .render: return "Render options"
       case .lint: return "Lint options"
       case .run: return "Run options"
+      case .log: return "Log options"
       case .delivery: return "Live delivery"
       case .sheet: return "Sheet options"
       case .general: return "Other options"
@@ -209,6 +217,7 @@ struct OptionDeclaration: Sendable {
       case .render: return [.render]
       case .lint: return [.lint]
       case .run: return [.run]
+      case .log: return [.log]
       case .delivery: return [.interactive, .push]
       case .sheet: return [.sheet]
       case .general: return Set(UNTermCommand.allCases)

@@ -127,6 +127,13 @@ extension OptionDeclaration {
       default: "1", in: .run
     ) { $0.run.speed = $1 },
 
+    // Log options.
+    .flag(
+      "--json", help: "print the records as JSON Lines, each re-encoded with every control character escaped", in: .log
+    ) {
+      $0.log.json = true
+    },
+
     // Live delivery.
     .option(
       "--socket", .text("PATH"),

@@ -46,6 +46,7 @@ enum UNTermMain {
     case UNTermCommand.render.rawValue: return try RenderCommand.run(Arguments(rest, command: .render))
     case UNTermCommand.lint.rawValue: return try LintCommand.run(Arguments(rest, command: .lint))
     case UNTermCommand.run.rawValue: return try RunCommand.run(Arguments(rest, command: .run))
+    case UNTermCommand.log.rawValue: return try LogCommand.run(Arguments(rest, command: .log))
     case UNTermCommand.push.rawValue: return try PushCommand.run(Arguments(rest, command: .push))
     case UNTermCommand.sheet.rawValue: return try SheetCommand.run(Arguments(rest, command: .sheet))
     default:

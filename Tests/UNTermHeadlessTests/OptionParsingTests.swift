@@ -55,7 +55,9 @@ struct OptionParsingTests {
 
   @Test func everyOtherCommandRefusesAnOptionNamingTheCommandsThatTakeIt() {
     for command in UNTermCommand.allCases {
-      for option in OptionDeclaration.all where !option.commands.contains(command) {
+      // A command's own option of the same name (`--json` of lint and of log) is not refused.
+      let names = Set(OptionDeclaration.taken(by: command).flatMap(\.names))
+      for option in OptionDeclaration.all where !option.commands.contains(command) && !names.contains(option.name) {
         do {
           _ = try parse([option.name, "x"], command)
           Issue.record("\(command.invocation) took \(option.name)")
@@ -107,17 +109,14 @@ struct OptionParsingTests {
   }
 
   @Test func theHelpOfEachCommandListsEveryOptionItTakes() {
-    let help: [UNTermCommand: String] = [
-      .interactive: Help.interactive, .render: Help.render, .lint: Help.lint, .run: Help.run, .push: Help.push,
-      .sheet: Help.sheet,
-    ]
     for command in UNTermCommand.allCases {
-      let text = help[command] ?? ""
+      let text = Help.text(for: command)
       #expect(text.contains("Usage: \(Help.usage(command))"), "\(command)")
       for option in OptionDeclaration.taken(by: command) {
         #expect(text.contains("  \(option.label)"), "\(command.invocation) --help lacks \(option.label)")
       }
-      for option in OptionDeclaration.all where !option.commands.contains(command) {
+      let taken = OptionDeclaration.taken(by: command).map(\.label)
+      for option in OptionDeclaration.all where !option.commands.contains(command) && !taken.contains(option.label) {
         #expect(!text.contains("  \(option.label) "), "\(command.invocation) --help lists \(option.label)")
       }
     }
