@@ -180,8 +180,8 @@ struct AcknowledgementTests {
         "",
       ])
     #expect(pane(session).contains("Activity"))
-    // A tap opens the app; the status bar then says the log is failing.
-    #expect(statusBar(session).hasPrefix(" iPhone · Unlocked · badge 3 · app open · ✗ log failing │"))
+    // The status bar says so first (a tap also opened the app).
+    #expect(statusBar(session).hasPrefix(" ✗ log failing · iPhone · Unlocked · badge 3 · app open │"))
     let notices = session.state.notices.map(\.text)
     #expect(
       notices.contains(
@@ -202,6 +202,20 @@ struct AcknowledgementTests {
       ])
     #expect(!statusBar(session).contains("log failing"))
     #expect(try ResponseLog.read(path).records.map(\.requestIdentifier) == ["m2"])
+  }
+
+  /// A screen too narrow for the Responses pane still says it, first thing on the status bar.
+  @Test func aNarrowScreenWithoutThePaneStillSaysTheLogIsFailing() throws {
+    let path = try Fixtures.temporaryDirectory().appendingPathComponent("log.jsonl").path
+    let session = try Fixtures.session(size: (40, 12), logFiles: FaultyLogFiles([.write(at: 1, EIO)])) {
+      $0.logFile = path
+    }
+    try tapNewMessage(session, as: "m1")
+    #expect(session.renderer.paneArea(session.state) == nil)
+    #expect(statusBar(session) == " ✗ log failing · iPhone · Unlocked · bad")
+    var error = session.renderer.theme[.error]
+    error.background = session.renderer.theme[.statusBar].background
+    #expect(session.frame().grid[1, 11].style == error)
   }
 
   /// While the record is being written the pane shows it as pending, never ✓.

@@ -105,7 +105,7 @@ struct FullDiskTests {
         "  not in the log: No space left",
         "  on device",
       ], "\(screen.joined(separator: "\n"))")
-    #expect(screen.last?.contains("· ✗ log failing │") == true, "\(screen.last ?? "")")
+    #expect(screen.last?.hasPrefix(" ✗ log failing · iPhone · Unlocked") == true, "\(screen.last ?? "")")
     #expect(size(log) == 0)
   }
 

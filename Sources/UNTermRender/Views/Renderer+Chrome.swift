@@ -127,13 +127,14 @@ extension Renderer {
     var left = " \(state.device.displayName) · \(state.isLocked ? "Locked" : "Unlocked")"
     if state.store.badge > 0 { left += " · badge \(state.store.badge)" }
     if state.appState == .foreground { left += " · app open" }
-    var x = canvas.text(left, x: 0, y: y, role: .statusBar)
+    var x = 0
     if case .failing = state.logHealth {
-      // Responses are not being recorded: said on every screen until a record is written again.
-      x = canvas.text(" · ", x: x, y: y, role: .statusBar)
-      x = canvas.text("✗ log failing", x: x, y: y, role: .error, over: .statusBar)
+      // Responses are not being recorded: said first, so even a screen too narrow for the
+      // Responses pane shows it, until a record is written again.
+      x = canvas.text(" ✗ log failing", x: x, y: y, role: .error, over: .statusBar)
+      x = canvas.text(" ·", x: x, y: y, role: .statusBar)
     }
-    x += 1
+    x = canvas.text(left, x: x, y: y, role: .statusBar) + 1
     canvas.text("│", x: x, y: y, role: .statusBar)
     x += 2
     // Keep the last hint ("? keys" or similar) visible: drop hints from the middle to fit.
