@@ -9,7 +9,7 @@ import UNTermCore
 /// disk before the response is acknowledged.
 ///
 /// Opening an existing log reads it first: complete lines that are not response records
-/// (damage) are reported in `damagedLines` before anything is appended, and a torn last line
+/// (damage) are reported in `damage` before anything is appended, and a torn last line
 /// (left by a crash mid-write) is closed with a newline so the next record starts on a line of
 /// its own. A write or sync that fails is never retried: the record is reported lost, the
 /// descriptor is closed (after a failed `fdatasync` the kernel may have dropped the dirty pages
