@@ -73,12 +73,11 @@ package enum CursesPalette: Hashable, Sendable {
   package func colors(of style: Style, depth: ColorDepth, defaultColors: Bool) -> (
     foreground: Int32, background: Int32
   ) {
-    let effective = Swift.min(depth, self.depth)
+    // Degraded as a pair, so the two never become one colour (`ColorDepth.degrade(_:)`).
+    let degraded = Swift.min(depth, self.depth).degrade(style)
     return (
-      number(
-        for: effective.degrade(style.foreground), defaultColors: defaultColors, foreground: true),
-      number(
-        for: effective.degrade(style.background), defaultColors: defaultColors, foreground: false)
+      number(for: degraded.foreground, defaultColors: defaultColors, foreground: true),
+      number(for: degraded.background, defaultColors: defaultColors, foreground: false)
     )
   }
 }

@@ -93,7 +93,7 @@ package final class Session: @unchecked Sendable {
       log = opened
       // Damage is reported before anything is appended; new records go after it.
       logReport = Self.report(opened)
-      for line in logReport { _ = self.state.handle(.notice(.warning, line)) }
+      for line in logReport { _ = self.state.handle(.notice(.warning, line, revealsContent: false)) }
     }
     publish()
     pipeline.post = { [weak self] work in self?.queue.post(work) }
@@ -183,8 +183,8 @@ package final class Session: @unchecked Sendable {
   private func perform(_ effects: [Effect]) {
     for effect in effects {
       switch effect {
-      case .respond(let response, let context, let entry):
-        record(response, context, entry: entry)
+      case .respond(let recorded):
+        record(recorded.response, recorded.context, entry: recorded.entry)
       case .quit:
         break
       case .applyTheme(let name):
@@ -213,34 +213,31 @@ package final class Session: @unchecked Sendable {
         if let controller = extensions.activeController {
           if play { controller.mediaPlay() } else { controller.mediaPause() }
         }
-      case .extensionButton(let action, let notification, let context):
-        if let controller = extensions.activeController {
-          controller.buttonPressed(action: action)
-        } else if !action.isEmpty {
-          // A described view has no code: its button's action reaches the app as a response;
-          // the view stays open.
-          record(UNNotificationResponse(notification: notification, actionIdentifier: action), context, entry: nil)
-        }
+      case .extensionButton(let action):
+        // A program's button runs its own code; what it sends the app comes back as events.
+        extensions.activeController?.buttonPressed(action: action)
       }
     }
     if state.expandedOrReturning == nil { extensions.close() }
   }
 
-  /// Appends the response's record to the log (synced) and tells the state how that went, so
-  /// the pane shows ✓ only for a durable record; then hands the response to the delegate.
-  private func record(_ response: UNNotificationResponse, _ context: ResponseContext, entry: Int?) {
+  /// Hands a response the state recorded to the log and the delegate: the only way one
+  /// leaves the session, so the Responses pane, the log and the delegate agree. The record is
+  /// appended (synced) first and the state told how that went, so the pane shows ✓ only for a
+  /// durable record.
+  private func record(_ response: UNNotificationResponse, _ context: ResponseContext, entry: Int) {
     if let log {
       let file = OneLine.flatten(log.path)
       do {
         if let reopened = try log.append(Self.logRecord(response, context)) {
-          send(.notice(.info, "\(file): \(reopened)"))
+          send(.notice(.info, "\(file): \(reopened)", revealsContent: false))
         }
         send(.responseLogged(entry, .recorded))
       } catch {
         // Never retried: the response is shown as not recorded, and the session says what the
         // log did about it.
         send(.notice(.error, "\(error.description) — \(Self.describe(response)) is NOT in the log"))
-        if let recovery = error.recovery { send(.notice(.warning, "\(file): \(recovery)")) }
+        if let recovery = error.recovery { send(.notice(.warning, "\(file): \(recovery)", revealsContent: false)) }
         send(.responseLogged(entry, .notRecorded(error.reason)))
         onLogFailure?(response, error)
       }

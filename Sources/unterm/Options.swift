@@ -37,7 +37,7 @@ extension OptionDeclaration {
       $0.sheet.narrowedBy.insert("--locked")
     },
     .option(
-      "--passcode", .text("CODE"), "passcode asked by authentication-required actions while locked",
+      "--passcode", .text("CODE"), "passcode a locked device asks before it opens the app or shows a hidden preview",
       default: "any input unlocks", in: .session
     ) { $0.session.passcode = $1 },
     .option(

@@ -9,8 +9,11 @@ import UNTermTestSupport
 struct CenterStateTests {
   private let t0 = Fixtures.now
 
-  private func state() throws -> CenterState {
+  private func state(previews: CenterState.Previews = .whenUnlocked) throws -> CenterState {
     var s = CenterState(now: t0)
+    var settings = CenterSettings()
+    settings.previews = previews
+    _ = s.handle(.configure(settings))
     s.store.setCategories(try Fixtures.sampleCategories().categories)
     return s
   }
@@ -33,7 +36,8 @@ struct CenterStateTests {
 
   private func responses(_ outcome: Outcome) -> [(String, String?)] {
     outcome.effects.compactMap {
-      if case .respond(let r, _, _) = $0 {
+      if case .respond(let recorded) = $0 {
+        let r = recorded.response
         return (r.actionIdentifier, (r as? UNTextInputNotificationResponse)?.userText)
       }
       return nil
@@ -131,7 +135,8 @@ struct CenterStateTests {
   }
 
   @Test func lockedAuthenticationRequiredActionAsksThePasscode() throws {
-    var s = try state()
+    // Previews shown on the lock screen, so the expanded view opens without unlocking.
+    var s = try state(previews: .always)
     _ = s.handle(.command(.setPasscode("1234")))
     _ = s.handle(.command(.lock))
     deliver(notification("a"), into: &s)
@@ -152,7 +157,8 @@ struct CenterStateTests {
   }
 
   @Test func cancelledPasscodeDeliversNothing() throws {
-    var s = try state()
+    // Previews shown on the lock screen, so the expanded view opens without unlocking.
+    var s = try state(previews: .always)
     _ = s.handle(.command(.lock))
     deliver(notification("a", category: "security-alert"), into: &s)
     _ = s.handle(.command(.longPress))
@@ -163,7 +169,8 @@ struct CenterStateTests {
   }
 
   @Test func anyInputUnlocksWhenNoPasscodeIsSet() throws {
-    var s = try state()
+    // Previews shown on the lock screen, so the expanded view opens without unlocking.
+    var s = try state(previews: .always)
     _ = s.handle(.command(.lock))
     deliver(notification("a", category: "security-alert"), into: &s)
     _ = s.handle(.command(.longPress))

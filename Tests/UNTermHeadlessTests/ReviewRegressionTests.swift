@@ -103,7 +103,8 @@ struct ReviewRegressionTests {
   }
 
   @Test func aNotificationRemovedBehindThePasscodePromptGetsNoResponse() throws {
-    let session = try Fixtures.session()
+    // Previews shown on the lock screen: the expanded view opens, its action asks.
+    let session = try Fixtures.session { $0.previews = .always }
     var got: [String] = []
     session.onResponse = { r, _ in got.append(r.actionIdentifier) }
     session.send(.command(.lock))
@@ -114,6 +115,23 @@ struct ReviewRegressionTests {
     #expect(session.state.overlay == nil)
     session.send(.command(.unlock(nil)))
     #expect(got.isEmpty)
+  }
+
+  /// The same for a tap and a long-press waiting for the passcode on the lock screen.
+  @Test func aNotificationRemovedBehindATapsPasscodePromptClosesIt() throws {
+    for command in [Command.tap, .longPress] {
+      let session = try Fixtures.session()
+      var got: [String] = []
+      session.onResponse = { r, _ in got.append(r.actionIdentifier) }
+      session.send(.command(.lock))
+      try session.push(try Payload.load(Fixtures.sample("security-alert.apns")))
+      session.send(.command(command))
+      #expect(session.state.passcodePrompt != nil)
+      session.send(.center(.removeDelivered(["req-1"])))
+      #expect(session.state.overlay == nil, "\(command)")
+      session.send(.command(.unlock(nil)))
+      #expect(got.isEmpty && session.state.expanded == nil)
+    }
   }
 
   @Test func pageUpComesBackAfterPagingPastTheEnd() throws {

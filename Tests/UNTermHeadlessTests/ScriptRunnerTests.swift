@@ -196,14 +196,43 @@ struct ScriptRunnerTests {
       push $S/security-alert.apns
       expect screen "Locked"
       longpress
-      action approve
       expect screen "Enter Passcode"
+      expect screen "to see the notification"
       type "9999"
       key enter
       expect no response
       expect screen "Wrong passcode"
       unlock 1234
+      expect screen "Lisbon"
+      action approve
       expect response approve
+      """)
+    #expect(result.passed, "\(result.report ?? "")")
+  }
+
+  /// A tap on a locked device opens nothing until the passcode is given: cancelled, nothing
+  /// reaches the app (issue 10.2's script).
+  @Test func aTapOnTheLockScreenAsksThePasscodeFirst() throws {
+    let result = try run(
+      """
+      categories $S/categories.json
+      passcode 1234
+      lock
+      push $S/message.json
+      tap
+      expect screen "Enter Passcode"
+      expect screen "to open App"
+      key esc
+      expect no response
+      expect screen not "Enter Passcode"
+      tap
+      type "0000"
+      key enter
+      expect no response
+      type "1234"
+      key enter
+      expect response @default
+      expect screen "app open"
       """)
     #expect(result.passed, "\(result.report ?? "")")
   }

@@ -62,4 +62,26 @@ struct SingleWriterCompileTests {
         "s.\(property) can be assigned outside UNTermCore")
     }
   }
+
+  /// A response reaches the delegate and the log only as the state recorded it in the
+  /// Responses pane: no other module can make the `.respond` effect's value.
+  @Test func onlyTheUpdateMakesAResponseForTheApp() throws {
+    let prelude = """
+      import Foundation
+      import UNTermCore
+      import UserNotifications
+
+      func outside(_ n: UNNotification, _ context: ResponseContext, _ effect: Effect) {
+        if case .respond(let recorded) = effect { _ = recorded.response.actionIdentifier }
+
+      """
+    let reading = try typecheck(prelude + "}\n")
+    #expect(reading.status == 0, "\(reading.errors.joined(separator: "\n"))")
+    let making = try typecheck(
+      prelude
+        + "  _ = Effect.respond(RecordedResponse(UNNotificationResponse(notification: n, actionIdentifier: \"x\"), context))\n}\n"
+    )
+    #expect(making.status != 0)
+    #expect(making.errors.contains { $0.contains("initializer is inaccessible") }, "\(making.errors)")
+  }
 }

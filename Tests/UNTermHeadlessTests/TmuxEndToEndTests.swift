@@ -38,7 +38,8 @@ struct TmuxEndToEndTests {
     #expect(first[0].contains(#""locked":false"#))
     try tmux.waitFor("✓ reply · req-1")
 
-    // Lock, push an alert from another "terminal", choose an authentication-required action.
+    // Lock, push an alert from another "terminal": its preview is hidden, so expanding it
+    // asks for the passcode first; then choose its action.
     tmux.type("L")
     try tmux.waitFor("Locked")
     let pushed = try Fixtures.run(
@@ -47,15 +48,17 @@ struct TmuxEndToEndTests {
     #expect(pushed.stdout.contains("delivered as req-2"))
     try tmux.waitFor("Security alert")
     tmux.keys("Space")
-    try tmux.waitFor("It Was Me")
-    tmux.type("1")
     try tmux.waitFor("Enter Passcode")
+    #expect(!tmux.screen().contains("Lisbon"))
     tmux.type("0000")
     tmux.keys("Enter")
     try tmux.waitFor("Wrong passcode")
     #expect(try waitForLines(log, count: 1).count == 1)
     tmux.type("2468")
     tmux.keys("Enter")
+    try tmux.waitFor("It Was Me")
+    try tmux.waitFor("Lisbon")
+    tmux.type("1")
     let second = try waitForLines(log, count: 2)
     #expect(
       second[1].contains(

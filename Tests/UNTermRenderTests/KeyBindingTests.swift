@@ -19,15 +19,15 @@ struct KeyBindingTests {
     expectScreen(
       session.frame().grid,
       [
-        " ╭─────────╭────────────────────────────────────────────────────────╮",
-        " │ App     │ Keys                                                   │",
-        " │ Ana Lima│ 1–9 0       choose an action (0 = tenth)               │",
-        " │ Are we s│ ↑ ↓ k j     move between notifications or actions      │",
-        " │ ▾ Reply │ Space l     long-press: expanded view with actions     │",
-        " ╰─────────│ ⏎           tap: open (or the selected action); send   │",
-        "           │ x           clear (explicit dismissal)                 │",
+        " ╭─────────╭─ Keys ─────────────────────────────────────────────────╮",
+        " │ App     │ 1–9 0       choose an action (0 = tenth)               │",
+        " │ Ana Lima│ ↑ ↓ k j     move between notifications or actions      │",
+        " │ Are we s│ Space l     long-press: expanded view with actions     │",
+        " │ ▾ Reply │ ⏎           tap: open, fan out a stack; choose; send   │",
+        " ╰─────────│ x           clear (a collapsed stack: all of it)       │",
         "           │ p           play / pause media                         │",
         "           │ Esc         close / hide the banner / cancel           │",
+        "           │ s           show less: collapse the stack              │",
         "           │ Tab         the buttons of an interactive extension    │",
         "           │ PgUp PgDn   a page of the list; scroll the view        │",
         "           │ Home End    first / last notification; in a field too  │",
@@ -60,15 +60,15 @@ struct KeyBindingTests {
     expectScreen(
       session.frame().grid,
       [
-        " ╭────────────────────────────────────────────────────────╮",
-        " │ Keys                                                   │",
+        " ╭─ Keys ─────────────────────────────────────────────────╮",
         " │ 1–9 0       choose an action (0 = tenth)               │",
         " │ ↑ ↓ k j     move between notifications or actions      │",
         " │ Space l     long-press: expanded view with actions     │",
-        " │ ⏎           tap: open (or the selected action); send   │",
-        " │ x           clear (explicit dismissal)                 │",
+        " │ ⏎           tap: open, fan out a stack; choose; send   │",
+        " │ x           clear (a collapsed stack: all of it)       │",
         " │ p           play / pause media                         │",
         " │ Esc         close / hide the banner / cancel           │",
+        " │ s           show less: collapse the stack              │",
         " │ Tab         the buttons of an interactive extension    │",
         " │ PgUp PgDn   a page of the list; scroll the view        │",
         " │ ⋯ 11 more: unterm help keys                            │",
@@ -138,7 +138,11 @@ struct KeyBindingTests {
     #expect(hints() == ["Space actions", "⏎ open", "x clear", "Esc hide", "c list", "L lock", "? keys"])
     try Fixtures.push(message, into: session)
     session.send(.command(.openCenter))
-    #expect(hints() == ["↑↓ move", "Space actions", "⏎ open", "x clear", "c close list", "L lock", "? keys"])
+    // Two notifications of one app stack: a tap fans the stack out, x clears the group.
+    #expect(hints() == ["↑↓ move", "Space actions", "⏎ expand", "x clear all", "c close list", "L lock", "? keys"])
+    session.send(.key(.enter))
+    #expect(
+      hints() == ["↑↓ move", "Space actions", "⏎ open", "x clear", "s show less", "c close list", "L lock", "? keys"])
     session.send(.command(.longPress))
     #expect(hints() == ["1-3 action", "↑↓ select", "⏎ open", "x clear", "Esc close", "? keys"])
     session.send(.key(.down))

@@ -10,8 +10,8 @@ import UNTermTestSupport
 @Suite("Views")
 struct ViewTests {
   let message = #"""
-    {"aps":{"alert":{"title":"Ana Lima","subtitle":"Dinner tonight?","body":"Are we still on for 8?"},
-    "badge":3,"thread-id":"chat-ana","category":"message"}}
+    {"aps":{"alert":{"title":"Ana Lima","subtitle":"Dinner tonight?","body":"Are we still on for 8?",
+    "summary-arg":"Ana Lima"},"badge":3,"thread-id":"chat-ana","category":"message"}}
     """#
 
   @Test func bannerShowsHeaderTextAndTheFirstTwoActions() throws {
@@ -49,7 +49,7 @@ struct ViewTests {
         " ├───────────────────────────────────────────┤",
         " │ 1  Reply                  (unlock, reply) │",
         " │ 2  Like                                   │",
-        " │ 3  Delete                                 │",
+        " │ 3  ⚠ Delete                               │",
         " │ x  Dismiss                                │",
         " ╰───────────────────────────────────────────╯",
         "",
@@ -107,6 +107,72 @@ struct ViewTests {
         "",
         " iPhone · Unlocked · badge 3 │ ↑↓ move  ? keys",
       ])
+  }
+
+  /// Without colour (`--color never`, snapshots, `expect screen`) a destructive action is
+  /// marked in text, as authentication-required and foreground ones are.
+  @Test func destructiveActionsAreMarkedInTextWithoutColour() throws {
+    let session = try Fixtures.session(size: (47, 14)) { $0.theme = "monochrome" }
+    try Fixtures.push(
+      #"{"aps":{"alert":{"title":"Sign-in","body":"Lisbon"},"category":"security-alert"}}"#, into: session)
+    session.send(.command(.longPress))
+    let grid = session.frame().grid
+    #expect(grid.text.contains("│ 1  It Was Me                     (unlock) │"))
+    #expect(grid.text.contains("│ 2  ⚠ Lock My Account  (unlock, opens app) │"))
+    #expect(!grid.ansiText(depth: .none).contains("\u{1B}[0;3"))  // not a colour anywhere
+  }
+
+  @Test func aFannedOutStackOffersShowLess() throws {
+    let session = try Fixtures.session(size: (47, 20))
+    try Fixtures.push(message, into: session, as: "older")
+    try Fixtures.push(message.replacingOccurrences(of: "8?", with: "9?"), into: session, as: "newer")
+    session.send(.command(.openCenter))
+    session.send(.key(.enter))
+    expectScreen(
+      session.frame().grid,
+      [
+        " Notification Center                        3",
+        "",
+        " ▴ Show less · s",
+        " ┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┓",
+        " ┃ App                                   now ┃",
+        " ┃ Ana Lima · Dinner tonight?                ┃",
+        " ┃ Are we still on for 9?                    ┃",
+        " ┗━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┛",
+        " ╭───────────────────────────────────────────╮",
+        " │ App                                   now │",
+        " │ Ana Lima · Dinner tonight?                │",
+        " │ Are we still on for 8?                    │",
+        " ╰───────────────────────────────────────────╯",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        " iPhone · Unlocked · badge 3 │ ↑↓ move  ? keys",
+      ])
+    session.send(.key(.character("s")))
+    #expect(session.frame().grid.text.contains("1 more messages from Ana Lima"))
+    #expect(!session.frame().grid.text.contains("Show less"))
+  }
+
+  /// The expanded view on the lock screen covers the list: no card shows under or around it.
+  @Test func theExpandedViewOnTheLockScreenDoesNotOverlapTheCards() throws {
+    let session = try Fixtures.session(size: (47, 30)) {
+      $0.locked = true
+      $0.previews = .always
+    }
+    for i in 1...4 {
+      try Fixtures.push(
+        #"{"aps":{"alert":{"title":"Card \#(i)","body":"Body \#(i)"},"thread-id":"t\#(i)"}}"#, into: session)
+    }
+    session.send(.command(.longPress))
+    let lines = session.frame().grid.lines
+    let bottom = try #require(lines.lastIndex { $0.contains("╰") })
+    #expect(lines[(bottom + 1)...].dropLast().allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty })
+    #expect(!session.frame().grid.text.contains("Card 3"))
+    #expect(session.frame().grid.text.contains("Card 4"))
   }
 
   @Test func lockedDeviceShowsTheHiddenPreviewsPlaceholder() throws {

@@ -35,15 +35,13 @@ extension CenterState {
     case .center(let operation):
       applyCenterOperation(operation)
       return Outcome()
-    case .notice(let kind, let text):
-      note(kind, text)
+    case .notice(let kind, let text, let revealsContent):
+      note(kind, text, revealsContent: revealsContent)
       return Outcome()
     case .extensionLoaded(let id, var view):
-      guard case .expanded(var e) = overlay else { return Outcome() }
-      let sameThread =
-        !e.notification.request.content.threadIdentifier.isEmpty
-        && store.delivered(id)?.request.content.threadIdentifier == e.notification.request.content.threadIdentifier
-      guard e.notification.request.identifier == id || sameThread else { return Outcome() }
+      // Only the view of the notification the expanded view shows: a newer one of its thread
+      // has moved the whole view to itself before its view is loaded (`deliver`).
+      guard case .expanded(var e) = overlay, e.notification.request.identifier == id else { return Outcome() }
       view.isPlaying = e.extensionView?.isPlaying ?? view.isPlaying
       view.buttonFocus = e.extensionView?.buttonFocus
       e.extensionView = view
@@ -60,7 +58,7 @@ extension CenterState {
       return Outcome()
     case .extensionDefaultAction:
       guard let e = expanded else { return Outcome() }
-      return tap(e.notification)
+      return open(e.notification)
     case .extensionDismiss:
       if expanded != nil { overlay = nil }
       return Outcome()
@@ -173,6 +171,12 @@ extension CenterState {
     if let banner, banner.expiresAt <= now {
       self.banner = nil
     }
+    // A clip stops at its end, as the system's player does.
+    if case .expanded(var e) = overlay, let end = e.playback.endsAt, end <= now {
+      e.playback.played = e.playback.duration ?? e.playback.played
+      e.playback.startedAt = nil
+      overlay = .expanded(e)
+    }
   }
 
   private mutating func deliver(_ notification: UNNotification, presentation: UNNotificationPresentationOptions)
@@ -188,13 +192,29 @@ extension CenterState {
       return Outcome()
     }
     var effects: [Effect] = []
-    if let e = expanded, e.extensionView != nil, extensionAttributes(for: e.notification) != nil,
-      e.notification.request.identifier == id
-        || (!content.threadIdentifier.isEmpty
-          && content.threadIdentifier == e.notification.request.content.threadIdentifier)
+    if case .expanded(var e) = overlay, e.extensionView != nil,
+      let attributes = extensionAttributes(for: e.notification)
     {
-      // A notification of the open thread arrives: iOS calls didReceive(_:) again.
-      effects.append(.loadExtension(notification))
+      let thread = e.notification.request.content.threadIdentifier
+      let sameRequest = e.notification.request.identifier == id
+      let sameThread =
+        !thread.isEmpty && content.threadIdentifier == thread && presentation.showsInList
+        && attributes.categories.contains(content.categoryIdentifier)
+      if sameRequest || sameThread {
+        // A notification of the open thread arrives: iOS calls the extension's didReceive(_:)
+        // again, and the custom view shows the newer content. So the whole view moves to the
+        // newer request — default content, actions, and the responses they send — and the
+        // header says so: what the user sees and what the app is told never disagree.
+        if !sameRequest {
+          e.movedToNewer = true
+          e.selection = nil
+          e.scroll = 0
+          e.playback = Playback()
+        }
+        e.notification = notification
+        overlay = .expanded(e)
+        effects.append(.loadExtension(notification))
+      }
     }
     if presentation.showsInList {
       store.deliver(notification)
@@ -217,7 +237,7 @@ extension CenterState {
     if presentation.showsInList {
       // New notifications come in at the top, and the focus goes to them, as the screen
       // wakes for them.
-      listFocus = id
+      setFocus(id)
       listTop = nil
     }
     ListLayout.scrollToFocus(&self)
@@ -240,6 +260,7 @@ extension CenterState {
     if let focus = listFocus, store.delivered(focus) == nil {
       listFocus = ListLayout.first(self)
     }
+    keepStackWithFocus()
     func isGone(_ e: Expanded) -> Bool {
       store.delivered(e.notification.request.identifier) == nil
         && banner?.notification.request.identifier != e.notification.request.identifier
@@ -250,14 +271,50 @@ extension CenterState {
     case .passcode(_, let returnTo?) where isGone(returnTo):
       // The notification the passcode was for is gone: nothing is left to authorize.
       overlay = nil
+    case .passcode(let prompt, nil):
+      // A tap or a long-press waiting for the passcode: gone with its notification too.
+      switch prompt.intent {
+      case .open(let id), .expand(let id), .action(let id, _):
+        if notification(id) == nil { overlay = nil }
+      case .unlock:
+        break
+      }
     default:
       break
     }
     ListLayout.scrollToFocus(&self)
   }
 
-  mutating func note(_ kind: Notice.Kind, _ text: String) {
-    notices.append(Notice(kind: kind, text: text, date: now))
+  /// Moves the list's focus. A stack stays fanned out while the focus is in it, and the focus
+  /// moving onto an older member of a stack fans it out.
+  private mutating func setFocus(_ id: String?) {
+    listFocus = id
+    keepStackWithFocus()
+  }
+
+  /// Keeps `fannedOutGroup` the focus's stack, or `nil`.
+  private mutating func keepStackWithFocus() {
+    guard let focus = listFocus, let key = store.groupKey(ofDelivered: focus), store.count(of: key) > 1 else {
+      fannedOutGroup = nil
+      return
+    }
+    if store.leading(of: key)?.request.identifier != focus {
+      fannedOutGroup = key
+    } else if fannedOutGroup != key {
+      fannedOutGroup = nil
+    }
+  }
+
+  /// The collapsed stack a notification leads in the list, when a tap or `x` acts on the
+  /// stack rather than on the one notification.
+  private func collapsedStack(of target: UNNotification) -> NotificationStore.GroupKey? {
+    isCollapsedStack(target) ? store.groupKey(ofDelivered: target.request.identifier) : nil
+  }
+
+  /// Adds a line to the activity pane. The core's own lines quote no notification content
+  /// unless `revealsContent` says so.
+  mutating func note(_ kind: Notice.Kind, _ text: String, revealsContent: Bool = false) {
+    notices.append(Notice(kind: kind, text: text, date: now, revealsContent: revealsContent))
     if notices.count > Self.paneLimit { notices.removeFirst(notices.count - Self.paneLimit) }
   }
 
@@ -302,11 +359,13 @@ extension CenterState {
     case .focusPageUp: moveFocus(by: -max(1, ListLayout.visibleRows(self) / ListLayout.cardHeight))
     case .focusPageDown: moveFocus(by: max(1, ListLayout.visibleRows(self) / ListLayout.cardHeight))
     case .focusFirst:
-      listFocus = ListLayout.first(self)
+      setFocus(ListLayout.first(self))
       ListLayout.scrollToFocus(&self)
     case .focusLast:
-      listFocus = ListLayout.last(self)
+      setFocus(ListLayout.last(self))
       ListLayout.scrollToFocus(&self)
+    case .showLess:
+      if fannedOutGroup != nil { return perform(.showLess) }
     // The expanded view
     case .chooseAction, .selectPrevious, .selectNext, .activate, .nextExtensionButton, .playPause, .scrollUp,
       .scrollDown, .closeExpanded:
@@ -361,7 +420,7 @@ extension CenterState {
       guard let next else { break }
       id = next
     }
-    listFocus = id
+    setFocus(id)
     ListLayout.scrollToFocus(&self)
   }
 
@@ -386,9 +445,17 @@ extension CenterState {
       if let view = e.extensionView, view.attributes.userInteractionEnabled, let focus = view.buttonFocus,
         focus < view.buttons.count
       {
+        let button = view.buttons[focus]
+        // The button's title may come from the payload (a template).
+        note(.info, "Pressed “\(button.title)” in the extension's view", revealsContent: true)
+        if view.isProgram { return Outcome(effects: [.extensionButton(action: button.action)]) }
+        guard !button.action.isEmpty else { return Outcome() }
+        // A described view has no code: the button's action reaches the app as a response,
+        // recorded like every other, and the view stays open.
         let context = ResponseContext(date: now, device: device.kind, isLocked: isLocked)
-        note(.info, "Pressed “\(view.buttons[focus].title)” in the extension's view")
-        return Outcome(effects: [.extensionButton(action: view.buttons[focus].action, e.notification, context)])
+        return deliverResponse(
+          UNNotificationResponse(notification: e.notification, actionIdentifier: button.action), context,
+          label: button.title, keepsNotification: true)
       }
       return perform(.tap)
     case .nextExtensionButton:
@@ -408,8 +475,16 @@ extension CenterState {
         overlay = .expanded(e)
         return Outcome(effects: [.extensionMedia(play: view.isPlaying)])
       }
-      if e.notification.request.content.attachments.contains(where: { $0.format.kind != .image }) {
-        e.isMediaPlaying.toggle()
+      // The attachment's player, on the session's clock; it is not drawn while previews are
+      // hidden, so it does not play then either.
+      guard !arePreviewsHidden, let attachment = Self.mediaAttachment(of: e.notification) else { return Outcome() }
+      if e.isMediaPlaying {
+        e.playback.played = e.playback.elapsed(at: now)
+        e.playback.startedAt = nil
+      } else {
+        if let duration = layout?.mediaDuration(of: attachment) { e.playback.duration = duration }
+        if let duration = e.playback.duration, e.playback.played >= duration { e.playback.played = 0 }
+        e.playback.startedAt = now
       }
     case .scrollUp, .scrollDown:
       // Within what the layout can scroll, so PgUp always moves the view back at once.
@@ -444,26 +519,38 @@ extension CenterState {
       if expanded?.notification.request.identifier == target.request.identifier {
         return Outcome()
       }
-      if banner?.notification.request.identifier == target.request.identifier { banner = nil }
-      overlay = .expanded(Expanded(notification: target))
-      // With previews hidden (locked), the custom view would reveal the content: iOS shows the
-      // placeholder until the device is unlocked, so the extension is not loaded.
-      if extensionAttributes(for: target) != nil && !arePreviewsHidden {
-        return Outcome(effects: [.loadExtension(target)])
+      if isLocked && arePreviewsHidden {
+        // iOS authenticates before it shows a hidden preview's content.
+        return askPasscode(for: .expand(notification: target.request.identifier))
       }
-      return Outcome()
+      return expand(target)
     case .tap:
       if passcodePrompt != nil { return .failed("the passcode prompt is open") }
       guard let target = focusedNotification else {
         return .failed("there is no notification to tap")
       }
-      return tap(target)
+      if let key = collapsedStack(of: target) {
+        // A tap on a stack fans it out, as on iOS; it opens nothing.
+        listFocus = target.request.identifier
+        fannedOutGroup = key
+        ListLayout.scrollToFocus(&self)
+        return Outcome()
+      }
+      return open(target)
     case .dismiss:
       if passcodePrompt != nil { return .failed("the passcode prompt is open") }
       guard let target = focusedNotification else {
         return .failed("there is no notification to clear")
       }
+      // Clearing a collapsed stack clears its whole group, as a swipe does on iOS.
+      if let key = collapsedStack(of: target) { return clearGroup(key) }
       return dismiss(target)
+    case .showLess:
+      guard let key = fannedOutGroup else { return .failed("no stack is fanned out") }
+      fannedOutGroup = nil
+      listFocus = store.leading(of: key)?.request.identifier
+      ListLayout.scrollToFocus(&self)
+      return Outcome()
     case .chooseAction(let id):
       guard let e = expanded else {
         return .failed("no actions are listed; long-press a notification first")
@@ -497,7 +584,7 @@ extension CenterState {
       overlay = nil
       banner = nil
       isListOpen = true
-      if listFocus == nil { listFocus = ListLayout.first(self) }
+      if listFocus == nil { setFocus(ListLayout.first(self)) }
       ListLayout.scrollToFocus(&self)
       return Outcome()
     case .lock:
@@ -508,7 +595,8 @@ extension CenterState {
       if appState == .foreground {
         appState = .background
       }
-      listFocus = ListLayout.first(self)
+      setFocus(ListLayout.first(self))
+      fannedOutGroup = nil
       listTop = nil
       note(.info, "Device locked")
       return Outcome()
@@ -546,7 +634,7 @@ extension CenterState {
       return Outcome()
     case .focus(let id):
       guard store.delivered(id) != nil else { return Outcome() }
-      if banner?.notification.request.identifier != id { listFocus = id }
+      if banner?.notification.request.identifier != id { setFocus(id) }
       ListLayout.scrollToFocus(&self)
       return Outcome()
     case .pressExtensionButton(let index):
@@ -578,7 +666,21 @@ extension CenterState {
     return Outcome()
   }
 
-  private mutating func tap(_ target: UNNotification) -> Outcome {
+  /// Opens the expanded view of a notification (and loads its content extension).
+  private mutating func expand(_ target: UNNotification) -> Outcome {
+    if banner?.notification.request.identifier == target.request.identifier { banner = nil }
+    overlay = .expanded(Expanded(notification: target))
+    // With previews hidden the custom view would reveal the content: the extension is not
+    // loaded, and the view shows the placeholder.
+    if extensionAttributes(for: target) != nil && !arePreviewsHidden {
+      return Outcome(effects: [.loadExtension(target)])
+    }
+    return Outcome()
+  }
+
+  /// The default action (a tap): the app opens, so a locked device asks for the passcode first.
+  private mutating func open(_ target: UNNotification) -> Outcome {
+    if isLocked { return askPasscode(for: .open(notification: target.request.identifier)) }
     appState = .foreground
     note(.info, "Opened \(appName) from the notification")
     return respond(to: target, actionIdentifier: UNNotificationDefaultActionIdentifier, label: "Opened", text: nil)
@@ -592,6 +694,30 @@ extension CenterState {
     remove(target)
     note(.info, "Cleared; no response (the category has no customDismissAction)")
     return Outcome()
+  }
+
+  /// Clears every notification of a stack: a dismiss response for each whose category has
+  /// `customDismissAction`, newest first.
+  private mutating func clearGroup(_ key: NotificationStore.GroupKey) -> Outcome {
+    let members = store.members(of: key)
+    var outcome = Outcome()
+    var told = 0
+    for member in members {
+      if category(of: member)?.options.contains(.customDismissAction) ?? false {
+        outcome.effects +=
+          respond(
+            to: member, actionIdentifier: UNNotificationDismissActionIdentifier, label: "Cleared", text: nil
+          ).effects
+        told += 1
+      } else {
+        remove(member)
+      }
+    }
+    note(
+      .info,
+      "Cleared a stack of \(members.count); \(told == 0 ? "no" : String(told)) dismiss response\(told == 1 ? "" : "s") (customDismissAction)"
+    )
+    return outcome
   }
 
   private mutating func choose(_ action: UNNotificationAction, in expanded: Expanded) -> Outcome {
@@ -638,6 +764,7 @@ extension CenterState {
     isLocked = false
     overlay = returnTo.map { .expanded($0) }
     note(.info, "Device unlocked")
+    ListLayout.scrollToFocus(&self)
     var effects: [Effect] = []
     if let e = returnTo, e.extensionView == nil, extensionAttributes(for: e.notification) != nil, !arePreviewsHidden {
       effects.append(.loadExtension(e.notification))
@@ -653,6 +780,12 @@ extension CenterState {
         return Outcome(effects: effects)
       }
       outcome = choose(action, in: e)
+    case .open(let id):
+      guard let n = notification(id) else { return Outcome(effects: effects) }
+      outcome = open(n)
+    case .expand(let id):
+      guard let n = notification(id) else { return Outcome(effects: effects) }
+      outcome = expand(n)
     }
     outcome.effects = effects + outcome.effects
     return outcome
@@ -692,15 +825,18 @@ extension CenterState {
     return deliverResponse(response, context, label: label)
   }
 
-  /// Hands a response to the app: the notification leaves the list and the pane records it.
+  /// Hands a response to the app: the pane records it and the notification leaves the list
+  /// (unless `keepsNotification`: a described view's button leaves its view open). The only
+  /// maker of `.respond`, so the pane, the delegate and the log always see the same responses.
   private mutating func deliverResponse(
-    _ response: UNNotificationResponse, _ context: ResponseContext, label: String? = nil
+    _ response: UNNotificationResponse, _ context: ResponseContext, label: String? = nil,
+    keepsNotification: Bool = false
   ) -> Outcome {
     let target = response.notification
     let actionIdentifier = response.actionIdentifier
     let text = (response as? UNTextInputNotificationResponse)?.userText
     let label = label ?? actionIdentifier
-    remove(target)
+    if !keepsNotification { remove(target) }
     responseCount += 1
     // With a log, the response is acknowledged only when the session says its record is synced.
     responses.append(
@@ -709,6 +845,23 @@ extension CenterState {
         requestIdentifier: target.request.identifier, date: now, number: responseCount,
         recording: logHealth == .none ? .notLogged : .pending))
     if responses.count > Self.paneLimit { responses.removeFirst(responses.count - Self.paneLimit) }
-    return Outcome(effects: [.respond(response, context, entry: responseCount)])
+    return Outcome(effects: [.respond(RecordedResponse(response, context, entry: responseCount))])
+  }
+}
+
+/// A response the update has recorded in the Responses pane, for the shell to hand to the
+/// delegate and the log. Its initializer is private to this file, where only `deliverResponse`
+/// makes one: the compiler keeps any other path from reaching the app unseen.
+package struct RecordedResponse: @unchecked Sendable {
+  package let response: UNNotificationResponse
+  /// How the device was when the user responded.
+  package let context: ResponseContext
+  /// The response's number in the Responses pane, for `Event.responseLogged`.
+  package let entry: Int
+
+  fileprivate init(_ response: UNNotificationResponse, _ context: ResponseContext, entry: Int) {
+    self.response = response
+    self.context = context
+    self.entry = entry
   }
 }

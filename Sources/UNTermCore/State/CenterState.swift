@@ -31,6 +31,10 @@ package struct CenterState: @unchecked Sendable {
   /// Something the user is asked to authorize with the passcode.
   package enum PendingIntent: Hashable, Sendable {
     case action(notification: String, action: String)
+    /// A tap: the app opens only after the device is unlocked.
+    case open(notification: String)
+    /// A long-press on a notification whose preview is hidden: its content shows only after.
+    case expand(notification: String)
     case unlock
   }
 
@@ -53,8 +57,47 @@ package struct CenterState: @unchecked Sendable {
     package var actionOverride: [UNNotificationAction]?
     /// The content extension's view, once loaded.
     package var extensionView: ExtensionView?
-    /// Whether the audio or movie attachment is playing (the system's play/pause button).
-    package var isMediaPlaying = false
+    /// The audio or movie attachment's player (the system's play/pause button).
+    package var playback = Playback()
+    /// Whether the view moved to a newer notification of its thread (its extension's
+    /// `didReceive(_:)` ran again): the header says so, and responses name the newer request.
+    package var movedToNewer = false
+
+    /// Whether the audio or movie attachment is playing.
+    package var isMediaPlaying: Bool { playback.startedAt != nil }
+  }
+
+  /// Where the system's player of an audio or movie attachment is, on the session's clock.
+  package struct Playback: Hashable, Sendable {
+    /// Seconds played before the current run (a pause keeps them).
+    package var played: TimeInterval = 0
+    /// When the current run started; `nil` while paused.
+    package var startedAt: Date?
+    /// The clip's length, when its container says.
+    package var duration: TimeInterval?
+
+    package init() {}
+
+    /// Seconds played at `now`, never past the clip's end.
+    package func elapsed(at now: Date) -> TimeInterval {
+      let running = startedAt.map { max(0, now.timeIntervalSince($0)) } ?? 0
+      return min(duration ?? .infinity, played + running)
+    }
+
+    /// When the clip ends if it keeps playing.
+    package var endsAt: Date? {
+      guard let startedAt, let duration else { return nil }
+      return startedAt.addingTimeInterval(max(0, duration - played))
+    }
+
+    /// When the elapsed time shown next changes after `now` (the next whole second), or the
+    /// clip ends; `nil` while paused.
+    package func nextChange(after now: Date) -> Date? {
+      guard startedAt != nil else { return nil }
+      let elapsed = self.elapsed(at: now)
+      let next = now.addingTimeInterval(elapsed.rounded(.down) + 1 - elapsed)
+      return [next, endsAt].compactMap { $0 }.min()
+    }
   }
 
   /// The passcode prompt.
@@ -112,6 +155,9 @@ package struct CenterState: @unchecked Sendable {
     package var kind: Kind
     package var text: String
     package var date: Date
+    /// Whether the text may quote a notification's content (a payload's text, an attachment's
+    /// name, a service extension's trace): the pane hides it while previews are hidden.
+    package var revealsContent = false
   }
 
   // MARK: - State
@@ -134,6 +180,9 @@ package struct CenterState: @unchecked Sendable {
   package internal(set) var isListOpen = false
   package internal(set) var listFocus: String?
   package internal(set) var listTop: String?
+  /// The stack fanned out in the list (a tap on it, or the focus moving into it); the focus is
+  /// always in it. `nil`: every stack shows its leading card and summary.
+  package internal(set) var fannedOutGroup: NotificationStore.GroupKey?
   package internal(set) var overlay: Overlay?
   package internal(set) var isHelpVisible = false
   package internal(set) var responses: [ResponseEntry] = []
@@ -210,7 +259,13 @@ package struct CenterState: @unchecked Sendable {
 
   /// The next moment the state changes by itself: a banner retiring or a trigger firing.
   package var nextDeadline: Date? {
-    [banner?.expiresAt, store.nextFireDate].compactMap { $0 }.min()
+    [banner?.expiresAt, store.nextFireDate, expanded?.playback.nextChange(after: now)].compactMap { $0 }.min()
+  }
+
+  /// The audio or movie attachment the expanded view's player plays: the first attachment,
+  /// when it is not an image (the view shows the first attachment only).
+  package static func mediaAttachment(of notification: UNNotification) -> UNNotificationAttachment? {
+    notification.request.content.attachments.first.flatMap { $0.format.kind == .image ? nil : $0 }
   }
 
   /// The expanded view, when it is open.

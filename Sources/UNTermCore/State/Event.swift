@@ -20,8 +20,10 @@ package enum Event: @unchecked Sendable {
   case resize(width: Int, height: Int)
   /// A center call from the app: categories, removals, badge.
   case center(UNCenterOperation)
-  /// A message for the activity pane.
-  case notice(CenterState.Notice.Kind, String)
+  /// A message for the activity pane. `revealsContent` says it may quote a notification's
+  /// content, so the pane hides it while previews are hidden: only a message known to quote
+  /// none (a theme's name, the log's state) passes `false`.
+  case notice(CenterState.Notice.Kind, String, revealsContent: Bool = true)
   /// A content extension loaded (or reloaded) its view for a notification.
   case extensionLoaded(notification: String, ExtensionView)
   /// A program's extension answered an action; `nil` means it does not handle actions.
@@ -74,13 +76,16 @@ package enum Command: Hashable, Sendable {
   case pressExtensionButton(Int)
   /// Brings the app to the foreground or sends it to the background.
   case setAppState(CenterState.AppState)
+  /// Collapses the fanned-out stack (iOS's "Show less").
+  case showLess
 }
 
 /// What the shell must do after an update.
 package enum Effect: @unchecked Sendable {
-  /// Hand a response to the delegate (and the log); `context` says how the device was, and
-  /// `entry` is its number in the Responses pane, for `Event.responseLogged`.
-  case respond(UNNotificationResponse, ResponseContext, entry: Int)
+  /// Hand a response to the delegate (and the log). Only the update makes one, as it records
+  /// it in the Responses pane, so every response the app gets is one the pane shows; its
+  /// `entry` is its number in the pane, for `Event.responseLogged`.
+  case respond(RecordedResponse)
   /// Stop the session.
   case quit
   /// Draw with another theme from now on; the shell answers `.themeApplied` or `.themeFailed`.
@@ -94,8 +99,8 @@ package enum Effect: @unchecked Sendable {
   case extensionAction(UNNotificationResponse, ResponseContext)
   /// Tell the extension to play or pause its media.
   case extensionMedia(play: Bool)
-  /// A button in the extension's view was pressed.
-  case extensionButton(action: String, UNNotification, ResponseContext)
+  /// A button in a program extension's view was pressed (its code decides what it does).
+  case extensionButton(action: String)
 }
 
 /// The device's state when a response was made, for the log.

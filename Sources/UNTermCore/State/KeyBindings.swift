@@ -89,7 +89,7 @@ package enum KeyAction: Hashable, Sendable {
   case quit, showKeys, toggleLock, switchDevice, nextTheme, appToBackground
   // The list or a banner
   case focusPrevious, focusNext, focusPageUp, focusPageDown, focusFirst, focusLast
-  case longPress, tap, clear, toggleList, hideBanner
+  case longPress, tap, clear, toggleList, hideBanner, showLess
   // The expanded view
   case chooseAction, selectPrevious, selectNext, activate, nextExtensionButton, playPause
   case scrollUp, scrollDown, closeExpanded
@@ -207,29 +207,33 @@ package enum KeyBindings {
         context == .main && state.focusedNotification != nil ? StatusHint("Space", "actions") : nil
       }),
     KeyBinding(
-      "tap: open (or the selected action); send",
+      "tap: open, fan out a stack; choose; send",
       about:
-        "tap: the default action; in the expanded view the selected action (or the focused button of an interactive extension); in a text field, send",
+        "tap: the default action (on a locked device the passcode first), or fan out a collapsed stack; in the expanded view the selected action (or the focused button of an interactive extension); in a text field, send",
       [
         ([.key(.enter)], [.main], .tap), ([.key(.enter)], [.expanded], .activate),
         ([.key(.enter)], [.textField], .submit),
       ],
       hint: { state, context in
         switch context {
-        case .main: return state.focusedNotification != nil ? StatusHint("⏎", "open") : nil
+        case .main:
+          guard let n = state.focusedNotification else { return nil }
+          return StatusHint("⏎", state.isCollapsedStack(n) ? "expand" : "open")
         case .expanded: return StatusHint("⏎", state.expanded?.selection == nil ? "open" : "choose")
         case .textField: return StatusHint("⏎", state.passcodePrompt != nil ? "unlock" : "send")
         case .keysOverlay: return nil
         }
       }),
     KeyBinding(
-      "clear (explicit dismissal)",
+      "clear (a collapsed stack: all of it)",
       about:
-        "clear (explicit dismissal, like the expanded view's Dismiss button; the dismiss identifier reaches the delegate only with `customDismissAction`)",
+        "clear (explicit dismissal, like the expanded view's Dismiss button; the dismiss identifier reaches the delegate only with `customDismissAction`); on a collapsed stack, the whole group, one response per notification",
       [([.key(.character("x"))], screens, .clear)],
       hint: { state, context in
         switch context {
-        case .main: return state.focusedNotification != nil ? StatusHint("x", "clear") : nil
+        case .main:
+          guard let n = state.focusedNotification else { return nil }
+          return StatusHint("x", state.isCollapsedStack(n) ? "clear all" : "clear")
         case .expanded: return StatusHint("x", "clear")
         default: return nil
         }
@@ -239,10 +243,9 @@ package enum KeyBindings {
       about: "play / pause an audio or movie attachment or an extension's media",
       [([.key(.character("p"))], [.expanded], .playPause)],
       hint: { state, context in
-        guard context == .expanded, let e = state.expanded else { return nil }
+        guard context == .expanded, let e = state.expanded, !state.arePreviewsHidden else { return nil }
         let hasMedia =
-          e.extensionView.map { $0.mediaButton != .none }
-          ?? e.notification.request.content.attachments.contains { $0.format.kind != .image }
+          e.extensionView.map { $0.mediaButton != .none } ?? (CenterState.mediaAttachment(of: e.notification) != nil)
         return hasMedia ? StatusHint("p", "play/pause") : nil
       }),
     KeyBinding(
@@ -260,6 +263,13 @@ package enum KeyBindings {
         case .textField: return StatusHint("Esc", "cancel")
         case .keysOverlay: return nil
         }
+      }),
+    KeyBinding(
+      "show less: collapse the stack",
+      about: "show less: collapse the fanned-out stack back to its newest card and summary",
+      [([.key(.character("s"))], [.main], .showLess)],
+      hint: { state, context in
+        context == .main && state.isListShown && state.fannedOutGroup != nil ? StatusHint("s", "show less") : nil
       }),
     KeyBinding(
       "the buttons of an interactive extension",
@@ -385,6 +395,14 @@ package enum KeyBindings {
 }
 
 extension CenterState {
+  /// Whether a notification is drawn as a collapsed stack in the list, where a tap fans it
+  /// out and `x` clears the whole group.
+  package func isCollapsedStack(_ notification: UNNotification) -> Bool {
+    guard overlay == nil, isListShown, let key = store.groupKey(ofDelivered: notification.request.identifier)
+    else { return false }
+    return store.count(of: key) > 1 && !ListLayout.isGroupExpanded(key, self)
+  }
+
   /// What decides what a key does now.
   package var keyContext: KeyContext {
     if isHelpVisible { return .keysOverlay }

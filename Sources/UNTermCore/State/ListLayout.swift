@@ -4,8 +4,9 @@ import UserNotifications
 /// in view) and the renderer (which draws from the top entry down).
 ///
 /// Each notification is a card of `cardHeight` rows. A group shows only its leading card with a
-/// summary row under it, unless the focus is on one of its older members, in which case every
-/// member is shown. Every function here walks at most a screenful of entries.
+/// summary row under it, unless it is fanned out (a tap on it, or the focus on one of its older
+/// members): then every member is shown, under a "Show less" row. Every function here walks at
+/// most a screenful of entries.
 package enum ListLayout {
   /// Rows of a notification card: top border, header, two lines of text, bottom border.
   package static let cardHeight = 5
@@ -17,12 +18,23 @@ package enum ListLayout {
     max(0, state.screenHeight - 1 - headerHeight)
   }
 
-  /// Whether a group shows all its members.
+  /// Whether a group shows all its members: it is fanned out (a tap), or the focus is on one of
+  /// its older members.
   package static func isGroupExpanded(_ key: NotificationStore.GroupKey, _ state: CenterState) -> Bool {
+    if state.fannedOutGroup == key && state.store.count(of: key) > 1 { return true }
     guard let focus = state.listFocus, state.store.groupKey(ofDelivered: focus) == key else {
       return false
     }
     return state.store.leading(of: key)?.request.identifier != focus
+  }
+
+  /// Whether the "Show less" row is drawn above this entry: the leading card of a fanned-out
+  /// stack.
+  package static func hasShowLessRow(_ id: String, _ state: CenterState) -> Bool {
+    guard let key = state.store.groupKey(ofDelivered: id), state.store.count(of: key) > 1,
+      isGroupExpanded(key, state)
+    else { return false }
+    return state.store.leading(of: key)?.request.identifier == id
   }
 
   /// The first entry shown: the newest group's leading notification.
@@ -41,7 +53,7 @@ package enum ListLayout {
   /// Rows an entry takes.
   package static func height(of id: String, _ state: CenterState) -> Int {
     guard let key = state.store.groupKey(ofDelivered: id) else { return 0 }
-    if isGroupExpanded(key, state) { return cardHeight }
+    if isGroupExpanded(key, state) { return cardHeight + (hasShowLessRow(id, state) ? 1 : 0) }
     return state.store.count(of: key) > 1 ? cardHeight + 1 : cardHeight
   }
 

@@ -1,3 +1,6 @@
+import Foundation
+import UserNotifications
+
 /// What the update needs to know about how the screen is laid out, asked of the view as a pure
 /// function of the state, so the update never depends on a frame having been drawn.
 ///
@@ -6,4 +9,12 @@ package protocol ScreenLayout {
   /// The furthest the expanded view's content can scroll (0 when it all fits), or `nil` when no
   /// expanded view is drawn.
   func expandedScrollLimit(_ state: CenterState) -> Int?
+
+  /// An audio or movie attachment's length in seconds, when its container says (the player
+  /// stops there).
+  func mediaDuration(of attachment: UNNotificationAttachment) -> TimeInterval?
+}
+
+extension ScreenLayout {
+  package func mediaDuration(of attachment: UNNotificationAttachment) -> TimeInterval? { nil }
 }

@@ -23,9 +23,7 @@ extension CellGrid {
         for x in 0...last {
           let cell = self[x, y]
           if cell.isContinuation { continue }
-          let style = Style(
-            foreground: depth.degrade(cell.style.foreground),
-            background: depth.degrade(cell.style.background), attributes: cell.style.attributes)
+          let style = depth.degrade(cell.style)
           if style != (current ?? .plain) {
             line += style == .plain ? "\u{1B}[0m" : Self.sgr(style)
           }

@@ -16,9 +16,7 @@ extension CellGrid {
       if cursor != position {
         out += "\u{1B}[\(position.y + 1);\(position.x + 1)H"
       }
-      let style = Style(
-        foreground: depth.degrade(cell.style.foreground), background: depth.degrade(cell.style.background),
-        attributes: cell.style.attributes)
+      let style = depth.degrade(cell.style)
       if style != current {
         out += Self.sgr(style)
         current = style

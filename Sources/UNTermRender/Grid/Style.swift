@@ -20,6 +20,10 @@ package struct Attributes: OptionSet, Hashable, Sendable {
   package static let italic = Attributes(rawValue: 1 << 2)
   package static let underline = Attributes(rawValue: 1 << 3)
   package static let reverse = Attributes(rawValue: 1 << 4)
+  /// Not drawn: the cell's colours are a picture's pixels (block art), data rather than a
+  /// theme's text on a background, so degrading keeps each colour as near as it can and never
+  /// trades it for contrast (`ColorDepth.degrade(_:)`).
+  package static let picture = Attributes(rawValue: 1 << 5)
 }
 
 /// How a cell is drawn: colours and attributes.

@@ -1,3 +1,4 @@
+import Foundation
 import UNTermCore
 import UserNotifications
 import UserNotificationsUI
@@ -9,8 +10,8 @@ package struct ContentBlock: @unchecked Sendable {
     case text(lines: [String], role: Role, style: UNTextStyle)
     /// An image: an attachment or a file, drawn as block art when it can be decoded.
     case image(ImageReference)
-    /// A player line for an audio or movie attachment.
-    case media(UNNotificationAttachment, playing: Bool)
+    /// A player line for an audio or movie attachment: playing or not, and seconds played.
+    case media(UNNotificationAttachment, playing: Bool, elapsed: TimeInterval)
     /// Empty space.
     case spacer
     /// A progress bar, 0…1.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How many colours the output can show; themes degrade to it.
 package enum ColorDepth: Int, Comparable, Sendable, CaseIterable {
   case none = 0
@@ -90,5 +92,96 @@ package enum ColorDepth: Int, Comparable, Sendable, CaseIterable {
       }
     }
     return best
+  }
+}
+
+extension ColorDepth {
+  /// The contrast a degraded foreground keeps: 3:1 (WCAG's for large text and borders), or
+  /// most of what the theme itself had when it chose less.
+  static let readableContrast = 3.0
+
+  /// A style as this depth can show it, kept readable.
+  ///
+  /// Degrading each colour alone can make two different colours one (the dark theme's grey
+  /// borders on charcoal both become black at 16 and 8 colours) or lose most of their contrast
+  /// (blue on black at 8). Then the foreground becomes the palette colour nearest the theme's
+  /// that keeps `min(0.8 × the theme's contrast, 3:1)` — a grey for a grey. On the terminal's
+  /// own background, whose colour is unknown, a mid-tone that would become black or white
+  /// (each invisible on one kind of terminal) becomes the terminal's own foreground.
+  package func degrade(_ style: Style) -> Style {
+    var out = Style(
+      foreground: degrade(style.foreground), background: degrade(style.background), attributes: style.attributes)
+    guard self == .eight || self == .sixteen || self == .palette256, out.foreground != .terminalDefault,
+      !style.attributes.contains(.picture)
+    else {
+      return out
+    }
+    guard out.background != .terminalDefault else {
+      let lightness = Self.luminance(Self.rgb(of: style.foreground))
+      if self != .palette256, Self.vanishes(out.foreground), lightness > 0.03, lightness < 0.6 {
+        out.foreground = .terminalDefault
+      }
+      return out
+    }
+    let original = Self.contrast(Self.rgb(of: style.foreground), Self.rgb(of: style.background))
+    guard original >= 1.05 else { return out }
+    let required = Swift.min(original * 0.8, Self.readableContrast)
+    let background = Self.rgb(of: out.background)
+    if out.foreground != out.background && Self.contrast(Self.rgb(of: out.foreground), background) >= required {
+      return out
+    }
+    out.foreground = readableForeground(near: Self.rgb(of: style.foreground), on: out.background, contrast: required)
+    return out
+  }
+
+  /// The colours this depth has.
+  private var palette: [Color] {
+    switch self {
+    case .eight: return (0..<8).map { .ansi(UInt8($0)) }
+    case .sixteen: return (0..<16).map { .ansi(UInt8($0)) }
+    default: return (0..<256).map { $0 < 16 ? .ansi(UInt8($0)) : .indexed(UInt8($0)) }
+    }
+  }
+
+  /// The palette colour nearest `target` with at least `contrast` against `background` (a
+  /// grey for a grey), else the one with the most contrast.
+  private func readableForeground(near target: (UInt8, UInt8, UInt8), on background: Color, contrast: Double)
+    -> Color
+  {
+    let back = Self.rgb(of: background)
+    let candidates = palette.filter { $0 != background }
+    let readable = candidates.filter { Self.contrast(Self.rgb(of: $0), back) >= contrast }
+    guard !readable.isEmpty else {
+      return candidates.max { Self.contrast(Self.rgb(of: $0), back) < Self.contrast(Self.rgb(of: $1), back) }
+        ?? background
+    }
+    let greys = readable.filter { Self.isGrey(Self.rgb(of: $0), tolerance: 0) }
+    let pool = Self.isGrey(target, tolerance: 24) && !greys.isEmpty ? greys : readable
+    return pool.min { Self.distance(Self.rgb(of: $0), target) < Self.distance(Self.rgb(of: $1), target) } ?? background
+  }
+
+  /// Black and white: each disappears on one kind of terminal background.
+  private static func vanishes(_ color: Color) -> Bool {
+    color == .ansi(0) || color == .ansi(7) || color == .ansi(15)
+  }
+
+  private static func isGrey(_ c: (UInt8, UInt8, UInt8), tolerance: Int) -> Bool {
+    let values = [Int(c.0), Int(c.1), Int(c.2)]
+    return (values.max() ?? 0) - (values.min() ?? 0) <= tolerance
+  }
+
+  /// WCAG relative luminance, 0 (black) to 1 (white).
+  package static func luminance(_ c: (UInt8, UInt8, UInt8)) -> Double {
+    func channel(_ v: UInt8) -> Double {
+      let x = Double(v) / 255
+      return x <= 0.03928 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4)
+    }
+    return 0.2126 * channel(c.0) + 0.7152 * channel(c.1) + 0.0722 * channel(c.2)
+  }
+
+  /// WCAG contrast ratio, 1 to 21.
+  package static func contrast(_ a: (UInt8, UInt8, UInt8), _ b: (UInt8, UInt8, UInt8)) -> Double {
+    let (x, y) = (luminance(a), luminance(b))
+    return (Swift.max(x, y) + 0.05) / (Swift.min(x, y) + 0.05)
   }
 }

@@ -74,7 +74,10 @@ extension Renderer {
   /// The line telling a banner has actions: the first two titles, as a banner shows no more.
   func actionHint(_ notification: UNNotification, _ state: CenterState, width: Int) -> String? {
     guard let actions = state.category(of: notification)?.actions, !actions.isEmpty else { return nil }
-    let titles = actions.prefix(2).map { TerminalText.sanitize($0.title, multiline: false) }
+    let titles = actions.prefix(2).map {
+      ($0.options.contains(.destructive) ? Self.destructiveMark : "")
+        + TerminalText.sanitize($0.title, multiline: false)
+    }
     var hint = "▾ " + titles.joined(separator: " · ")
     if actions.count > 2 { hint += " · +\(min(actions.count, 10) - 2) more" }
     return TextLayout.truncate(hint, width: width)
@@ -95,7 +98,7 @@ extension Renderer {
           let pixels = art.cells[row * art.columns + column]
           canvas.grid.write(
             "▀", x: rect.x + column, y: rect.y + row,
-            style: Style(foreground: pixels.top, background: pixels.bottom))
+            style: Style(foreground: pixels.top, background: pixels.bottom, attributes: .picture))
         }
       }
       return

@@ -21,6 +21,10 @@ extension Renderer {
       let n = state.store.delivered(id) ?? state.expanded?.notification
       let title = n.flatMap { state.category(of: $0)?.actions.first { $0.identifier == actionID }?.title } ?? actionID
       purpose = "to use “\(TerminalText.sanitize(title, multiline: false))”"
+    case .open(let id):
+      let name = state.store.delivered(id).map { state.appName(for: $0) } ?? state.appName
+      purpose = "to open \(TerminalText.sanitize(name, multiline: false))"
+    case .expand: purpose = "to see the notification"
     }
     center(purpose, rect.y + 2, .secondary)
     let typed = prompt.field.text.count
@@ -38,22 +42,23 @@ extension Renderer {
   func drawHelp(_ canvas: inout Canvas, _ state: CenterState) {
     let rows = KeyBindings.all
     let width = min(state.screenWidth - 2, 58)
-    let height = min(state.screenHeight - 1, rows.count + 4)
+    let height = min(state.screenHeight - 1, rows.count + 2)
     let rect = Rect(
       x: (state.screenWidth - width) / 2, y: max(0, (state.screenHeight - 1 - height) / 2), width: width, height: height
     )
     canvas.box(rect, role: .accent)
-    canvas.text("Keys", x: rect.x + 2, y: rect.y + 1, role: .title)
+    // The title sits in the top border, so every row fits a 24-line terminal.
+    canvas.text(" Keys ", x: rect.x + 2, y: rect.y, role: .title, clip: rect)
     // On a short screen the last row says how many are cut and where to read them all.
-    let room = max(0, rect.height - 3)
+    let room = max(0, rect.height - 2)
     let shown = rows.count > room ? max(0, room - 1) : rows.count
     for (i, binding) in rows.prefix(shown).enumerated() {
-      canvas.text(TextLayout.pad(binding.label, width: 11), x: rect.x + 2, y: rect.y + 2 + i, role: .statusKey)
-      canvas.text(TextLayout.truncate(binding.help, width: width - 16), x: rect.x + 14, y: rect.y + 2 + i, role: .body)
+      canvas.text(TextLayout.pad(binding.label, width: 11), x: rect.x + 2, y: rect.y + 1 + i, role: .statusKey)
+      canvas.text(TextLayout.truncate(binding.help, width: width - 16), x: rect.x + 14, y: rect.y + 1 + i, role: .body)
     }
     if shown < rows.count, room > 0 {
       let more = "⋯ \(rows.count - shown) more: unterm help keys"
-      canvas.text(TextLayout.truncate(more, width: width - 4), x: rect.x + 2, y: rect.y + 2 + shown, role: .secondary)
+      canvas.text(TextLayout.truncate(more, width: width - 4), x: rect.x + 2, y: rect.y + 1 + shown, role: .secondary)
     }
   }
 
@@ -103,7 +108,9 @@ extension Renderer {
     for notice in state.notices.reversed() {
       guard y < area.maxY else { break }
       let role: Role = notice.kind == .error ? .error : notice.kind == .warning ? .warning : .secondary
-      let text = TerminalText.sanitize(paths.apply(notice.text), multiline: false)
+      // A line that may quote a notification's content waits until previews show again.
+      let shown = notice.revealsContent && state.arePreviewsHidden ? Self.hiddenNotice : paths.apply(notice.text)
+      let text = TerminalText.sanitize(shown, multiline: false)
       let lines = TextLayout.wrap(text, width: area.width, maxLines: 4)
       for line in lines where y < area.maxY {
         canvas.text(line, x: area.x, y: y, role: role)
@@ -111,6 +118,9 @@ extension Renderer {
       }
     }
   }
+
+  /// What the activity pane shows for a line that may quote content while previews are hidden.
+  static let hiddenNotice = "‹hidden while previews are hidden›"
 
   /// Apple's system identifiers are long; the pane shows them as `default` and `dismiss`.
   func shortIdentifier(_ id: String) -> String {
@@ -146,7 +156,9 @@ extension Renderer {
       list.remove(at: list.count - 2)
     }
     for (key, meaning) in list {
-      x = canvas.text(key, x: x, y: y, role: .statusKey, over: .statusBar) + 1
+      // The key takes its own role's background when the theme gives one (a chip), so a
+      // theme's key colour never meets the bar's colour (high-contrast's white on white).
+      x = canvas.text(key, x: x, y: y, role: .statusKey) + 1
       x = canvas.text(meaning, x: x, y: y, role: .statusBar) + 2
     }
   }

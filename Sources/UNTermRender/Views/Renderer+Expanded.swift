@@ -11,8 +11,11 @@ extension Renderer {
     let shown = DisplayedNotification(notification, in: state)
     var blocks: [ContentBlock] = []
     if includeAttachment, !shown.isHidden, let attachment = notification.request.content.attachments.first {
+      let playback = state.expanded?.playback ?? CenterState.Playback()
       blocks.append(
-        attachmentBlock(attachment, state, width: width, playing: state.expanded?.isMediaPlaying ?? false))
+        attachmentBlock(
+          attachment, state, width: width, playing: playback.startedAt != nil,
+          elapsed: playback.elapsed(at: state.now)))
     }
     if !shown.title.isEmpty {
       blocks.append(.text(shown.title, role: .title, style: .headline, width: width, name: "title"))
@@ -30,13 +33,15 @@ extension Renderer {
   /// aspect (16:9 when unknown); audio as a player line; an image the decoder cannot draw as a
   /// one-line placeholder with the reason.
   func attachmentBlock(
-    _ attachment: UNNotificationAttachment, _ state: CenterState, width: Int, playing: Bool = false
+    _ attachment: UNNotificationAttachment, _ state: CenterState, width: Int, playing: Bool = false,
+    elapsed: TimeInterval = 0
   ) -> ContentBlock {
     let name = "attachment \(TerminalText.sanitize(attachment.url.lastPathComponent, multiline: false))"
     switch attachment.format.kind {
     case .audio, .movie:
       // Frames are not decoded: audio and movies get the system's player line.
-      return ContentBlock(kind: .media(attachment, playing: playing), name: name, points: 44, rows: 1)
+      return ContentBlock(
+        kind: .media(attachment, playing: playing, elapsed: elapsed), name: name, points: 44, rows: 1)
     case .image:
       if let unavailable = unavailableImageLine(attachment) {
         return .text(unavailable, role: .secondary, style: .footnote, width: width, maxLines: 1, name: name)
@@ -54,7 +59,9 @@ extension Renderer {
     let notification = e.notification
     var rows: [ContentRow] = []
     var headerTitle: String?
-    if let view = e.extensionView {
+    // While previews are hidden the custom view would reveal the content: it is never drawn
+    // then, even if one was loaded.
+    if let view = e.extensionView, !state.arePreviewsHidden {
       // The default content above the custom view unless it is hidden, then the custom view
       // held to the budget.
       if !view.attributes.defaultContentHidden {
@@ -118,6 +125,12 @@ extension Renderer {
     let inner = area.width - 4
     guard inner > 4 else { return }
     var (rows, headerTitle) = expandedContent(state, e, inner: inner)
+    if e.movedToNewer {
+      // The view follows the newer notification of its thread: the header says so.
+      headerTitle =
+        (headerTitle ?? TerminalText.sanitize(state.appName(for: notification), multiline: false))
+        + " · ↻ newer"
+    }
     let actions = state.actions(for: e)
     // The card: border, header, divider, content, [divider, actions + Dismiss | reply], border.
     let geometry = ExpandedGeometry(contentRows: rows.count, state, e, area: area)
@@ -184,9 +197,10 @@ extension Renderer {
     }
   }
 
-  /// A duration as a player shows it: `0:32`, `1:05:09`.
-  static func clock(_ seconds: Double) -> String {
-    let total = Int(seconds.rounded())
+  /// A duration as a player shows it: `0:32`, `1:05:09`; `rounding` `.down` for time played.
+  static func clock(_ seconds: Double, rounding: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> String {
+    guard seconds.isFinite else { return "--:--" }
+    let total = Int(max(0, seconds).rounded(rounding))
     let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
     return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
   }
@@ -201,7 +215,7 @@ extension Renderer {
     case text(String, Role)
     /// One row of an image; `caption` is drawn on the middle row (the media button).
     case image(ImageReference, row: Int, rows: Int, caption: String?)
-    case media(UNNotificationAttachment, playing: Bool)
+    case media(UNNotificationAttachment, playing: Bool, elapsed: TimeInterval)
     case progress(Double)
     case button(String, enabled: Bool, focused: Bool, index: Int)
     case marker(String)
@@ -232,8 +246,8 @@ extension Renderer {
         rows += (0..<placed.visibleRows).map {
           .image(image, row: $0, rows: placed.block.rows, caption: caption)
         }
-      case .media(let attachment, let playing):
-        rows.append(.media(attachment, playing: playing))
+      case .media(let attachment, let playing, let elapsed):
+        rows.append(.media(attachment, playing: playing, elapsed: elapsed))
         rows += Array(repeating: .blank, count: max(0, placed.visibleRows - 1))
       case .spacer:
         rows += Array(repeating: .blank, count: placed.visibleRows)
@@ -263,7 +277,8 @@ extension Renderer {
         for column in 0..<min(width, art.columns) {
           let pixels = art.cells[index * art.columns + column]
           canvas.grid.write(
-            "▀", x: x + column, y: y, style: Style(foreground: pixels.top, background: pixels.bottom), clip: clip)
+            "▀", x: x + column, y: y,
+            style: Style(foreground: pixels.top, background: pixels.bottom, attributes: .picture), clip: clip)
         }
       } else {
         canvas.fill(Rect(x: x, y: y, width: width, height: 1).intersection(clip), role: .mediaArt)
@@ -274,11 +289,14 @@ extension Renderer {
           canvas.text(text, x: x + max(0, (width - DisplayWidth.of(text)) / 2), y: y, role: .mediaArt, clip: clip)
         }
       }
-    case .media(let attachment, let playing):
-      let duration = (images as? any MediaDurationProviding)?.duration(of: attachment).map(Self.clock) ?? "--:--"
+    case .media(let attachment, let playing, let elapsed):
+      // Time played on the session's clock, over the clip's length; it stops at the end.
+      let length = mediaDuration(of: attachment)
+      let played = Self.clock(min(elapsed, length ?? .infinity), rounding: .down)
       let button = playing ? "❚❚ Pause" : "▶ Play"
       let name = TerminalText.sanitize(attachment.url.lastPathComponent, multiline: false)
-      let label = "\(button) · \(duration) · \(attachment.format.displayName) · \(name) · p"
+      let label =
+        "\(button) \(played) / \(length.map { Self.clock($0) } ?? "--:--") · \(attachment.format.displayName) · \(name)"
       canvas.text(TextLayout.truncate(label, width: width), x: x, y: y, role: .accent, clip: clip)
     case .progress(let value):
       let clamped = min(1, max(0, value.isFinite ? value : 0))
@@ -309,6 +327,9 @@ extension Renderer {
     _ canvas: inout Canvas, _ action: UNNotificationAction, index: Int, selected: Bool, x: Int, y: Int, width: Int
   ) {
     let key = index == 9 ? "0" : String(index + 1)
+    // Every option is marked in text, so it reads the same without colour (`--color never`,
+    // snapshots, `expect screen`): a destructive action by "⚠" before its title (a tag would
+    // leave a title with every option no room on an iPhone), the others by tags.
     var tags: [String] = []
     if action.options.contains(.authenticationRequired) { tags.append("unlock") }
     if action.options.contains(.foreground) { tags.append("opens app") }
@@ -319,7 +340,8 @@ extension Renderer {
     if selected { canvas.fill(rowRect, role: .actionSelected) }
     let marker = selected ? "›" : " "
     let titleWidth = max(1, width - 5 - DisplayWidth.of(tagText) - 1)
-    let title = TextLayout.truncate(TerminalText.sanitize(action.title, multiline: false), width: titleWidth)
+    let mark = action.options.contains(.destructive) ? Self.destructiveMark : ""
+    let title = TextLayout.truncate(mark + TerminalText.sanitize(action.title, multiline: false), width: titleWidth)
     canvas.text("\(marker)\(key) ", x: x, y: y, role: selected ? .actionSelected : .secondary)
     canvas.text(title, x: x + 4, y: y, role: selected ? .actionSelected : role)
     if !tagText.isEmpty {
@@ -328,6 +350,9 @@ extension Renderer {
     }
     canvas.hit(rowRect, .action(index))
   }
+
+  /// What marks a destructive action's title, in every theme and without colour.
+  static let destructiveMark = "⚠ "
 
   /// The Dismiss button under the actions: an explicit dismissal, like `x` and the header's ✕.
   private func drawDismiss(_ canvas: inout Canvas, selected: Bool, x: Int, y: Int, width: Int) {
@@ -353,7 +378,9 @@ extension Renderer {
     let field = Rect(x: x, y: y + 1, width: fieldWidth, height: 3)
     canvas.box(field, role: .accent, fill: .field)
     let buttonRect = Rect(x: x + fieldWidth + 1, y: y + 1, width: buttonWidth, height: 3)
-    canvas.box(buttonRect, role: .button, fill: .card)
+    // A theme that gives the button a background of its own (high-contrast's black on cyan)
+    // gets a filled button; its border would vanish on the card otherwise.
+    canvas.box(buttonRect, role: .button, fill: theme[.button].background == .terminalDefault ? .card : .button)
     canvas.text(button, x: buttonRect.x + 2, y: buttonRect.y + 1, role: .button)
     canvas.hit(buttonRect, .send)
     let textWidth = fieldWidth - 4

@@ -44,10 +44,18 @@ extension Renderer {
         height = min(height, ListLayout.cardHeight)
       }
       guard let notification = state.store.delivered(id) else { break }
+      var cardY = y
+      if ListLayout.hasShowLessRow(id, state) {
+        // A fanned-out stack offers "Show less" above its newest card, as iOS does.
+        canvas.text(
+          TextLayout.truncate("▴ Show less · s", width: area.width), x: area.x, y: y, role: .secondary)
+        cardY += 1
+      }
       drawListCard(
-        &canvas, state, notification, rect: Rect(x: area.x, y: y, width: area.width, height: ListLayout.cardHeight))
-      if height > ListLayout.cardHeight, let key = state.store.groupKey(ofDelivered: id),
-        let text = summary(for: key, state)
+        &canvas, state, notification,
+        rect: Rect(x: area.x, y: cardY, width: area.width, height: ListLayout.cardHeight))
+      if !ListLayout.hasShowLessRow(id, state), height > ListLayout.cardHeight,
+        let key = state.store.groupKey(ofDelivered: id), let text = summary(for: key, state)
       {
         canvas.text(
           TextLayout.truncate(text, width: area.width - 4), x: area.x + 3, y: y + ListLayout.cardHeight,

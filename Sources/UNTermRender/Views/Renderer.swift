@@ -28,6 +28,11 @@ package struct Renderer: ScreenLayout {
     self.images = images
   }
 
+  /// The length of an audio or movie attachment, for the update's player.
+  package func mediaDuration(of attachment: UNNotificationAttachment) -> TimeInterval? {
+    (images as? any MediaDurationProviding)?.duration(of: attachment)
+  }
+
   /// The screen for a state.
   package func render(_ state: CenterState) -> Frame {
     var canvas = Canvas(
@@ -41,7 +46,9 @@ package struct Renderer: ScreenLayout {
     }
     let area = deviceArea(state)
     if state.isListShown {
-      drawList(&canvas, state, area: area)
+      // An expanded view or the passcode prompt covers the list, as on iOS: no card shows
+      // around or under it.
+      if state.overlay == nil { drawList(&canvas, state, area: area) }
     } else {
       if state.overlay == nil { drawHome(&canvas, state, area: area) }
       if state.isBannerShown, let banner = state.banner {
@@ -138,19 +145,39 @@ package struct Renderer: ScreenLayout {
     }
   }
 
-  /// Summary text for a stacked group: the category's format, or iOS's default.
+  /// The summary line under a collapsed stack: the leading notification's category's
+  /// `categorySummaryFormat`, else iOS's default "N more notifications".
+  ///
+  /// The notifications behind the leading card are summarized: `%u` is their count, each
+  /// weighing its `summary-arg-count` (a notification standing for several items), and `%@` their
+  /// `summary-arg`s, distinct, newest first, joined as "A and B" / "A, B and C" (iOS collects
+  /// them). Never the title: with no `summary-arg`, `%@` is empty, so a payload that forgot it
+  /// shows. While previews are hidden the arguments are content and are not shown: a format
+  /// with `%@` gives way to the default.
   func summary(for key: NotificationStore.GroupKey, _ state: CenterState) -> String? {
-    let count = state.store.count(of: key)
-    guard count > 1, let leading = state.store.leading(of: key) else { return nil }
-    let more = count - 1
-    let format = state.category(of: leading)?.categorySummaryFormat ?? ""
-    if format.isEmpty {
-      return more == 1 ? "1 more notification" : "\(more) more notifications"
+    let members = state.store.members(of: key)
+    guard members.count > 1, let leading = members.first else { return nil }
+    let behind = members.dropFirst().map(\.request.content)
+    let count = behind.reduce(0) { $0 + max(1, $1.summaryArgumentCount) }
+    var format = state.category(of: leading)?.categorySummaryFormat ?? ""
+    if state.arePreviewsHidden && format.range(of: #"%([0-9]+\$)?@"#, options: .regularExpression) != nil {
+      format = ""
     }
-    let content = leading.request.content
-    let argument = content.summaryArgument.isEmpty ? content.title : content.summaryArgument
-    return TerminalText.sanitize(
-      NotificationFormat.substitute(format, arguments: [argument], count: more), multiline: false)
+    if format.isEmpty {
+      return count == 1 ? "1 more notification" : "\(count) more notifications"
+    }
+    var arguments: [String] = []
+    for content in behind where !content.summaryArgument.isEmpty && !arguments.contains(content.summaryArgument) {
+      arguments.append(content.summaryArgument)
+    }
+    let joined: String
+    switch arguments.count {
+    case 0: joined = ""
+    case 1: joined = arguments[0]
+    default: joined = arguments.dropLast().joined(separator: ", ") + " and " + (arguments.last ?? "")
+    }
+    let text = NotificationFormat.substitute(format, arguments: [joined], count: count)
+    return TerminalText.sanitize(text.trimmingCharacters(in: .whitespaces), multiline: false)
   }
 }
 
