@@ -23,7 +23,8 @@ struct PasteAndKeyTests {
 
   private func sent(_ outcome: Outcome) -> [String?] {
     outcome.effects.compactMap {
-      if case .respond(let r, _, _) = $0 {
+      if case .respond(let recorded) = $0 {
+        let r = recorded.response
         return (r as? UNTextInputNotificationResponse)?.userText ?? r.actionIdentifier
       }
       return nil

@@ -210,6 +210,20 @@ struct ScriptRunnerTests {
     #expect(result.passed, "\(result.report ?? "")")
   }
 
+  /// Issue 10.2's script, word for word: no passcode is set, and still the tap waits for one.
+  @Test func lockTapEscapeSendsNothing() throws {
+    let result = try run(
+      """
+      categories $S/categories.json
+      push $S/message.json
+      lock
+      tap
+      key esc
+      expect no response
+      """)
+    #expect(result.passed, "\(result.report ?? "")")
+  }
+
   /// A tap on a locked device opens nothing until the passcode is given: cancelled, nothing
   /// reaches the app (issue 10.2's script).
   @Test func aTapOnTheLockScreenAsksThePasscodeFirst() throws {
