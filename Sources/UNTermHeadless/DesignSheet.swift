@@ -196,6 +196,18 @@ package struct DesignSheet {
   /// The QA numbers and actions of the expanded view on screen.
   private func report(_ session: Session) -> ExpandedReport? {
     let state = session.state
+    if case .expand(let id)? = state.passcodePrompt?.intent, let notification = state.store.delivered(id) {
+      // Locked with previews hidden, iOS asks for the passcode before it shows the expanded
+      // view: the picture is the prompt, and the actions are what the view offers after.
+      let category = state.category(of: notification)
+      return ExpandedReport(
+        measurement: nil, initialRatio: nil,
+        extensionNote:
+          "Locked with previews hidden, iOS asks for the passcode first. The content extension is not loaded while previews are hidden (it would reveal the content).",
+        actions: Array((category?.actions ?? []).prefix(10)), buttons: [],
+        sendsDismiss: category?.options.contains(.customDismissAction) ?? false,
+        category: notification.request.content.categoryIdentifier)
+    }
     guard let expanded = state.expandedOrReturning else { return nil }
     let notification = expanded.notification
     let category = state.category(of: notification)
