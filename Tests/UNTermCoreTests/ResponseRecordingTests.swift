@@ -24,7 +24,7 @@ struct ResponseRecordingTests {
       request: UNNotificationRequest(identifier: id, content: content, trigger: nil), date: Fixtures.now)
     _ = s.handle(.deliver(n, presentation: CenterState.backgroundPresentation(for: content)))
     return s.handle(.command(.tap)).effects.compactMap { effect -> Int? in
-      if case .respond(_, _, let entry) = effect { return entry }
+      if case .respond(let recorded) = effect { return recorded.entry }
       return nil
     }.first
   }
