@@ -39,7 +39,9 @@ let package = Package(
       name: "unterm-example", dependencies: ["UNTerm", "UserNotifications", "UserNotificationsUI"]),
     .executableTarget(
       name: "unterm-bench",
-      dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermCurses"]),
+      dependencies: [
+        "UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermCurses", "CMediaFixtures", "unterm",
+      ]),
     // ncursesw (Debian: libncurses-dev) through a shim; only UNTermCurses imports it.
     .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
     .target(name: "UNTermCurses", dependencies: ["CNcursesw", "UNTermRender", "UNTermCore"]),
@@ -52,7 +54,7 @@ let package = Package(
       path: "Tests/UNTermTestSupport"),
     .target(
       name: "CMediaFixtures", path: "Tests/CMediaFixtures",
-      linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("z")]),
+      linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("z"), .linkedLibrary("m")]),
     .executableTarget(
       name: "unterm-log-stress", dependencies: ["UNTermCore", "UNTermHeadless"], path: "Tests/LogStress"),
     .testTarget(name: "UserNotificationsTests", dependencies: ["UserNotifications", "UNTermTestSupport"]),

@@ -8,12 +8,14 @@ import UserNotifications
 // Prints what a frame of the notification list costs with 10 and with 100,000 delivered
 // notifications, their ratio, and the bytes a terminal receives for a full paint and for
 // moving the focus one step: as plain ANSI text and as ncurses writes them, both for the
-// clusters the one `CellDiff` names; then what `unterm sheet` costs for the sample payloads.
-// Run: swift build -c release && .build/release/unterm-bench [COUNT ...] (or `sheet` for the
-// sheet's figures alone).
+// clusters the one `CellDiff` names; then what `unterm sheet` costs for the sample payloads, and
+// what image attachments add to `unterm render` (ImageFigures).
+// Run: swift build -c release && .build/release/unterm-bench [COUNT ...] (or `sheet` or `images`
+// for those figures alone).
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let sheetOnly = arguments.first == "sheet"
+let imagesOnly = arguments.first == "images"
 let counts = arguments.compactMap { Int($0) }
 let sizes = counts.isEmpty ? [10, 100_000] : counts
 let frames = 400
@@ -94,7 +96,7 @@ func measure(_ count: Int) throws -> Figures {
 }
 
 do {
-  let results = try sheetOnly ? [] : sizes.map(measure)
+  let results = try sheetOnly || imagesOnly ? [] : sizes.map(measure)
   if !results.isEmpty {
     print("notifications   frame (median)   key update (median)   full paint   focus step   identical redraw")
   }
@@ -124,7 +126,8 @@ do {
         format: "key cost ratio   %d : %d notifications = %.2f×", large.count, small.count,
         large.keyMicros / small.keyMicros))
   }
-  try sheetFigures()
+  if !imagesOnly { try sheetFigures() }
+  if !sheetOnly { try ImageFigures.run() }
 } catch {
   FileHandle.standardError.write(Data("unterm-bench: \(error)\n".utf8))
   exit(1)

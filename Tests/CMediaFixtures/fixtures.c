@@ -1,6 +1,8 @@
 /* Test-only encoders; see CMediaFixtures.h. Errors are reported, never fatal. */
 #include "CMediaFixtures.h"
 
+#include <malloc.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,6 +187,189 @@ int cmf_deflate(const uint8_t *bytes, size_t len, uint8_t **out, size_t *out_len
 
 uint32_t cmf_crc32(const uint8_t *bytes, size_t len) {
   return (uint32_t)crc32(0L, bytes, (uInt)len);
+}
+
+/* A small xorshift generator, so pictures are the same on every machine. */
+static uint32_t next_random(uint32_t *state) {
+  uint32_t x = *state;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  return *state = x;
+}
+
+enum { GRID = 65, OCTAVES = 4 };
+
+/* Value noise on a 64 × 64 lattice, smoothly interpolated; u, v in [0, 64). */
+static float lattice_noise(const float grid[GRID][GRID], float u, float v) {
+  int x = (int)u, y = (int)v;
+  float fx = u - (float)x, fy = v - (float)y;
+  fx = fx * fx * (3 - 2 * fx);
+  fy = fy * fy * (3 - 2 * fy);
+  float top = grid[y][x] * (1 - fx) + grid[y][x + 1] * fx;
+  float bottom = grid[y + 1][x] * (1 - fx) + grid[y + 1][x + 1] * fx;
+  return top * (1 - fy) + bottom * fy;
+}
+
+static uint8_t clamp_byte(float value) {
+  return value < 0 ? 0 : value > 255 ? 255 : (uint8_t)value;
+}
+
+int cmf_photo_rgb(uint32_t width, uint32_t height, uint32_t seed, int noise, uint8_t **out) {
+  if (width == 0 || height == 0 || out == NULL) return 1;
+  static float grids[OCTAVES][GRID][GRID];
+  uint32_t state = seed == 0 ? 0x9E3779B9u : seed;
+  for (int o = 0; o < OCTAVES; o++)
+    for (int y = 0; y < GRID; y++)
+      for (int x = 0; x < GRID; x++) grids[o][y][x] = (float)(next_random(&state) % 1000) / 1000.0f;
+  uint8_t *pixels = malloc((size_t)width * height * 3);
+  if (pixels == NULL) return 2;
+  for (uint32_t y = 0; y < height; y++) {
+    for (uint32_t x = 0; x < width; x++) {
+      float u = (float)x / (float)width, v = (float)y / (float)height;
+      float n = 0, amplitude = 1, frequency = 4;
+      for (int o = 0; o < OCTAVES; o++) {
+        n += amplitude * lattice_noise(grids[o], u * frequency, v * frequency);
+        amplitude *= 0.5f;
+        frequency *= 2;
+      }
+      n /= 1.875f;
+      float r = n * 200 + 40 * u, g = (1 - n) * 150 + 60 * v, b = 100 + 80 * sinf(u * 9 + v * 5) * n;
+      if (noise > 0) {
+        float z = (float)((int)(next_random(&state) % (uint32_t)(2 * noise + 1)) - noise);
+        r += z;
+        g += z;
+        b += z;
+      }
+      uint8_t *p = pixels + ((size_t)y * width + x) * 3;
+      p[0] = clamp_byte(r);
+      p[1] = clamp_byte(g);
+      p[2] = clamp_byte(b);
+    }
+  }
+  *out = pixels;
+  return 0;
+}
+
+int cmf_encode_png_rgb(const uint8_t *rgb, uint32_t width, uint32_t height, uint8_t **out,
+                       size_t *out_len) {
+  png_image image;
+  memset(&image, 0, sizeof image);
+  image.version = PNG_IMAGE_VERSION;
+  image.width = width;
+  image.height = height;
+  image.format = PNG_FORMAT_RGB;
+  png_alloc_size_t size = 0;
+  if (!png_image_write_to_memory(&image, NULL, &size, 0, rgb, 0, NULL)) return 1;
+  uint8_t *buffer = malloc(size);
+  if (buffer == NULL) return 2;
+  if (!png_image_write_to_memory(&image, buffer, &size, 0, rgb, 0, NULL)) {
+    free(buffer);
+    return 3;
+  }
+  *out = buffer;
+  *out_len = size;
+  return 0;
+}
+
+/* Appends libpng's output to a growing buffer. */
+typedef struct png_buffer {
+  uint8_t *bytes;
+  size_t length, capacity;
+  int failed;
+} png_buffer;
+
+static void png_buffer_write(png_structp png, png_bytep data, png_size_t length) {
+  png_buffer *buffer = (png_buffer *)png_get_io_ptr(png);
+  if (buffer->failed) return;
+  if (buffer->length + length > buffer->capacity) {
+    size_t capacity = (buffer->length + length) * 2;
+    uint8_t *grown = realloc(buffer->bytes, capacity);
+    if (grown == NULL) {
+      buffer->failed = 1;
+      return;
+    }
+    buffer->bytes = grown;
+    buffer->capacity = capacity;
+  }
+  memcpy(buffer->bytes + buffer->length, data, length);
+  buffer->length += length;
+}
+
+static void png_buffer_flush(png_structp png) { (void)png; }
+
+int cmf_encode_png_interlaced(const uint8_t *rgba, uint32_t width, uint32_t height, uint8_t **out,
+                              size_t *out_len) {
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+  if (png == NULL) return 1;
+  png_infop info = png_create_info_struct(png);
+  png_buffer buffer = {0};
+  png_bytep *rows = calloc(height, sizeof(png_bytep));
+  if (info == NULL || rows == NULL || setjmp(png_jmpbuf(png))) {
+    png_destroy_write_struct(&png, &info);
+    free(rows);
+    free(buffer.bytes);
+    return 2;
+  }
+  png_set_write_fn(png, &buffer, png_buffer_write, png_buffer_flush);
+  png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_ADAM7,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  for (uint32_t y = 0; y < height; y++) rows[y] = (png_bytep)(rgba + (size_t)y * width * 4);
+  png_set_rows(png, info, rows);
+  png_write_png(png, info, PNG_TRANSFORM_IDENTITY, NULL);
+  png_destroy_write_struct(&png, &info);
+  free(rows);
+  if (buffer.failed) {
+    free(buffer.bytes);
+    return 3;
+  }
+  *out = buffer.bytes;
+  *out_len = buffer.length;
+  return 0;
+}
+
+int cmf_decode_jpeg_eighth(const uint8_t *bytes, size_t len, uint8_t **out, uint32_t *width,
+                           uint32_t *height) {
+  struct jpeg_decompress_struct cinfo;
+  struct jpeg_error_mgr errors;
+  encode_context *context = calloc(1, sizeof(encode_context));
+  if (context == NULL) return 1;
+  cinfo.err = jpeg_std_error(&errors);
+  errors.error_exit = on_error;
+  errors.output_message = on_output;
+  cinfo.client_data = context;
+  uint8_t *volatile pixels = NULL;
+  if (setjmp(context->jump) != 0) {
+    jpeg_destroy_decompress(&cinfo);
+    free(pixels);
+    free(context);
+    return 2;
+  }
+  jpeg_create_decompress(&cinfo);
+  jpeg_mem_src(&cinfo, bytes, (unsigned long)len);
+  jpeg_read_header(&cinfo, TRUE);
+  cinfo.scale_num = 1;
+  cinfo.scale_denom = 8;
+  cinfo.out_color_space = JCS_GRAYSCALE;
+  jpeg_start_decompress(&cinfo);
+  pixels = malloc((size_t)cinfo.output_width * cinfo.output_height);
+  if (pixels == NULL) longjmp(context->jump, 1);
+  while (cinfo.output_scanline < cinfo.output_height) {
+    JSAMPROW row = pixels + (size_t)cinfo.output_scanline * cinfo.output_width;
+    jpeg_read_scanlines(&cinfo, &row, 1);
+  }
+  jpeg_finish_decompress(&cinfo);
+  *out = pixels;
+  *width = cinfo.output_width;
+  *height = cinfo.output_height;
+  jpeg_destroy_decompress(&cinfo);
+  free(context);
+  return 0;
+}
+
+void cmf_return_freed_memory(void) {
+  mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+  mallopt(M_TRIM_THRESHOLD, 128 * 1024);
 }
 
 void cmf_free(void *pointer) { free(pointer); }

@@ -37,6 +37,30 @@ int cmf_deflate(const uint8_t *bytes, size_t len, uint8_t **out, size_t *out_len
 /** The CRC-32 PNG chunks use, over bytes. */
 uint32_t cmf_crc32(const uint8_t *bytes, size_t len);
 
+/**
+ * A photo-like RGB picture for benchmarks (width × height × 3 bytes, caller-owned *out): smooth
+ * fractal shapes and colour gradients, plus per-pixel noise of ±noise (0 for an illustration
+ * that compresses like one). The same seed gives the same picture. 0 on success.
+ */
+int cmf_photo_rgb(uint32_t width, uint32_t height, uint32_t seed, int noise, uint8_t **out);
+
+/** RGB8 pixels as a PNG (libpng's default compression); 0 on success. Free *out with cmf_free. */
+int cmf_encode_png_rgb(const uint8_t *rgb, uint32_t width, uint32_t height, uint8_t **out,
+                       size_t *out_len);
+
+/** RGBA8 pixels as an interlaced (Adam7) PNG; 0 on success. Free *out with cmf_free. */
+int cmf_encode_png_interlaced(const uint8_t *rgba, uint32_t width, uint32_t height, uint8_t **out,
+                              size_t *out_len);
+
+/** libjpeg's own decode of a JPEG at scale 1/8 as gray samples (*out: *width × *height bytes,
+ *  free with cmf_free); 0 on success. */
+int cmf_decode_jpeg_eighth(const uint8_t *bytes, size_t len, uint8_t **out, uint32_t *width,
+                           uint32_t *height);
+
+/** Makes malloc hand large freed blocks back to the system at once (fixed mmap threshold), so
+ *  a benchmark's own size stays small after it made its pictures. */
+void cmf_return_freed_memory(void);
+
 void cmf_free(void *pointer);
 
 #endif

@@ -1,0 +1,180 @@
+import CMediaFixtures
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What an image attachment adds to `unterm render`: the release `unterm` beside this benchmark
+/// renders a payload whose service extension attaches a 4000 × 3000 picture, and the same payload
+/// without it; the difference in wall time and in peak memory (medians of alternating runs) is
+/// what decoding the picture to its thumbnail costs. The pictures are made here, at bench time.
+enum ImageFigures {
+  struct Case {
+    var name: String
+    var file: String
+    var goalMillis: Double
+    var goalMiB: Double
+  }
+
+  struct Run {
+    var millis: Double
+    var maxRSSKiB: Int
+  }
+
+  static let width: UInt32 = 4000
+  static let height: UInt32 = 3000
+
+  static func run(runs: Int = 15) throws {
+    let unterm = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+      .deletingLastPathComponent().appendingPathComponent("unterm").path
+    guard FileManager.default.isExecutableFile(atPath: unterm) else {
+      throw BenchError("no unterm beside unterm-bench at \(unterm); build it with the same configuration")
+    }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("unterm-bench-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+
+    // Large blocks go back to the system when freed, so the forked children start small.
+    cmf_return_freed_memory()
+    let made = Date()
+    let sizes = try makePictures(in: folder)
+    note(
+      String(
+        format: "made the pictures in %.1f s; this process now holds %d KiB", Date().timeIntervalSince(made),
+        residentKiB()))
+    let cases = [
+      Case(name: "baseline JPEG", file: "photo.jpg", goalMillis: 15, goalMiB: 8),
+      Case(name: "progressive JPEG", file: "photo-progressive.jpg", goalMillis: 30, goalMiB: 8),
+      Case(name: "PNG", file: "picture.png", goalMillis: 40, goalMiB: 8),
+    ]
+    let text = try payload(in: folder, name: "text.json", image: nil)
+    let payloads = try cases.map { try payload(in: folder, name: "\($0.file).json", image: $0.file) }
+
+    var textRuns: [Run] = []
+    var imageRuns = [[Run]](repeating: [], count: cases.count)
+    // One warm-up round, then alternate so load changes hit every case alike.
+    for round in 0...runs {
+      let plain = try render(unterm, text)
+      if round > 0 { textRuns.append(plain) }
+      for (index, file) in payloads.enumerated() {
+        let run = try render(unterm, file)
+        if round > 0 { imageRuns[index].append(run) }
+      }
+    }
+    let baseTime = median(textRuns.map(\.millis))
+    let baseMemory = median(textRuns.map { Double($0.maxRSSKiB) }) / 1024
+    if Double(residentKiB()) / 1024 >= baseMemory {
+      note("this process is larger than a text-only render, so the memory figures are not reliable")
+    }
+    print("")
+    print(
+      "image attachments, \(width)×\(height), to the banner thumbnail (unterm render, median of \(runs); minus a text-only render: \(String(format: "%.1f ms, %.1f MiB", baseTime, baseMemory)))"
+    )
+    print("picture                file size     time  goal       peak memory  goal")
+    for (index, item) in cases.enumerated() {
+      let time = median(imageRuns[index].map(\.millis)) - baseTime
+      let memory = median(imageRuns[index].map { Double($0.maxRSSKiB) }) / 1024 - baseMemory
+      print(
+        String(
+          format: "%@ %9.1f MB  %+6.1f ms  ≤ %2.0f ms   %+6.1f MiB  ≤ +%.0f MiB  %@",
+          item.name.padding(toLength: 18, withPad: " ", startingAt: 0), Double(sizes[item.file] ?? 0) / 1e6, time,
+          item.goalMillis, memory, item.goalMiB, time <= item.goalMillis && memory <= item.goalMiB ? "meets" : "MISSES")
+      )
+    }
+  }
+
+  /// The three pictures: a photo-like JPEG (quality 85, baseline and progressive) and an
+  /// illustration-like PNG (no per-pixel noise, so it stays under the 10 MB image limit).
+  static func makePictures(in folder: URL) throws -> [String: Int] {
+    var sizes: [String: Int] = [:]
+    func write(_ name: String, _ bytes: UnsafeMutablePointer<UInt8>?, _ count: Int) throws {
+      guard let bytes else { throw BenchError("encoding \(name) failed") }
+      defer { cmf_free(bytes) }
+      try Data(bytes: bytes, count: count).write(to: folder.appendingPathComponent(name))
+      sizes[name] = count
+    }
+    for (noise, files) in [(12, ["photo.jpg", "photo-progressive.jpg"]), (0, ["picture.png"])] {
+      var rgb: UnsafeMutablePointer<UInt8>?
+      guard cmf_photo_rgb(width, height, 7, Int32(noise), &rgb) == 0, let rgb else {
+        throw BenchError("no memory for the picture")
+      }
+      defer { cmf_free(rgb) }
+      for file in files {
+        var out: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        if file.hasSuffix(".png") {
+          guard cmf_encode_png_rgb(rgb, width, height, &out, &length) == 0 else { throw BenchError("PNG failed") }
+        } else {
+          var message = [CChar](repeating: 0, count: 200)
+          let layout = Int32(file.contains("progressive") ? CMF_JPEG_PROGRESSIVE : CMF_JPEG_BASELINE)
+          guard cmf_encode_jpeg(rgb, width, height, 3, 85, layout, &out, &length, &message, message.count) == 0 else {
+            throw BenchError("JPEG failed")
+          }
+        }
+        try write(file, out, length)
+      }
+    }
+    return sizes
+  }
+
+  /// A mutable-content payload; with `image`, the built-in service extension attaches it.
+  static func payload(in folder: URL, name: String, image: String?) throws -> String {
+    let url = image.map { #","image-url":"\#($0)""# } ?? ""
+    let json = #"{"aps":{"alert":{"title":"Photo","body":"From the beach"},"mutable-content":1}\#(url)}"#
+    let file = folder.appendingPathComponent(name)
+    try Data(json.utf8).write(to: file)
+    return file.path
+  }
+
+  /// One `unterm render` of a payload: wall time and the child's peak resident memory.
+  ///
+  /// The child is made with fork, not posix_spawn: Linux carries a process's peak memory across
+  /// exec, and posix_spawn's child shares this process's memory until then, so it would report
+  /// the benchmark's own peak. A forked child starts from this process's current size, which is
+  /// kept below unterm's by returning freed memory (`cmf_return_freed_memory` in `run`).
+  static func render(_ unterm: String, _ payload: String) throws -> Run {
+    let arguments = [unterm, "render", "--size", "80x24", "--color", "never", payload]
+    var argv = arguments.map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
+    guard devNull >= 0 else { throw BenchError("cannot open /dev/null") }
+    defer { close(devNull) }
+    let start = DispatchTime.now().uptimeNanoseconds
+    let pid = fork()
+    if pid == 0 {
+      // Only async-signal-safe calls between fork and exec.
+      dup2(devNull, 1)
+      dup2(devNull, 2)
+      execv(unterm, &argv)
+      _exit(127)
+    }
+    guard pid > 0 else { throw BenchError("cannot start \(unterm)") }
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    guard status == 0 else { throw BenchError("unterm render \(payload) failed (status \(status))") }
+    return Run(millis: elapsed, maxRSSKiB: usage.ru_maxrss)
+  }
+
+  /// This process's resident memory in KiB (VmRSS).
+  static func residentKiB() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+      let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+    else { return 0 }
+    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+  }
+
+  static func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+  }
+
+  static func note(_ text: String) { FileHandle.standardError.write(Data("\(text)\n".utf8)) }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
