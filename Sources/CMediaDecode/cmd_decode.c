@@ -124,35 +124,146 @@ int cmd_probe(const uint8_t *bytes, size_t len, cmd_info *out, char *err, size_t
   }
 }
 
+/* Which decoder a source needs, from its first bytes. */
+static int source_format(cmd_source *source) {
+  if (source->available < 8) cmd_source_fill(source);
+  return format_of(source->next, source->available);
+}
+
+/* Runs the decoder for the source's format into the sink and collects the pixels. */
+static int decode_into(cmd_source *source, const cmd_limits *limits, cmd_sink *sink, int format,
+                       uint32_t target_w, uint32_t target_h, cmd_image *out, char *err,
+                       size_t errlen) {
+  int status;
+  switch (format) {
+  case CMD_FORMAT_PNG: status = cmd_decode_png(source, limits, sink, out, err, errlen); break;
+  case CMD_FORMAT_JPEG:
+    status = cmd_decode_jpeg(source, limits, sink, target_w, target_h, out, err, errlen);
+    break;
+  case CMD_FORMAT_GIF: status = cmd_decode_gif(source, limits, sink, out, err, errlen); break;
+  default:
+    cmd_set_error(err, errlen, "not a PNG, JPEG or GIF image");
+    return CMD_ERR_UNSUPPORTED;
+  }
+  if (status == CMD_OK) status = cmd_sink_finish(sink, out, err, errlen);
+  if (status != CMD_OK) {
+    cmd_free(out);
+    if (err != NULL && errlen > 0 && err[0] == '\0') cmd_set_error(err, errlen, "decoding failed");
+  }
+  return status;
+}
+
+static int limits_usable(const cmd_limits *limits) {
+  return limits != NULL && limits->max_width != 0 && limits->max_height != 0 &&
+         limits->max_pixels != 0;
+}
+
 int cmd_decode(const uint8_t *bytes, size_t len, const cmd_limits *limits, uint32_t target_w,
                uint32_t target_h, cmd_image *out, char *err, size_t errlen) {
   if (err != NULL && errlen > 0) err[0] = '\0';
   if (out == NULL) return CMD_ERR_ARGUMENT;
   memset(out, 0, sizeof *out);
-  if (bytes == NULL || limits == NULL || limits->max_width == 0 || limits->max_height == 0 ||
-      limits->max_pixels == 0) {
+  if (bytes == NULL || !limits_usable(limits)) {
     cmd_set_error(err, errlen, "no data or no limits");
     return CMD_ERR_ARGUMENT;
   }
-  int status;
-  switch (format_of(bytes, len)) {
-  case CMD_FORMAT_PNG:
-    status = cmd_decode_png(bytes, len, limits, out, err, errlen);
-    break;
-  case CMD_FORMAT_JPEG:
-    status = cmd_decode_jpeg(bytes, len, limits, target_w, target_h, out, err, errlen);
-    break;
-  case CMD_FORMAT_GIF:
-    status = cmd_decode_gif(bytes, len, limits, out, err, errlen);
-    break;
-  default:
-    cmd_set_error(err, errlen, "not a PNG, JPEG or GIF image");
-    return CMD_ERR_UNSUPPORTED;
+  cmd_source source;
+  cmd_source_memory(&source, bytes, len);
+  int format = source_format(&source);
+  cmd_sink *sink = cmd_sink_full(format == CMD_FORMAT_JPEG ? 3 : 4);
+  if (sink == NULL) {
+    cmd_set_error(err, errlen, "no memory for the decoder");
+    return CMD_ERR_NO_MEMORY;
   }
-  if (status != CMD_OK) {
-    cmd_free(out);
-    if (err != NULL && errlen > 0 && err[0] == '\0') cmd_set_error(err, errlen, "decoding failed");
+  int status = decode_into(&source, limits, sink, format, target_w, target_h, out, err, errlen);
+  cmd_sink_free(sink);
+  return status;
+}
+
+/* Checks a target; CMD_OK or CMD_ERR_ARGUMENT with a message. */
+static int check_target(const cmd_target *target, char *err, size_t errlen) {
+  if (target == NULL) {
+    cmd_set_error(err, errlen, "no target");
+    return CMD_ERR_ARGUMENT;
   }
+  if (target->width == 0 || target->height == 0 || target->width > CMD_MAX_TARGET_SIDE ||
+      target->height > CMD_MAX_TARGET_SIDE ||
+      (uint64_t)target->width * target->height > CMD_MAX_TARGET_PIXELS) {
+    cmd_set_error(err, errlen, "a target of %ux%u pixels is out of range", target->width,
+                  target->height);
+    return CMD_ERR_ARGUMENT;
+  }
+  double values[4] = {target->x, target->y, target->region_width, target->region_height};
+  for (int i = 0; i < 4; i++) {
+    if (!(values[i] == values[i]) || values[i] > 1e9 || values[i] < -1e9) {
+      cmd_set_error(err, errlen, "the region is not a finite rectangle");
+      return CMD_ERR_ARGUMENT;
+    }
+  }
+  double left = target->x < 0 ? 0 : target->x > 1 ? 1 : target->x;
+  double top = target->y < 0 ? 0 : target->y > 1 ? 1 : target->y;
+  double right = target->x + target->region_width, bottom = target->y + target->region_height;
+  right = right < 0 ? 0 : right > 1 ? 1 : right;
+  bottom = bottom < 0 ? 0 : bottom > 1 ? 1 : bottom;
+  if (right - left < 1e-6 || bottom - top < 1e-6) {
+    cmd_set_error(err, errlen, "the region has no area inside the picture");
+    return CMD_ERR_ARGUMENT;
+  }
+  return CMD_OK;
+}
+
+/* cmd_decode_scaled over any source. */
+static int decode_scaled(cmd_source *source, const cmd_limits *limits, const cmd_target *target,
+                         cmd_image *out, char *err, size_t errlen) {
+  int format = source_format(source);
+  if (source->read_error != 0) {
+    cmd_set_error(err, errlen, "cannot read the file (%s)", strerror(source->read_error));
+    return CMD_ERR_TRUNCATED;
+  }
+  cmd_sink *sink = cmd_sink_reducer(target, limits);
+  if (sink == NULL) {
+    cmd_set_error(err, errlen, "no memory for the decoder");
+    return CMD_ERR_NO_MEMORY;
+  }
+  int status = decode_into(source, limits, sink, format, 0, 0, out, err, errlen);
+  cmd_sink_free(sink);
+  return status;
+}
+
+int cmd_decode_scaled(const uint8_t *bytes, size_t len, const cmd_limits *limits,
+                      const cmd_target *target, cmd_image *out, char *err, size_t errlen) {
+  if (err != NULL && errlen > 0) err[0] = '\0';
+  if (out == NULL) return CMD_ERR_ARGUMENT;
+  memset(out, 0, sizeof *out);
+  if (bytes == NULL || !limits_usable(limits)) {
+    cmd_set_error(err, errlen, "no data or no limits");
+    return CMD_ERR_ARGUMENT;
+  }
+  int status = check_target(target, err, errlen);
+  if (status != CMD_OK) return status;
+  cmd_source source;
+  cmd_source_memory(&source, bytes, len);
+  return decode_scaled(&source, limits, target, out, err, errlen);
+}
+
+int cmd_decode_scaled_fd(int fd, const cmd_limits *limits, const cmd_target *target,
+                         cmd_image *out, char *err, size_t errlen) {
+  if (err != NULL && errlen > 0) err[0] = '\0';
+  if (out == NULL) return CMD_ERR_ARGUMENT;
+  memset(out, 0, sizeof *out);
+  if (fd < 0 || !limits_usable(limits)) {
+    cmd_set_error(err, errlen, "no file or no limits");
+    return CMD_ERR_ARGUMENT;
+  }
+  int status = check_target(target, err, errlen);
+  if (status != CMD_OK) return status;
+  cmd_source source;
+  if (cmd_source_file(&source, fd) != CMD_OK) {
+    cmd_set_error(err, errlen, "no memory for the file buffer");
+    return CMD_ERR_NO_MEMORY;
+  }
+  status = decode_scaled(&source, limits, target, out, err, errlen);
+  cmd_source_close(&source);
   return status;
 }
 

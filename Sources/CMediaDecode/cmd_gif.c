@@ -1,9 +1,11 @@
 /* The first frame of a GIF, decoded here without a library (libgif is not available).
  *
- * Every read is bounds-checked against the input, the LZW table is fixed at 4096 entries with
+ * Every read goes through the bounded source, the LZW table is fixed at 4096 entries with
  * prefix chains that strictly decrease, the logical screen and the frame are both held to the
  * caps before anything is allocated, and the wall-clock budget is checked as pixels come out.
- * Later frames, disposal and animation are ignored: a notification thumbnail shows frame one. */
+ * Each finished row of the frame goes to the sink on the logical screen (transparent around
+ * the frame), so no canvas is held. Later frames, disposal and animation are ignored: a
+ * notification thumbnail shows frame one. */
 #include "cmd_internal.h"
 
 #include <stdlib.h>
@@ -13,9 +15,7 @@ enum { LZW_MAX_CODES = 4096, LZW_NO_CODE = 0xFFFF };
 
 /* Reads LZW codes, least significant bit first, across the data sub-blocks. */
 typedef struct bit_reader {
-  const uint8_t *bytes;
-  size_t len;
-  size_t pos;
+  cmd_source *source;
   size_t block_left;
   int ended; /* the zero-length terminator block was read */
   uint32_t buffer;
@@ -26,16 +26,17 @@ typedef struct bit_reader {
 static int next_byte(bit_reader *reader, uint8_t *byte) {
   while (reader->block_left == 0) {
     if (reader->ended) return 0;
-    if (reader->pos >= reader->len) return -1;
-    size_t size = reader->bytes[reader->pos++];
+    int size = cmd_source_byte(reader->source);
+    if (size < 0) return -1;
     if (size == 0) {
       reader->ended = 1;
       return 0;
     }
-    reader->block_left = size;
+    reader->block_left = (size_t)size;
   }
-  if (reader->pos >= reader->len) return -1;
-  *byte = reader->bytes[reader->pos++];
+  int value = cmd_source_byte(reader->source);
+  if (value < 0) return -1;
+  *byte = (uint8_t)value;
   reader->block_left--;
   return 1;
 }
@@ -55,9 +56,11 @@ static int next_code(bit_reader *reader, int size, uint32_t *code) {
   return 1;
 }
 
-/* Where decoded colour indices go: the frame's rows (interlaced or not) on the canvas. */
+/* Where decoded colour indices go: the frame's pixels into a row of the logical screen, which
+ * goes to the sink (at its interlaced position) as soon as the frame row is complete. */
 typedef struct pixel_writer {
-  uint8_t *canvas;
+  cmd_sink *sink;
+  uint8_t *row; /* canvas_w × 4 bytes, transparent outside the frame */
   uint32_t canvas_w, canvas_h;
   uint32_t left, top, frame_w, frame_h;
   const uint8_t *palette;
@@ -71,19 +74,25 @@ typedef struct pixel_writer {
 
 static void put_index(pixel_writer *w, uint8_t index) {
   if (w->written >= w->total) return;
-  uint32_t cx = w->left + w->x, cy = w->top + w->y;
-  if (cx < w->canvas_w && cy < w->canvas_h && (int)index != w->transparent) {
-    uint8_t *p = w->canvas + ((size_t)cy * w->canvas_w + cx) * 4;
-    if (index < w->palette_count) {
-      memcpy(p, w->palette + 3 * (size_t)index, 3);
+  uint64_t cx = (uint64_t)w->left + w->x;
+  if (cx < w->canvas_w) {
+    uint8_t *p = w->row + cx * 4;
+    if ((int)index == w->transparent) {
+      p[0] = p[1] = p[2] = p[3] = 0;
     } else {
-      p[0] = p[1] = p[2] = 0;
+      if (index < w->palette_count) {
+        memcpy(p, w->palette + 3 * (size_t)index, 3);
+      } else {
+        p[0] = p[1] = p[2] = 0;
+      }
+      p[3] = 255;
     }
-    p[3] = 255;
   }
   w->written++;
   if (++w->x < w->frame_w) return;
   w->x = 0;
+  uint64_t cy = (uint64_t)w->top + w->y;
+  if (cy < w->canvas_h) cmd_sink_row(w->sink, (uint32_t)cy, 0, 1, w->row, w->canvas_w);
   if (!w->interlaced) {
     w->y++;
     return;
@@ -96,14 +105,18 @@ static void put_index(pixel_writer *w, uint8_t index) {
   }
 }
 
-/* Skips data sub-blocks up to and including the terminator. */
-static int skip_blocks(const uint8_t *bytes, size_t len, size_t *pos) {
+/* Skips data sub-blocks up to and including the terminator; with a graphic control block
+ * (label 0xF9), records its transparent index. */
+static int read_extension(cmd_source *source, int label, int *transparent) {
+  int first = 1;
   for (;;) {
-    if (*pos >= len) return CMD_ERR_TRUNCATED;
-    size_t size = bytes[(*pos)++];
+    int size = cmd_source_byte(source);
+    if (size < 0) return CMD_ERR_TRUNCATED;
     if (size == 0) return CMD_OK;
-    if (len - *pos < size) return CMD_ERR_TRUNCATED;
-    *pos += size;
+    uint8_t block[255];
+    if (cmd_source_read(source, block, (size_t)size) != (size_t)size) return CMD_ERR_TRUNCATED;
+    if (first && label == 0xF9 && size == 4) *transparent = (block[0] & 1) ? block[3] : -1;
+    first = 0;
   }
 }
 
@@ -188,35 +201,40 @@ static int decode_lzw(bit_reader *reader, int min_size, pixel_writer *w, uint64_
   return CMD_OK;
 }
 
-int cmd_decode_gif(const uint8_t *bytes, size_t len, const cmd_limits *limits, cmd_image *out,
+/* A row of transparent pixels for the screen outside the frame. */
+static void clear_rows(cmd_sink *sink, uint8_t *row, uint32_t width, uint32_t from, uint32_t to) {
+  memset(row, 0, (size_t)width * 4);
+  for (uint32_t y = from; y < to; y++) cmd_sink_row(sink, y, 0, 1, row, width);
+}
+
+int cmd_decode_gif(cmd_source *source, const cmd_limits *limits, cmd_sink *sink, cmd_image *out,
                    char *err, size_t errlen) {
   uint64_t deadline = cmd_deadline(limits->max_millis);
+  uint8_t header[13];
+  size_t got = cmd_source_read(source, header, sizeof header);
   cmd_info info;
-  int status = cmd_probe_gif(bytes, len, &info, err, errlen);
+  int status = cmd_probe_gif(header, got, &info, err, errlen);
   if (status != CMD_OK) return status;
   status = cmd_check_size(info.width, info.height, limits, err, errlen);
   if (status != CMD_OK) return status;
 
-  size_t pos = 13;
-  const uint8_t *global = NULL;
+  uint8_t global[768], local[768];
   uint32_t global_count = 0;
-  if (bytes[10] & 0x80) {
-    global_count = 2u << (bytes[10] & 7);
-    if (len - pos < 3 * (size_t)global_count) {
+  if (header[10] & 0x80) {
+    global_count = 2u << (header[10] & 7);
+    if (cmd_source_read(source, global, 3 * (size_t)global_count) != 3 * (size_t)global_count) {
       cmd_set_error(err, errlen, "GIF colour table is truncated");
       return CMD_ERR_TRUNCATED;
     }
-    global = bytes + pos;
-    pos += 3 * (size_t)global_count;
   }
 
   int transparent = -1;
   for (;;) {
-    if (pos >= len) {
+    int block = cmd_source_byte(source);
+    if (block < 0) {
       cmd_set_error(err, errlen, "GIF ends before its first image");
       return CMD_ERR_TRUNCATED;
     }
-    uint8_t block = bytes[pos++];
     if (block == 0x2C) break;
     if (block == 0x3B) {
       cmd_set_error(err, errlen, "GIF has no image");
@@ -226,65 +244,62 @@ int cmd_decode_gif(const uint8_t *bytes, size_t len, const cmd_limits *limits, c
       cmd_set_error(err, errlen, "GIF has an unknown block 0x%02X", block);
       return CMD_ERR_CORRUPT;
     }
-    if (pos >= len) {
-      cmd_set_error(err, errlen, "GIF extension is truncated");
-      return CMD_ERR_TRUNCATED;
-    }
-    uint8_t label = bytes[pos++];
-    /* Graphic control extension: a 4-byte block whose flags say whether an index is clear. */
-    if (label == 0xF9 && len - pos >= 6 && bytes[pos] == 4)
-      transparent = (bytes[pos + 1] & 1) ? bytes[pos + 4] : -1;
-    if (skip_blocks(bytes, len, &pos) != CMD_OK) {
+    int label = cmd_source_byte(source);
+    if (label < 0 || read_extension(source, label, &transparent) != CMD_OK) {
       cmd_set_error(err, errlen, "GIF extension is truncated");
       return CMD_ERR_TRUNCATED;
     }
   }
 
-  if (len - pos < 9) {
+  uint8_t descriptor[9];
+  if (cmd_source_read(source, descriptor, sizeof descriptor) != sizeof descriptor) {
     cmd_set_error(err, errlen, "GIF image descriptor is truncated");
     return CMD_ERR_TRUNCATED;
   }
-  uint32_t left = bytes[pos] | ((uint32_t)bytes[pos + 1] << 8);
-  uint32_t top = bytes[pos + 2] | ((uint32_t)bytes[pos + 3] << 8);
-  uint32_t frame_w = bytes[pos + 4] | ((uint32_t)bytes[pos + 5] << 8);
-  uint32_t frame_h = bytes[pos + 6] | ((uint32_t)bytes[pos + 7] << 8);
-  uint8_t flags = bytes[pos + 8];
-  pos += 9;
+  uint32_t left = descriptor[0] | ((uint32_t)descriptor[1] << 8);
+  uint32_t top = descriptor[2] | ((uint32_t)descriptor[3] << 8);
+  uint32_t frame_w = descriptor[4] | ((uint32_t)descriptor[5] << 8);
+  uint32_t frame_h = descriptor[6] | ((uint32_t)descriptor[7] << 8);
+  uint8_t flags = descriptor[8];
   status = cmd_check_size(frame_w, frame_h, limits, err, errlen);
   if (status != CMD_OK) return status;
-  const uint8_t *palette = global;
+  const uint8_t *palette = global_count > 0 ? global : NULL;
   uint32_t palette_count = global_count;
   if (flags & 0x80) {
     palette_count = 2u << (flags & 7);
-    if (len - pos < 3 * (size_t)palette_count) {
+    if (cmd_source_read(source, local, 3 * (size_t)palette_count) != 3 * (size_t)palette_count) {
       cmd_set_error(err, errlen, "GIF colour table is truncated");
       return CMD_ERR_TRUNCATED;
     }
-    palette = bytes + pos;
-    pos += 3 * (size_t)palette_count;
+    palette = local;
   }
   if (palette == NULL) {
     cmd_set_error(err, errlen, "GIF image has no colour table");
     return CMD_ERR_CORRUPT;
   }
-  if (pos >= len) {
+  int min_size = cmd_source_byte(source);
+  if (min_size < 0) {
     cmd_set_error(err, errlen, "GIF image data is missing");
     return CMD_ERR_TRUNCATED;
   }
-  int min_size = bytes[pos++];
   if (min_size < 2 || min_size > 8) {
     cmd_set_error(err, errlen, "GIF LZW code size %d is invalid", min_size);
     return CMD_ERR_CORRUPT;
   }
 
-  size_t size = cmd_buffer_size(info.width, info.height, 4);
-  uint8_t *canvas = size == 0 ? NULL : calloc(1, size);
-  if (canvas == NULL) {
-    cmd_set_error(err, errlen, "no memory for %ux%u pixels", info.width, info.height);
+  int interlaced = (flags & 0x40) != 0;
+  status = cmd_sink_begin(sink, info.width, info.height, 4, !interlaced, err, errlen);
+  if (status != CMD_OK) return status;
+  uint8_t *row = calloc(info.width, 4);
+  if (row == NULL) {
+    cmd_set_error(err, errlen, "no memory for a row of %u pixels", info.width);
     return CMD_ERR_NO_MEMORY;
   }
+  uint32_t frame_top = top < info.height ? top : info.height;
+  clear_rows(sink, row, info.width, 0, frame_top);
   pixel_writer writer = {
-      .canvas = canvas,
+      .sink = sink,
+      .row = row,
       .canvas_w = info.width,
       .canvas_h = info.height,
       .left = left,
@@ -294,18 +309,22 @@ int cmd_decode_gif(const uint8_t *bytes, size_t len, const cmd_limits *limits, c
       .palette = palette,
       .palette_count = palette_count,
       .transparent = transparent,
-      .interlaced = (flags & 0x40) != 0,
+      .interlaced = interlaced,
       .total = (uint64_t)frame_w * frame_h,
   };
-  bit_reader reader = {.bytes = bytes, .len = len, .pos = pos};
+  bit_reader reader = {.source = source};
   status = decode_lzw(&reader, min_size, &writer, deadline, err, errlen);
-  if (status != CMD_OK) {
-    free(canvas);
-    return status;
+  if (status == CMD_OK) {
+    uint64_t below = (uint64_t)top + frame_h;
+    clear_rows(sink, row, info.width, below < info.height ? (uint32_t)below : info.height,
+               info.height);
+    out->source_width = info.width;
+    out->source_height = info.height;
+    out->scale_num = 1;
+    out->scale_denom = 1;
+    out->scans = 1;
+    out->format = CMD_FORMAT_GIF;
   }
-  *out = (cmd_image){.pixels = canvas, .byte_count = size, .width = info.width,
-                      .height = info.height, .channels = 4, .source_width = info.width,
-                      .source_height = info.height, .scale_denom = 1, .scans = 1,
-                      .format = CMD_FORMAT_GIF};
-  return CMD_OK;
+  free(row);
+  return status;
 }

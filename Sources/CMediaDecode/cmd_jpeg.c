@@ -1,11 +1,15 @@
-/* JPEG through the classic libjpeg API.
+/* JPEG through the classic libjpeg API (and, at 1/8 scale, cmd_jpeg_dc.c).
  *
  * libjpeg reports fatal errors through error_exit, whose default ends the process. Here every
  * error, every warning (treated as fatal, as libjpeg-turbo's maintainers advise for untrusted
- * input) and every budget breach longjmps to the setjmp in cmd_decode_jpeg, which is in this
+ * input) and every budget breach longjmps to the setjmp in decode_libjpeg, which is in this
  * file: no longjmp ever crosses a Swift frame. Everything that changes after setjmp lives in a
  * heap context reached through a pointer that is set before setjmp and never changed, so its
- * value is well defined after the longjmp. */
+ * value is well defined after the longjmp.
+ *
+ * The picture is decoded at the smallest scale that still gives the sink a pixel for each of
+ * its pixels, only the rows and columns the sink needs are decoded (jpeg_skip_scanlines,
+ * jpeg_crop_scanline), and rows go to the sink one at a time. */
 #include "cmd_internal.h"
 
 #include <setjmp.h>
@@ -16,11 +20,19 @@
 #include <jerror.h>
 #include <jpeglib.h>
 
+/* libjpeg's source manager over a cmd_source. */
+typedef struct source_manager {
+  struct jpeg_source_mgr pub;
+  cmd_source *source;
+  JOCTET end_of_image[2];
+} source_manager;
+
 /* libjpeg's per-decode state plus ours. */
 typedef struct jpeg_context {
   struct jpeg_decompress_struct cinfo;
   struct jpeg_error_mgr errors;
   struct jpeg_progress_mgr progress;
+  source_manager source;
   jmp_buf jump;
   /* Why the decode stopped: a CMD_ERR_* set before the longjmp. */
   int status;
@@ -28,8 +40,8 @@ typedef struct jpeg_context {
   uint32_t max_scans;
   uint64_t deadline;
   /* Buffers freed on every exit path. */
-  uint8_t *pixels;
   uint8_t *row;
+  uint8_t *rgb;
 } jpeg_context;
 
 static jpeg_context *context_of(j_common_ptr cinfo) { return (jpeg_context *)cinfo->client_data; }
@@ -109,7 +121,44 @@ static void on_progress(j_common_ptr cinfo) {
   }
 }
 
-/* The largest power-of-two reduction (8, 4, 2) that still gives at least the target size. */
+static void source_init(j_decompress_ptr cinfo) { (void)cinfo; }
+
+/* The next block of input; at the end, a fake end of image after a warning (which stops the
+ * decode as truncated), as libjpeg's own sources do. */
+static boolean source_fill(j_decompress_ptr cinfo) {
+  source_manager *manager = (source_manager *)cinfo->src;
+  cmd_source *source = manager->source;
+  if (cmd_source_fill(source) > 0) {
+    manager->pub.next_input_byte = source->next;
+    manager->pub.bytes_in_buffer = source->available;
+    source->next += source->available;
+    source->available = 0;
+    return TRUE;
+  }
+  WARNMS(cinfo, JWRN_JPEG_EOF);
+  manager->end_of_image[0] = 0xFF;
+  manager->end_of_image[1] = JPEG_EOI;
+  manager->pub.next_input_byte = manager->end_of_image;
+  manager->pub.bytes_in_buffer = 2;
+  return TRUE;
+}
+
+static void source_skip(j_decompress_ptr cinfo, long count) {
+  source_manager *manager = (source_manager *)cinfo->src;
+  if (count <= 0) return;
+  if ((size_t)count <= manager->pub.bytes_in_buffer) {
+    manager->pub.next_input_byte += count;
+    manager->pub.bytes_in_buffer -= (size_t)count;
+    return;
+  }
+  size_t rest = (size_t)count - manager->pub.bytes_in_buffer;
+  manager->pub.bytes_in_buffer = 0;
+  cmd_source_skip(manager->source, rest);
+}
+
+static void source_term(j_decompress_ptr cinfo) { (void)cinfo; }
+
+/* cmd_decode's scale: the largest power-of-two reduction (8, 4, 2) that still gives at least the target size. */
 static unsigned int scale_for(uint32_t width, uint32_t height, uint32_t target_w,
                               uint32_t target_h) {
   if (target_w == 0 && target_h == 0) return 1;
@@ -138,9 +187,62 @@ static void cmyk_to_rgb(const uint8_t *in, uint8_t *out, uint32_t width, int inv
   }
 }
 
-int cmd_decode_jpeg(const uint8_t *bytes, size_t len, const cmd_limits *limits,
-                    uint32_t target_w, uint32_t target_h, cmd_image *out, char *err,
-                    size_t errlen) {
+/* The smallest scale M/8 (M = 1 … 8) at which the picture is at least the needed size. */
+static unsigned int eighths_for(uint32_t width, uint32_t height, uint32_t need_w, uint32_t need_h) {
+  for (unsigned int m = 1; m < 8; m++) {
+    uint64_t w = ((uint64_t)width * m + 7) / 8, h = ((uint64_t)height * m + 7) / 8;
+    if (w >= need_w && h >= need_h) return m;
+  }
+  return 8;
+}
+
+/* Whether cmd_jpeg_dc.c can read this file (it also checks for itself) and give every
+ * component, chroma included, the resolution needed: at 1/8 a subsampled component has fewer
+ * samples than the picture has pixels, where libjpeg would use a 2 × 2 inverse DCT. */
+static int dc_path_serves(const struct jpeg_decompress_struct *cinfo, uint32_t need_w,
+                          uint32_t need_h) {
+  if (cinfo->arith_code || cinfo->data_precision != 8) return 0;
+  if (!(cinfo->num_components == 1 && cinfo->jpeg_color_space == JCS_GRAYSCALE) &&
+      !(cinfo->num_components == 3 && cinfo->jpeg_color_space == JCS_YCbCr))
+    return 0;
+  int hmax = cinfo->max_h_samp_factor, vmax = cinfo->max_v_samp_factor;
+  for (int c = 0; c < cinfo->num_components; c++) {
+    const jpeg_component_info *comp = &cinfo->comp_info[c];
+    uint64_t w = ((uint64_t)cinfo->image_width * comp->h_samp_factor + 8u * hmax - 1) / (8u * hmax);
+    uint64_t h = ((uint64_t)cinfo->image_height * comp->v_samp_factor + 8u * vmax - 1) / (8u * vmax);
+    if (w < need_w || h < need_h) return 0;
+  }
+  return 1;
+}
+
+/* Sets up libjpeg on the source and reads the header; on error longjmps. */
+static void start(jpeg_context *context, cmd_source *source, const cmd_limits *limits) {
+  struct jpeg_decompress_struct *cinfo = &context->cinfo;
+  jpeg_create_decompress(cinfo); /* keeps err and client_data, zeroes the rest */
+  if (limits->max_decoder_memory != 0)
+    cinfo->mem->max_memory_to_use =
+        limits->max_decoder_memory > 0x7FFFFFFFu ? 0x7FFFFFFFL : (long)limits->max_decoder_memory;
+  context->progress.progress_monitor = on_progress;
+  cinfo->progress = &context->progress;
+  context->source.source = source;
+  context->source.pub.init_source = source_init;
+  context->source.pub.fill_input_buffer = source_fill;
+  context->source.pub.skip_input_data = source_skip;
+  context->source.pub.resync_to_restart = jpeg_resync_to_restart;
+  context->source.pub.term_source = source_term;
+  context->source.pub.next_input_byte = NULL;
+  context->source.pub.bytes_in_buffer = 0;
+  cinfo->src = &context->source.pub;
+  jpeg_read_header(cinfo, TRUE);
+}
+
+/* What decode_libjpeg decided before any row reached the sink. */
+enum { SCALE_LIBJPEG = 0, SCALE_DC = 1 };
+
+/* Decodes with libjpeg at scale num/denom, or returns SCALE_DC when the DC path should. */
+static int decode_libjpeg(cmd_source *source, const cmd_limits *limits, cmd_sink *sink,
+                          uint32_t full_target_w, uint32_t full_target_h, int allow_dc,
+                          int *use_dc, cmd_image *out, char *err, size_t errlen) {
   /* Set once, before setjmp, and never assigned again. */
   jpeg_context *const context = calloc(1, sizeof(jpeg_context));
   if (context == NULL) {
@@ -160,67 +262,119 @@ int cmd_decode_jpeg(const uint8_t *bytes, size_t len, const cmd_limits *limits,
     int status = context->status == CMD_OK ? CMD_ERR_CORRUPT : context->status;
     cmd_set_error(err, errlen, "JPEG: %s", context->message[0] ? context->message : "decoding failed");
     jpeg_destroy_decompress(cinfo);
-    free(context->pixels);
     free(context->row);
+    free(context->rgb);
     free(context);
     return status;
   }
 
-  jpeg_create_decompress(cinfo); /* keeps err and client_data, zeroes the rest */
-  if (limits->max_decoder_memory != 0)
-    cinfo->mem->max_memory_to_use =
-        limits->max_decoder_memory > 0x7FFFFFFFu ? 0x7FFFFFFFL : (long)limits->max_decoder_memory;
-  context->progress.progress_monitor = on_progress;
-  cinfo->progress = &context->progress;
-  jpeg_mem_src(cinfo, bytes, (unsigned long)len);
-  jpeg_read_header(cinfo, TRUE);
-
+  start(context, source, limits);
   /* The caps, before anything sized by the image is allocated. */
   int status = cmd_check_size(cinfo->image_width, cinfo->image_height, limits, context->message,
                               sizeof context->message);
   if (status != CMD_OK) stop(context, status);
 
+  unsigned int num, denom;
+  uint32_t need_w = 1, need_h = 1;
+  if (cmd_sink_is_full(sink)) {
+    /* A full copy gets every pixel of the scale, chroma included. */
+    num = 1;
+    denom = scale_for(cinfo->image_width, cinfo->image_height, full_target_w, full_target_h);
+    need_w = (cinfo->image_width + denom - 1) / denom;
+    need_h = (cinfo->image_height + denom - 1) / denom;
+  } else {
+    cmd_sink_need(sink, cinfo->image_width, cinfo->image_height, &need_w, &need_h);
+    num = eighths_for(cinfo->image_width, cinfo->image_height, need_w, need_h);
+    denom = 8;
+  }
+  if (allow_dc && num * 8 == denom && dc_path_serves(cinfo, need_w, need_h)) {
+    *use_dc = SCALE_DC;
+    jpeg_destroy_decompress(cinfo);
+    free(context);
+    return CMD_OK;
+  }
+
   int cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
-  cinfo->out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
-  cinfo->scale_num = 1;
-  cinfo->scale_denom = scale_for(cinfo->image_width, cinfo->image_height, target_w, target_h);
+  int gray = cinfo->jpeg_color_space == JCS_GRAYSCALE;
+  cinfo->out_color_space = cmyk ? JCS_CMYK : gray ? JCS_GRAYSCALE : JCS_RGB;
+  cinfo->scale_num = num;
+  cinfo->scale_denom = denom;
   jpeg_calc_output_dimensions(cinfo);
   uint32_t width = cinfo->output_width, height = cinfo->output_height;
-  size_t size = cmd_buffer_size(width, height, 3);
-  if (width == 0 || height == 0 || size == 0 || cinfo->output_components != (cmyk ? 4 : 3)) {
+  int components = cmyk ? 4 : gray ? 1 : 3;
+  if (width == 0 || height == 0 || cinfo->output_components != components) {
     snprintf(context->message, sizeof context->message, "unexpected output layout");
     stop(context, CMD_ERR_UNSUPPORTED);
   }
-  context->pixels = malloc(size);
-  if (cmyk) context->row = malloc((size_t)width * 4);
-  if (context->pixels == NULL || (cmyk && context->row == NULL)) {
-    snprintf(context->message, sizeof context->message, "no memory for %ux%u pixels", width, height);
-    stop(context, CMD_ERR_NO_MEMORY);
-  }
+  status = cmd_sink_begin(sink, width, height, gray ? 1 : 3, 1, context->message,
+                          sizeof context->message);
+  if (status != CMD_OK) stop(context, status);
+  uint32_t first_row, last_row, first_column, last_column;
+  cmd_sink_rows(sink, &first_row, &last_row);
+  cmd_sink_columns(sink, &first_column, &last_column);
+  if (last_row > height) last_row = height;
+  if (last_column > width) last_column = width;
 
   /* Progressive files are absorbed scan by scan here, under the progress monitor. */
   jpeg_start_decompress(cinfo);
-  while (cinfo->output_scanline < height) {
-    uint8_t *target = context->pixels + (size_t)cinfo->output_scanline * width * 3;
-    JSAMPROW row = cmyk ? context->row : target;
+  JDIMENSION x0 = 0, columns = width;
+  if (first_column > 0 || last_column < width) {
+    x0 = first_column;
+    columns = last_column - first_column;
+    jpeg_crop_scanline(cinfo, &x0, &columns); /* widened to whole blocks */
+  }
+  context->row = malloc((size_t)columns * (size_t)components);
+  if (cmyk) context->rgb = malloc((size_t)columns * 3);
+  if (context->row == NULL || (cmyk && context->rgb == NULL)) {
+    snprintf(context->message, sizeof context->message, "no memory for a row of %u pixels", columns);
+    stop(context, CMD_ERR_NO_MEMORY);
+  }
+  if (first_row > 0) jpeg_skip_scanlines(cinfo, first_row);
+  while (cinfo->output_scanline < last_row) {
+    JDIMENSION y = cinfo->output_scanline;
+    JSAMPROW row = context->row;
     if (jpeg_read_scanlines(cinfo, &row, 1) != 1) {
       snprintf(context->message, sizeof context->message, "no scanline was produced");
       stop(context, CMD_ERR_CORRUPT);
     }
-    if (cmyk) cmyk_to_rgb(context->row, target, width, cinfo->saw_Adobe_marker);
+    if (cmyk) cmyk_to_rgb(context->row, context->rgb, columns, cinfo->saw_Adobe_marker);
+    cmd_sink_row(sink, y, x0, 1, cmyk ? context->rgb : context->row, columns);
   }
-  jpeg_finish_decompress(cinfo);
-
-  *out = (cmd_image){.pixels = context->pixels, .byte_count = size, .width = width,
-                      .height = height, .channels = 3, .source_width = cinfo->image_width,
-                      .source_height = cinfo->image_height, .scale_denom = cinfo->scale_denom,
-                      .scans = cinfo->input_scan_number > 0 ? (uint32_t)cinfo->input_scan_number : 1,
-                      .format = CMD_FORMAT_JPEG};
-  context->pixels = NULL;
+  /* Reading on to the end of the file checks it is whole; a crop that ends early stops. */
+  if (cinfo->output_scanline == cinfo->output_height) {
+    jpeg_finish_decompress(cinfo);
+  } else {
+    jpeg_abort_decompress(cinfo);
+  }
+  out->source_width = cinfo->image_width;
+  out->source_height = cinfo->image_height;
+  out->scale_num = num;
+  out->scale_denom = denom;
+  out->scans = cinfo->input_scan_number > 0 ? (uint32_t)cinfo->input_scan_number : 1;
+  out->format = CMD_FORMAT_JPEG;
   jpeg_destroy_decompress(cinfo);
   free(context->row);
+  free(context->rgb);
   free(context);
+  *use_dc = SCALE_LIBJPEG;
   return CMD_OK;
+}
+
+int cmd_decode_jpeg(cmd_source *source, const cmd_limits *limits, cmd_sink *sink,
+                    uint32_t full_target_w, uint32_t full_target_h, cmd_image *out, char *err,
+                    size_t errlen) {
+  int use_dc = SCALE_LIBJPEG;
+  int status = decode_libjpeg(source, limits, sink, full_target_w, full_target_h, 1, &use_dc, out,
+                              err, errlen);
+  if (status != CMD_OK || use_dc != SCALE_DC) return status;
+  cmd_source_rewind(source);
+  status = cmd_decode_jpeg_dc(source, limits, sink, out, err, errlen);
+  if (status != CMD_FALLBACK) return status;
+  /* A variant the DC path leaves to libjpeg (nothing reached the sink yet). */
+  if (err != NULL && errlen > 0) err[0] = '\0';
+  cmd_source_rewind(source);
+  return decode_libjpeg(source, limits, sink, full_target_w, full_target_h, 0, &use_dc, out, err,
+                        errlen);
 }
 
 /* Header probe without libjpeg: walks the markers up to the first SOFn. */
@@ -259,6 +413,29 @@ int cmd_probe_jpeg(const uint8_t *bytes, size_t len, cmd_info *out, char *err, s
       out->height = height;
       out->format = CMD_FORMAT_JPEG;
       out->interlaced = marker == 0xC2 || marker == 0xC6 || marker == 0xCA || marker == 0xCE;
+      /* The DC path: 8-bit Huffman baseline, extended or progressive, gray or three components. */
+      int components = bytes[pos + 7];
+      if ((marker == 0xC0 || marker == 0xC1 || marker == 0xC2) && bytes[pos + 2] == 8 &&
+          (components == 1 || components == 3) && length >= 8 + 3 * (size_t)components &&
+          len - pos >= 8 + 3 * (size_t)components) {
+        int h[3], v[3], hmax = 1, vmax = 1;
+        for (int c = 0; c < components; c++) {
+          h[c] = bytes[pos + 9 + 3 * c] >> 4;
+          v[c] = bytes[pos + 9 + 3 * c] & 15;
+          if (h[c] < 1 || v[c] < 1) return CMD_OK;
+          if (h[c] > hmax) hmax = h[c];
+          if (v[c] > vmax) vmax = v[c];
+        }
+        uint32_t fast_w = UINT32_MAX, fast_h = UINT32_MAX;
+        for (int c = 0; c < components; c++) {
+          uint32_t w = (uint32_t)(((uint64_t)width * h[c] + 8u * hmax - 1) / (8u * hmax));
+          uint32_t hh = (uint32_t)(((uint64_t)height * v[c] + 8u * vmax - 1) / (8u * vmax));
+          if (w < fast_w) fast_w = w;
+          if (hh < fast_h) fast_h = hh;
+        }
+        out->fast_width = fast_w;
+        out->fast_height = fast_h;
+      }
       return CMD_OK;
     }
     if (len - pos < length) break;

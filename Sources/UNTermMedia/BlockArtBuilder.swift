@@ -73,8 +73,8 @@ struct ArtGeometry: Hashable {
   /// The smallest size of the whole image that gives at least one pixel per area pixel,
   /// capped at the stored size.
   func neededSize(sourceWidth: Int, sourceHeight: Int) -> (width: Int, height: Int) {
-    let w = (Double(width) / max(shown.width, 1e-9)).rounded(.up)
-    let h = (Double(height) / max(shown.height, 1e-9)).rounded(.up)
+    let w = (Double(width) / max(shown.width, 1e-9) - 1e-9).rounded(.up)
+    let h = (Double(height) / max(shown.height, 1e-9) - 1e-9).rounded(.up)
     return (Int(min(Double(sourceWidth), max(1, w))), Int(min(Double(sourceHeight), max(1, h))))
   }
 }
@@ -82,13 +82,17 @@ struct ArtGeometry: Hashable {
 /// Builds half-block art from a decoded image.
 enum BlockArtBuilder {
   /// Art of exactly `columns × rows` cells: each cell's top and bottom are the average colours
-  /// of the image blocks under its upper and lower pixel.
+  /// of the image blocks under its upper and lower pixel. The image may show only part of the
+  /// picture (`image.region`), as long as it holds `g.shown`.
   static func art(
     of image: DecodedImage, geometry g: ArtGeometry, columns: Int, rows: Int,
     background: (r: UInt8, g: UInt8, b: UInt8)
   ) -> BlockArt {
-    let xs = spans(count: g.width, start: g.shown.x, length: g.shown.width, pixels: image.width)
-    let ys = spans(count: g.height, start: g.shown.y, length: g.shown.height, pixels: image.height)
+    let r = image.region
+    let startX = (g.shown.x - r.x) / r.width
+    let startY = (g.shown.y - r.y) / r.height
+    let xs = spans(count: g.width, start: startX, length: g.shown.width / r.width, pixels: image.width)
+    let ys = spans(count: g.height, start: startY, length: g.shown.height / r.height, pixels: image.height)
     let fill = Color.rgb(background.r, background.g, background.b)
     func color(_ px: Int, _ py: Int) -> Color {
       let ix = px - g.x

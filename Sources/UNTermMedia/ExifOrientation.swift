@@ -67,6 +67,31 @@ package enum ExifOrientation: Int, Hashable, Sendable {
     return nil
   }
 
+  /// Where a rectangle of the upright picture lies in the stored picture (both in fractions of
+  /// the picture's size).
+  package func storedRect(of upright: UnitRect) -> UnitRect {
+    let corners = [(upright.x, upright.y), (upright.x + upright.width, upright.y + upright.height)].map(stored)
+    let left = min(corners[0].0, corners[1].0)
+    let top = min(corners[0].1, corners[1].1)
+    return UnitRect(
+      x: left, y: top, width: max(corners[0].0, corners[1].0) - left, height: max(corners[0].1, corners[1].1) - top)
+  }
+
+  /// The stored point shown at an upright point, in fractions (the continuous form of `source`).
+  private func stored(_ point: (Double, Double)) -> (Double, Double) {
+    let (u, v) = point
+    switch self {
+    case .up: return (u, v)
+    case .upMirrored: return (1 - u, v)
+    case .down: return (1 - u, 1 - v)
+    case .downMirrored: return (u, 1 - v)
+    case .leftMirrored: return (v, u)
+    case .right: return (v, 1 - u)
+    case .rightMirrored: return (1 - v, 1 - u)
+    case .left: return (1 - v, u)
+    }
+  }
+
   /// RGB pixels turned upright: the result and its size.
   func apply(to rgb: [UInt8], width: Int, height: Int) -> (rgb: [UInt8], width: Int, height: Int) {
     guard self != .up, rgb.count == width * height * 3 else { return (rgb, width, height) }

@@ -13,6 +13,20 @@ final class MediaFile {
     var size: Int64
     var seconds: Int
     var nanoseconds: Int
+
+    /// The file itself, whatever path reached it.
+    var identity: Identity {
+      Identity(device: device, inode: inode, size: size, seconds: seconds, nanoseconds: nanoseconds)
+    }
+  }
+
+  /// One version of a file, by device, inode, size and modification time.
+  struct Identity: Hashable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var seconds: Int
+    var nanoseconds: Int
   }
 
   private let descriptor: Int32
@@ -51,6 +65,9 @@ final class MediaFile {
     }
     return key(path: path, status)
   }
+
+  /// Runs `body` with the open descriptor (for reads at explicit offsets; it stays open).
+  func withDescriptor<T>(_ body: (Int32) -> T) -> T { body(descriptor) }
 
   /// Up to `count` bytes from `offset`; fewer at the end of the file.
   func read(at offset: Int64, count: Int) throws(MediaError) -> [UInt8] {

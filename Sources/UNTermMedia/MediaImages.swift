@@ -6,9 +6,16 @@ import UserNotifications
 ///
 /// Only files a caller passes in are read (through `ImageReference.path` or a file URL
 /// attachment), with iOS's 10 MB image size cap and the decoder's pixel, scan and time caps.
-/// Decoded images are cached per file version (path, inode, size and modification time) and
-/// art per image and size, so a redraw decodes nothing. A failure is remembered for that file
-/// version, so a broken file is not decoded again on every frame; `problem(for:)` says why.
+/// The file is streamed through the decoder, which never holds the whole picture.
+///
+/// Two caches, both keyed by the file's identity (device, inode, size, modification time):
+/// a working copy of the whole picture, area-averaged to a few hundred pixels a side (a JPEG's
+/// 1/8 scale when that is enough), from which art of any size up to its resolution is built;
+/// and the art itself per size, so redraws and re-renders decode nothing. A size or a clipped
+/// region that needs more detail than the working copy has is decoded on its own, at exactly
+/// the art's pixels (a JPEG only in the rows and columns of the region). A failure is
+/// remembered for that file version, so a broken file is not decoded again on every frame;
+/// `problem(for:)` says why.
 ///
 /// Thread-confined: create and use an instance on one thread (the session's).
 package final class MediaImages: ImageProvider {
@@ -30,7 +37,7 @@ package final class MediaImages: ImageProvider {
   package private(set) var statistics = Statistics()
 
   private struct ArtKey: Hashable {
-    var file: MediaFile.Key
+    var file: MediaFile.Identity
     var columns: Int
     var rows: Int
     var crop: Bool
@@ -42,8 +49,8 @@ package final class MediaImages: ImageProvider {
   private var versions: [String: MediaFile.Key] = [:]
   private var headers: [MediaFile.Key: ImageHeader] = [:]
   private var failures: [MediaFile.Key: MediaError] = [:]
-  /// Decoded copies: at most 32 files and 64 MB of pixels.
-  private var images = RecentCache<MediaFile.Key, DecodedImage>(capacity: 32, maxCost: 64 << 20)
+  /// Working copies of whole pictures: at most 32 files and 32 MB of pixels.
+  private var images = RecentCache<MediaFile.Identity, DecodedImage>(capacity: 32, maxCost: 32 << 20)
   /// Art: at most 512 sizes and 2 million cells.
   private var arts = RecentCache<ArtKey, BlockArt>(capacity: 512, maxCost: 1 << 21)
 
@@ -66,11 +73,8 @@ package final class MediaImages: ImageProvider {
   /// image is already known not to decode.
   package func aspectRatio(of image: ImageReference) -> Double? {
     guard case .success(let key) = version(of: image) else { return nil }
-    if let header = headers[key] { return header.aspectRatio }
     do throws(MediaError) {
-      let header = try readHeader(key)
-      headers[key] = header
-      return header.aspectRatio
+      return try header(key).aspectRatio
     } catch {
       failures[key] = error
       return nil
@@ -93,16 +97,17 @@ package final class MediaImages: ImageProvider {
     else { return nil }
     guard case .success(let key) = version(of: image) else { return nil }
     let region = crop ? clipRegion(of: image) : .whole
-    let artKey = ArtKey(file: key, columns: columns, rows: rows, crop: crop, region: region)
+    let artKey = ArtKey(file: key.identity, columns: columns, rows: rows, crop: crop, region: region)
     if let cached = arts.value(for: artKey) {
       statistics.artCacheHits += 1
       return cached
     }
     do throws(MediaError) {
-      let decoded = try decodedImage(key, region: region, columns: columns, rows: rows, crop: crop)
+      let header = try header(key)
       let geometry = ArtGeometry(
-        sourceWidth: decoded.sourceWidth, sourceHeight: decoded.sourceHeight, region: region,
-        columns: columns, rows: rows, crop: crop)
+        sourceWidth: header.width, sourceHeight: header.height, region: region, columns: columns, rows: rows,
+        crop: crop)
+      let decoded = try pixels(key, header: header, geometry: geometry, clipped: region != .whole)
       let art = BlockArtBuilder.art(
         of: decoded, geometry: geometry, columns: columns, rows: rows, background: fill)
       arts.insert(art, for: artKey, cost: art.cells.count)
@@ -126,11 +131,14 @@ package final class MediaImages: ImageProvider {
     }
   }
 
-  /// The decoded copy in the cache for an image, if any (for tests and diagnostics).
+  /// The working copy in the cache for an image, if any (for tests and diagnostics).
   package func cachedImage(for image: ImageReference) -> DecodedImage? {
     guard case .success(let key) = version(of: image) else { return nil }
-    return images.value(for: key)
+    return images.value(for: key.identity)
   }
+
+  /// The latest decode, working copy or region (for tests and diagnostics).
+  package private(set) var lastDecoded: DecodedImage?
 
   // MARK: - Files
 
@@ -170,8 +178,8 @@ package final class MediaImages: ImageProvider {
   private func forget(_ key: MediaFile.Key) {
     headers[key] = nil
     failures[key] = nil
-    images.removeAll { $0 == key }
-    arts.removeAll { $0.file == key }
+    images.removeAll { $0 == key.identity }
+    arts.removeAll { $0.file == key.identity }
   }
 
   /// Opens the file a key names, refusing it when it changed since the key was taken.
@@ -181,11 +189,20 @@ package final class MediaImages: ImageProvider {
     return file
   }
 
-  /// The header from the file's first bytes, or from all of it when the header runs longer.
+  /// The header, read once per file version.
+  private func header(_ key: MediaFile.Key) throws(MediaError) -> ImageHeader {
+    if let header = headers[key] { return header }
+    let header = try readHeader(key)
+    headers[key] = header
+    return header
+  }
+
+  /// The header from the file's first bytes (enough for the EXIF block of a JPEG), or from all
+  /// of it when the header runs longer.
   private func readHeader(_ key: MediaFile.Key) throws(MediaError) -> ImageHeader {
     let file = try open(key)
     statistics.headerReads += 1
-    let prefix = try file.read(at: 0, count: 64 * 1024)
+    let prefix = try file.read(at: 0, count: 160 * 1024)
     do throws(MediaError) {
       return try MediaDecoder.probe(prefix)
     } catch  where error.kind == .truncated && file.size > Int64(prefix.count) {
@@ -193,54 +210,69 @@ package final class MediaImages: ImageProvider {
     }
   }
 
-  /// The decoded image for a file version, decoding (again) only when the cache has no copy
-  /// or its copy came from a reduced JPEG scale too small for this area.
-  private func decodedImage(
-    _ key: MediaFile.Key, region: UnitRect, columns: Int, rows: Int, crop: Bool
+  /// Longest side of a working copy unless the art needs more (a JPEG stops at the size it
+  /// decodes from DC coefficients alone).
+  private static let workingSide = 512
+
+  /// Pixels that hold what the art shows: the working copy when it has the detail; else a new
+  /// working copy of the whole picture, grown to the art's need unless the art shows a clipped
+  /// part (a thumbnail's clipping rectangle), whose region alone is then decoded at the art's
+  /// own pixels.
+  private func pixels(
+    _ key: MediaFile.Key, header: ImageHeader, geometry: ArtGeometry, clipped: Bool
   ) throws(MediaError) -> DecodedImage {
-    let cached = images.value(for: key)
-    var bytes: [UInt8]?
-    let source: (width: Int, height: Int)
-    if let cached {
-      source = (cached.sourceWidth, cached.sourceHeight)
-    } else if let header = headers[key] {
-      source = (header.width, header.height)
-    } else {
-      let all = try open(key).readAll(limit: limits.maxFileBytes)
-      let header = try MediaDecoder.probe(all)
-      headers[key] = header
-      source = (header.width, header.height)
-      bytes = all
+    let need = geometry.neededSize(sourceWidth: header.width, sourceHeight: header.height)
+    func covers(_ size: (width: Int, height: Int)) -> Bool { size.width >= need.width && size.height >= need.height }
+    if let working = images.value(for: key.identity), covers((working.width, working.height)) {
+      return working
     }
-    let geometry = ArtGeometry(
-      sourceWidth: source.width, sourceHeight: source.height, region: region, columns: columns,
-      rows: rows, crop: crop)
-    let need = cappedNeed(geometry.neededSize(sourceWidth: source.width, sourceHeight: source.height))
-    if let cached,
-      cached.scaleDenominator == 1
-        || (cached.decodedWidth >= need.width && cached.decodedHeight >= need.height)
-    {
-      return cached
+    let plain = workingSize(header)
+    if covers(plain) || !clipped {
+      let size = covers(plain) ? plain : grown(plain, to: need)
+      let working = try decode(key, header: header, region: .whole, size: size)
+      images.insert(working, for: key.identity, cost: working.rgb.count)
+      return working
     }
-    let data: [UInt8]
-    if let bytes {
-      data = bytes
-    } else {
-      data = try open(key).readAll(limit: limits.maxFileBytes)
-    }
-    statistics.decodes += 1
-    let decoded = try MediaDecoder.decode(data, limits: limits, target: need, background: fill)
-    images.insert(decoded, for: key, cost: decoded.rgb.count)
-    return decoded
+    return try decode(key, header: header, region: geometry.shown, size: (geometry.width, geometry.height))
   }
 
-  /// A needed size scaled down so its longer side is within the cached copy's cap: a larger
-  /// decode would be averaged down to that anyway.
-  private func cappedNeed(_ need: (width: Int, height: Int)) -> (width: Int, height: Int) {
-    let longer = max(need.width, need.height)
+  /// A working copy's size: the picture fitted in `workingSide`, and for a JPEG no more than it
+  /// decodes from DC coefficients alone.
+  private func workingSize(_ header: ImageHeader) -> (width: Int, height: Int) {
+    let longer = max(header.width, header.height)
+    let fit = { (side: Int) in longer <= Self.workingSide ? side : max(1, side * Self.workingSide / longer) }
+    var width = fit(header.width)
+    var height = fit(header.height)
+    if let fast = header.fastSize {
+      width = min(width, fast.width)
+      height = min(height, fast.height)
+    }
+    return (width, height)
+  }
+
+  /// A working copy grown to what the art needs, its longer side at most `limits.maxCachedSide`.
+  private func grown(_ size: (width: Int, height: Int), to need: (width: Int, height: Int)) -> (width: Int, height: Int)
+  {
+    var width = max(size.width, need.width)
+    var height = max(size.height, need.height)
     let cap = max(1, limits.maxCachedSide)
-    guard longer > cap else { return need }
-    return (max(1, need.width * cap / longer), max(1, need.height * cap / longer))
+    if max(width, height) > cap {
+      let larger = max(width, height)
+      width = max(1, width * cap / larger)
+      height = max(1, height * cap / larger)
+    }
+    return (width, height)
+  }
+
+  private func decode(
+    _ key: MediaFile.Key, header: ImageHeader, region: UnitRect, size: (width: Int, height: Int)
+  ) throws(MediaError) -> DecodedImage {
+    let file = try open(key)
+    statistics.decodes += 1
+    let decoded = try MediaDecoder.decode(
+      .file(file), limits: limits, region: region, size: size, orientation: header.orientation, background: fill)
+    lastDecoded = decoded
+    return decoded
   }
 
   /// The attachment's thumbnail clipping rectangle, clamped to the image; the whole image

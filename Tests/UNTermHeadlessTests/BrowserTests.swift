@@ -289,8 +289,9 @@ struct BrowserTests {
 
   private func decode(_ png: URL) throws -> DecodedImage {
     let bytes = [UInt8](try Data(contentsOf: png))
+    let header = try MediaDecoder.probe(bytes)
     return try MediaDecoder.decode(
-      bytes, limits: MediaLimits(maxCachedSide: 4096), target: (1, 1), background: (r: 0, g: 0, b: 0))
+      bytes, limits: .standard, size: (header.width, header.height), background: (r: 0, g: 0, b: 0))
   }
 
   @Test func twoThemesGiveDifferentPicturesInTheirOwnColours() throws {

@@ -41,18 +41,28 @@ import UNTermRender
     let right = F.jpeg(jpeg, orientation: 6)
     let header = try MediaDecoder.probe(right)
     #expect(header.width == 8 && header.height == 16 && header.orientation == .right)
-    let image = try MediaDecoder.decode(right, limits: .standard, target: (0, 0), background: (0, 0, 0))
+    let image = try MediaDecoder.decode(right, limits: .standard, size: (8, 16), background: (0, 0, 0))
     #expect(image.width == 8 && image.height == 16)
     #expect(image.sourceWidth == 8 && image.sourceHeight == 16)
     #expect(isRed(image.pixel(x: 4, y: 2)) && isGreen(image.pixel(x: 4, y: 13)))
 
     let left = try MediaDecoder.decode(
-      F.jpeg(jpeg, orientation: 8), limits: .standard, target: (0, 0), background: (0, 0, 0))
+      F.jpeg(jpeg, orientation: 8), limits: .standard, size: (8, 16), background: (0, 0, 0))
     #expect(isGreen(left.pixel(x: 4, y: 2)) && isRed(left.pixel(x: 4, y: 13)))
 
     let down = try MediaDecoder.decode(
-      F.jpeg(jpeg, orientation: 3), limits: .standard, target: (0, 0), background: (0, 0, 0))
+      F.jpeg(jpeg, orientation: 3), limits: .standard, size: (16, 8), background: (0, 0, 0))
     #expect(down.width == 16 && isGreen(down.pixel(x: 2, y: 4)) && isRed(down.pixel(x: 13, y: 4)))
+
+    // A region of the upright picture is cut from the right part of the stored one: the top
+    // quarter of the turned picture is red, decoded at 2 × 1 (a 1/8 scale, the DC path).
+    let top = try MediaDecoder.decode(
+      right, limits: .standard, region: UnitRect(x: 0, y: 0, width: 1, height: 0.25), size: (2, 1),
+      background: (0, 0, 0))
+    #expect(top.width == 2 && top.height == 1 && isRed(top.pixel(x: 0, y: 0)) && isRed(top.pixel(x: 1, y: 0)))
+    #expect(
+      ExifOrientation.right.storedRect(of: UnitRect(x: 0, y: 0, width: 1, height: 0.25))
+        == UnitRect(x: 0, y: 0, width: 0.25, height: 1))
   }
 
   @Test func theProviderShowsTurnedPhotosUpright() throws {

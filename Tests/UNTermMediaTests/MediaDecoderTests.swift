@@ -11,16 +11,26 @@ import UNTermTestSupport
   let limits = MediaLimits.standard
   let black: (r: UInt8, g: UInt8, b: UInt8) = (0, 0, 0)
 
+  /// The whole picture at its full size (every output pixel is one source pixel), or at `size`.
   private func decode(
-    _ bytes: [UInt8], limits: MediaLimits = .standard, target: (Int, Int) = (0, 0)
+    _ bytes: [UInt8], limits: MediaLimits = .standard, size: (Int, Int)? = nil, region: UnitRect = .whole
   ) throws(MediaError) -> DecodedImage {
-    try MediaDecoder.decode(bytes, limits: limits, target: (target.0, target.1), background: black)
+    var full = (1, 1)
+    if let size {
+      full = size
+    } else {
+      let header = try MediaDecoder.probe(bytes)
+      full = (header.width, header.height)
+    }
+    return try MediaDecoder.decode(
+      bytes, limits: limits, region: region, size: (full.0, full.1), background: black)
   }
 
-  /// The error a decode throws, or nil when it succeeds.
-  private func failure(_ bytes: [UInt8], limits: MediaLimits = .standard) -> MediaError? {
+  /// The error a decode throws, or nil when it succeeds: to a thumbnail (`size`, where a JPEG
+  /// takes the DC path) and at full size (libjpeg) when the header allows.
+  private func failure(_ bytes: [UInt8], limits: MediaLimits = .standard, size: (Int, Int) = (8, 6)) -> MediaError? {
     do {
-      _ = try decode(bytes, limits: limits)
+      _ = try decode(bytes, limits: limits, size: size)
       return nil
     } catch {
       return error
@@ -52,17 +62,69 @@ import UNTermTestSupport
 
   @Test func transparentPixelsAreCompositedOverTheBackground() throws {
     let png = try F.png(rows: [[(255, 255, 255, 0), (255, 0, 0, 255)]])
-    let image = try MediaDecoder.decode(png, limits: limits, target: (0, 0), background: (0, 0, 200))
+    let image = try MediaDecoder.decode(png, limits: limits, size: (2, 1), background: (0, 0, 200))
     #expect(image.pixel(x: 0, y: 0) == (0, 0, 200))
     #expect(image.pixel(x: 1, y: 0) == (255, 0, 0))
   }
 
-  @Test func largeDecodesAreAveragedDownForTheCache() throws {
+  @Test func largePicturesAreAveragedRowByRow() throws {
     let png = try F.pngSideBySide(width: 2048, height: 4, left: (255, 0, 0), right: (0, 0, 255))
-    let image = try decode(png)
-    #expect(image.width == 1024 && image.height == 2)
-    #expect(image.decodedWidth == 2048 && image.sourceWidth == 2048)
-    #expect(image.pixel(x: 0, y: 0) == (255, 0, 0) && image.pixel(x: 1023, y: 1) == (0, 0, 255))
+    let image = try decode(png, size: (2, 1))
+    #expect(image.width == 2 && image.height == 1)
+    #expect(image.sourceWidth == 2048 && image.sourceHeight == 4)
+    #expect(image.pixel(x: 0, y: 0) == (255, 0, 0) && image.pixel(x: 1, y: 0) == (0, 0, 255))
+    // Three output pixels over four: each weighs the source pixels by how much of them it
+    // covers (0 and 1/3 of 255, then 2/3 and 2/3), not whole pixels.
+    let row = try F.png(rows: [[(0, 0, 0, 255), (255, 255, 255, 255), (255, 255, 255, 255), (0, 0, 0, 255)]])
+    let three = try decode(row, size: (3, 1))
+    #expect([0, 1, 2].map { three.pixel(x: $0, y: 0).r } == [64, 255, 64])
+    // Enlarging: a 2 × 1 picture over 4 pixels repeats each, with no blend at the seam.
+    let two = try F.png(rows: [[(255, 0, 0, 255), (0, 0, 255, 255)]])
+    let wide = try decode(two, size: (4, 1))
+    #expect((0..<4).map { wide.pixel(x: $0, y: 0).r } == [255, 255, 0, 0])
+  }
+
+  @Test func aRegionIsCutBeforeAveraging() throws {
+    // Left half red, right half blue: the right quarter alone is all blue, and a region that
+    // straddles the middle is half and half.
+    let png = try F.pngSideBySide(width: 64, height: 8, left: (255, 0, 0), right: (0, 0, 255))
+    let right = try decode(png, size: (4, 2), region: UnitRect(x: 0.75, y: 0, width: 0.25, height: 1))
+    #expect((0..<4).allSatisfy { right.pixel(x: $0, y: 1) == (0, 0, 255) })
+    #expect(right.region == UnitRect(x: 0.75, y: 0, width: 0.25, height: 1))
+    let middle = try decode(png, size: (2, 1), region: UnitRect(x: 0.25, y: 0, width: 0.5, height: 1))
+    #expect(middle.pixel(x: 0, y: 0) == (255, 0, 0) && middle.pixel(x: 1, y: 0) == (0, 0, 255))
+    // The same for a JPEG decoded at a reduced scale with a crop.
+    var pixels: [UInt8] = []
+    for _ in 0..<256 { for x in 0..<512 { pixels += x < 256 ? [250, 10, 10] : [10, 10, 250] } }
+    let jpeg = try F.jpeg(width: 512, height: 256, pixels: pixels)
+    for size in [(4, 2), (100, 50)] {
+      let cut = try decode(jpeg, size: size, region: UnitRect(x: 0.6, y: 0.25, width: 0.4, height: 0.5))
+      let (r, _, b) = cut.pixel(x: size.0 / 2, y: size.1 / 2)
+      #expect(b > 200 && r < 40, "\(size)")
+    }
+  }
+
+  @Test func interlacedPNGsAverageAllSevenPasses() throws {
+    // An Adam7 PNG: every pass lands where it belongs, so a 2 × 2 reduction of a four-colour
+    // picture is its four quarters, and the full size is the picture itself.
+    let width = 16
+    let height = 16
+    var rgba: [UInt8] = []
+    for y in 0..<height {
+      for x in 0..<width {
+        let c: (UInt8, UInt8, UInt8) =
+          y < 8 ? (x < 8 ? (255, 0, 0) : (0, 255, 0)) : (x < 8 ? (0, 0, 255) : (255, 255, 255))
+        rgba += [c.0, c.1, c.2, 255]
+      }
+    }
+    let png = try F.pngInterlaced(width: width, height: height, rgba: rgba)
+    #expect(try MediaDecoder.probe(png).interlaced)
+    let quarters = try decode(png, size: (2, 2))
+    #expect(quarters.pixel(x: 0, y: 0) == (255, 0, 0) && quarters.pixel(x: 1, y: 0) == (0, 255, 0))
+    #expect(quarters.pixel(x: 0, y: 1) == (0, 0, 255) && quarters.pixel(x: 1, y: 1) == (255, 255, 255))
+    #expect(quarters.scans == 7)
+    let full = try decode(png)
+    #expect(full.pixel(x: 7, y: 7) == (255, 0, 0) && full.pixel(x: 8, y: 9) == (255, 255, 255))
   }
 
   @Test func aHugePNGHeaderIsRejectedBeforeDecoding() throws {
@@ -107,7 +169,11 @@ import UNTermTestSupport
 
   @Test func jpegDecodesToItsSizeAndColour() throws {
     let jpeg = try F.jpegSolid(width: 24, height: 16, (250, 20, 20))
-    #expect(try MediaDecoder.probe(jpeg) == ImageHeader(width: 24, height: 16, format: .jpeg, interlaced: false))
+    // Chroma at half resolution: the DC coefficients alone serve up to 2 × 1.
+    #expect(
+      try MediaDecoder.probe(jpeg)
+        == ImageHeader(
+          width: 24, height: 16, format: .jpeg, interlaced: false, fastSize: ImageHeader.Size(width: 2, height: 1)))
     let image = try decode(jpeg)
     #expect(image.width == 24 && image.height == 16 && image.format == .jpeg)
     let (r, g, b) = image.pixel(x: 5, y: 5)
@@ -132,23 +198,54 @@ import UNTermTestSupport
     #expect(r >= 240 && g <= 15 && b <= 15)
   }
 
-  @Test func aLargeJPEGDecodesAtTheScaleThePreviewNeeds() throws {
-    let jpeg = try F.jpeg(width: 4000, height: 3000, quality: 60)
-    let small = try decode(jpeg, target: (40, 30))
-    #expect(small.scaleDenominator == 8)
-    #expect(small.decodedWidth == 500 && small.decodedHeight == 375)
-    #expect(small.sourceWidth == 4000 && small.sourceHeight == 3000)
-    let medium = try decode(jpeg, target: (800, 600))
-    #expect(medium.scaleDenominator == 4)
-    // The cached copy is averaged down to at most 1024 on its longer side.
-    #expect(medium.width == 1000 && medium.height == 750)
+  @Test func aLargeJPEGDecodesAtTheSmallestScaleThatCoversTheSize() throws {
+    for layout in [F.JPEGLayout.baseline, .progressive] {
+      let jpeg = try F.jpeg(width: 4000, height: 3000, quality: 60, layout: layout)
+      let small = try decode(jpeg, size: (40, 30))
+      #expect(small.scaleNumerator == 1 && small.scaleDenominator == 8)
+      #expect(small.width == 40 && small.height == 30)
+      #expect(small.sourceWidth == 4000 && small.sourceHeight == 3000)
+      // 500 × 375 is the 1/8 scale exactly; one pixel more needs 2/8, and 1001 needs 3/8.
+      #expect(try decode(jpeg, size: (500, 375)).scaleNumerator == 1)
+      #expect(try decode(jpeg, size: (501, 375)).scaleNumerator == 2)
+      #expect(try decode(jpeg, size: (1001, 10)).scaleNumerator == 3)
+      // A region needs its share of the picture at the size asked: a quarter at 200 pixels
+      // wide is 800 of the picture, 2/8.
+      let quarter = UnitRect(x: 0.5, y: 0.5, width: 0.25, height: 0.25)
+      #expect(try decode(jpeg, size: (200, 150), region: quarter).scaleNumerator == 2)
+    }
+  }
+
+  @Test func theDCPathGivesLibjpegsSmallestScale() throws {
+    // At 1/8 the pixels come from the DC coefficients alone (no libjpeg); a grey picture, whose
+    // single component libjpeg also reduces with its 1 × 1 inverse DCT, must match libjpeg's
+    // own 1/8 decode exactly, baseline and progressive, with and without restart markers.
+    var generator = SeededGenerator(seed: 11)
+    let width = 200
+    let height = 120
+    let gray = (0..<width * height).map { i in
+      UInt8((i % width + i / width) % 200) &+ UInt8.random(in: 0...40, using: &generator)
+    }
+    for layout in [F.JPEGLayout.baseline, .progressive] {
+      let jpeg = try F.jpeg(width: width, height: height, components: 1, pixels: gray, quality: 85, layout: layout)
+      let dc = try decode(jpeg, size: (25, 15))
+      #expect(dc.scaleNumerator == 1 && dc.width == 25)
+      let reference = try F.libjpegEighth(jpeg)
+      #expect(reference.count == 25 * 15)
+      #expect((0..<25 * 15).allSatisfy { dc.rgb[$0 * 3] == reference[$0] }, "\(layout)")
+    }
   }
 
   @Test func aTruncatedJPEGIsRejected() throws {
-    let jpeg = try F.jpeg(width: 64, height: 64, pixels: F.noise(count: 64 * 64 * 3))
-    for cut in [jpeg.count * 6 / 10, jpeg.count - 2, 300, 3] {
-      let error = failure(Array(jpeg[..<cut]))
-      #expect(error?.kind == .truncated, "cut at \(cut): \(String(describing: error))")
+    for layout in [F.JPEGLayout.baseline, .progressive] {
+      let jpeg = try F.jpeg(width: 64, height: 64, pixels: F.noise(count: 64 * 64 * 3), layout: layout)
+      for cut in [jpeg.count * 6 / 10, jpeg.count - 2, 300, 3] {
+        // A thumbnail (the DC path) and the full size (libjpeg) both refuse it.
+        for size in [(8, 8), (64, 64)] {
+          let error = failure(Array(jpeg[..<cut]), size: size)
+          #expect(error?.kind == .truncated, "\(layout) cut at \(cut), \(size): \(String(describing: error))")
+        }
+      }
     }
   }
 
@@ -207,7 +304,7 @@ import UNTermTestSupport
     tight.maxScans = 0
     tight.timeBudget = .zero
     var error: MediaError?
-    let elapsed = seconds { error = failure(jpeg, limits: tight) }
+    let elapsed = seconds { error = failure(jpeg, limits: tight, size: (256, 256)) }
     #expect(error?.kind == .timedOut, "\(String(describing: error))")
     #expect(elapsed < 2)
   }
@@ -228,7 +325,7 @@ import UNTermTestSupport
       #expect(image.pixel(x: 3, y: 3) == (9, 9, 9))
     }
     let clear = F.gif(width: 2, height: 1, indices: [0, 1], palette: palette, transparent: 0)
-    let image = try MediaDecoder.decode(clear, limits: limits, target: (0, 0), background: (1, 2, 3))
+    let image = try MediaDecoder.decode(clear, limits: limits, size: (2, 1), background: (1, 2, 3))
     #expect(image.pixel(x: 0, y: 0) == (1, 2, 3))
     #expect(image.pixel(x: 1, y: 0) == (0, 0, 255))
   }
@@ -271,8 +368,12 @@ import UNTermTestSupport
             let at = Int.random(in: 4..<bytes.count, using: &generator)
             bytes.insert(contentsOf: F.noise(count: 32, seed: UInt64(round + 1)), at: at)
           }
-          _ = try? MediaDecoder.probe(bytes)
+          let header = try? MediaDecoder.probe(bytes)
           if failure(bytes) == nil { outcomes.ok += 1 } else { outcomes.failed += 1 }
+          // The full size as well, when the header gives a sane one (libjpeg for JPEGs).
+          if let header, header.width * header.height <= 1 << 16 {
+            _ = failure(bytes, size: (header.width, header.height))
+          }
         }
       }
     }

@@ -23,6 +23,31 @@ enum MediaFixtures {
     return Array(UnsafeBufferPointer(start: out, count: length))
   }
 
+  /// RGBA pixels as an interlaced (Adam7) PNG.
+  static func pngInterlaced(width: Int, height: Int, rgba: [UInt8]) throws -> [UInt8] {
+    var out: UnsafeMutablePointer<UInt8>?
+    var length = 0
+    let status = rgba.withUnsafeBufferPointer {
+      cmf_encode_png_interlaced($0.baseAddress, UInt32(width), UInt32(height), &out, &length)
+    }
+    guard status == 0, let out else { throw FixtureError(description: "PNG encoding failed (\(status))") }
+    defer { cmf_free(out) }
+    return Array(UnsafeBufferPointer(start: out, count: length))
+  }
+
+  /// libjpeg's own 1/8-scale decode of a JPEG, as gray samples.
+  static func libjpegEighth(_ jpeg: [UInt8]) throws -> [UInt8] {
+    var out: UnsafeMutablePointer<UInt8>?
+    var width: UInt32 = 0
+    var height: UInt32 = 0
+    let status = jpeg.withUnsafeBufferPointer {
+      cmf_decode_jpeg_eighth($0.baseAddress, $0.count, &out, &width, &height)
+    }
+    guard status == 0, let out else { throw FixtureError(description: "libjpeg failed (\(status))") }
+    defer { cmf_free(out) }
+    return Array(UnsafeBufferPointer(start: out, count: Int(width * height)))
+  }
+
   /// A PNG of one colour per pixel, given row by row.
   static func png(rows: [[(UInt8, UInt8, UInt8, UInt8)]]) throws -> [UInt8] {
     let rgba = rows.flatMap { $0.flatMap { [$0.0, $0.1, $0.2, $0.3] } }

@@ -81,31 +81,62 @@ import UserNotifications
     #expect(images.statistics.decodes == 0)
   }
 
-  @Test func aLargeJPEGDecodesAtReducedScaleOnceAndRendersFromTheCache() throws {
+  @Test func aLargeJPEGDecodesOnceToAWorkingCopyAndRendersFromTheCaches() throws {
     let folder = try F.Folder()
     let url = try folder.write("big.jpg", F.jpeg(width: 4000, height: 3000, quality: 60))
     let images = MediaImages()
-    let start = ContinuousClock.now
     let art = try #require(images.art(of: reference(url), columns: 40, rows: 20))
-    let first = ContinuousClock.now - start
     #expect(art.columns == 40 && art.rows == 20 && art.cells.count == 800)
+    // The working copy comes from the DC coefficients (the 1/8 scale), at the resolution of the
+    // half-resolution chroma: 250 × 188.
     let cached = try #require(images.cachedImage(for: reference(url)))
-    #expect(cached.scaleDenominator > 1)
-    #expect(cached.decodedWidth == 500)
-    #expect(first < .seconds(2))
+    #expect(cached.scaleNumerator == 1 && cached.scaleDenominator == 8)
+    #expect(cached.width == 250 && cached.height == 188 && cached.region == .whole)
 
     let again = images.art(of: reference(url), columns: 40, rows: 20)
     #expect(again == art)
     #expect(images.statistics.decodes == 1)
     #expect(images.statistics.artCacheHits == 1)
-    // Another size is built from the same decode.
+    // Another size is built from the same working copy.
     _ = images.art(of: reference(url), columns: 8, rows: 3, crop: true)
     #expect(images.statistics.decodes == 1)
     #expect(images.statistics.artBuilds == 2)
-    // A size needing more pixels than 1/8 scale gives decodes again, at a finer scale.
+    // A size needing more pixels than the 1/8 scale decodes again, at a finer scale.
     _ = images.art(of: reference(url), columns: 600, rows: 200)
     #expect(images.statistics.decodes == 2)
-    #expect(images.cachedImage(for: reference(url))?.scaleDenominator == 4)
+    #expect(images.cachedImage(for: reference(url))?.scaleNumerator == 2)
+  }
+
+  @Test func theSameFileUnderAnotherNameIsNotDecodedAgain() throws {
+    let folder = try F.Folder()
+    let url = try folder.write("photo.png", F.pngSplit(width: 64, height: 64, top: (255, 0, 0), bottom: (0, 0, 255)))
+    let link = folder.url.appendingPathComponent("alias.png")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: url)
+    let images = MediaImages()
+    let first = images.art(of: reference(url), columns: 4, rows: 2)
+    #expect(images.art(of: reference(link), columns: 4, rows: 2) == first)
+    #expect(images.statistics.decodes == 1 && images.statistics.artCacheHits == 1)
+  }
+
+  @Test func aClipThatNeedsMoreDetailIsDecodedOnItsOwn() throws {
+    // A thumbnail clipped to a small corner of a large picture: the working copy would give
+    // it a few pixels, so the corner alone is decoded at the thumbnail's pixels.
+    let folder = try F.Folder()
+    var rgba: [UInt8] = []
+    for y in 0..<1200 {
+      for x in 0..<1600 { rgba += x < 40 && y < 40 ? [255, 255, 0, 255] : [0, 0, 90, 255] }
+    }
+    let url = try folder.write("map.png", F.png(width: 1600, height: 1200, rgba: rgba))
+    let clip: [AnyHashable: Any] = [
+      UNNotificationAttachmentOptionsThumbnailClippingRectKey: ["X": 0.0, "Y": 0.0, "Width": 0.025, "Height": 1 / 30.0]
+    ]
+    let attachment = try UNNotificationAttachment(identifier: "map", url: url, options: clip)
+    let images = MediaImages()
+    let art = try #require(images.art(of: reference(attachment: attachment), columns: 20, rows: 10, crop: true))
+    #expect(art.cells.allSatisfy { $0 == BlockArt.Pixels(top: .rgb(255, 255, 0), bottom: .rgb(255, 255, 0)) })
+    let decoded = try #require(images.lastDecoded)
+    #expect(decoded.width == 20 && decoded.height == 20)
+    #expect(decoded.region == UnitRect(x: 0, y: 0, width: 0.025, height: 1 / 30.0))
   }
 
   @Test func aFailureIsRememberedAndExplained() throws {

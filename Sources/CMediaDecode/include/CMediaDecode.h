@@ -10,6 +10,12 @@
  *    allocated.
  *  - Progressive JPEG scans, libjpeg's working memory and wall-clock time are capped.
  *  - Library warnings (corrupt data, premature end of file) are treated as errors.
+ *
+ * cmd_decode returns the whole picture. cmd_decode_scaled and cmd_decode_scaled_fd return a
+ * region of it area-averaged to a target size, and never hold the whole decoded picture: PNG
+ * and GIF rows stream into the reducer as they are decoded, and a JPEG is decoded at the
+ * smallest DCT scale (1/8 … 8/8) that still gives every target pixel a source pixel, cropped
+ * to the region; at 1/8 it is read from its DC coefficients alone.
  */
 #ifndef CMEDIADECODE_H
 #define CMEDIADECODE_H
@@ -74,6 +80,11 @@ typedef struct cmd_info {
   int32_t format;
   /** 1 for a progressive JPEG or an interlaced PNG or GIF. */
   int32_t interlaced;
+  /** For a JPEG cmd_decode_scaled reads from its DC coefficients alone (the fastest way): the
+   *  largest target size, as a share of the whole picture, it serves that way, which is the
+   *  1/8 scale of the most subsampled component. 0 when the file needs libjpeg. */
+  uint32_t fast_width;
+  uint32_t fast_height;
 } cmd_info;
 
 /** A decoded image: 8-bit samples, rows top to bottom with no padding. */
@@ -83,18 +94,42 @@ typedef struct cmd_image {
   size_t byte_count;
   uint32_t width;
   uint32_t height;
-  /** 4 (RGBA, not premultiplied) for PNG and GIF, 3 (RGB) for JPEG. */
+  /** cmd_decode: 4 (RGBA, not premultiplied) for PNG and GIF, 3 (RGB) for JPEG.
+   *  cmd_decode_scaled: 3 (RGB, transparency composited over the background). */
   uint32_t channels;
   /** The size stored in the file; larger than width/height when a JPEG was scaled down. */
   uint32_t source_width;
   uint32_t source_height;
-  /** The JPEG scale used: 1, 2, 4 or 8 (1 for PNG and GIF). */
+  /** The JPEG scale's denominator: cmd_decode reduces by 1, 2, 4 or 8 (scale_num 1);
+   *  cmd_decode_scaled uses scale_num / 8. 1 for PNG and GIF. */
   uint32_t scale_denom;
   /** Scans read from a JPEG (1 for baseline). */
   uint32_t scans;
   /** One of CMD_FORMAT_*. */
   int32_t format;
+  /** With scale_denom, the JPEG scale used (scale_num / scale_denom; 1/1 for PNG and GIF). */
+  uint32_t scale_num;
 } cmd_image;
+
+/** Largest side of a cmd_decode_scaled target. */
+#define CMD_MAX_TARGET_SIDE 8192u
+/** Largest width × height of a cmd_decode_scaled target. */
+#define CMD_MAX_TARGET_PIXELS (1u << 22)
+
+/** The part of the stored picture cmd_decode_scaled draws, and the size it draws it at. */
+typedef struct cmd_target {
+  /** Output size in pixels: 1 … CMD_MAX_TARGET_SIDE each, CMD_MAX_TARGET_PIXELS in all. */
+  uint32_t width;
+  uint32_t height;
+  /** The region drawn, in fractions of the stored width and height (origin top left); it is
+   *  clamped to the picture and must keep some area. The whole picture is 0, 0, 1, 1. */
+  double x;
+  double y;
+  double region_width;
+  double region_height;
+  /** The colour transparent pixels are composited over. */
+  uint8_t background[3];
+} cmd_target;
 
 /** Reads only the header: size, format and whether the image is interlaced or progressive.
  *  Works on a prefix of the file. Returns CMD_OK or an error with a message in err. */
@@ -110,6 +145,19 @@ int cmd_probe(const uint8_t *bytes, size_t len, cmd_info *out, char *err, size_t
  */
 int cmd_decode(const uint8_t *bytes, size_t len, const cmd_limits *limits, uint32_t target_w,
                uint32_t target_h, cmd_image *out, char *err, size_t errlen);
+
+/**
+ * A region of the picture (a GIF's first frame) averaged down (or up) to target->width ×
+ * target->height RGB pixels: *out gets channels 3, the stored size in source_width and
+ * source_height, and the JPEG scale used. Same limits, errors and ownership as cmd_decode.
+ */
+int cmd_decode_scaled(const uint8_t *bytes, size_t len, const cmd_limits *limits,
+                      const cmd_target *target, cmd_image *out, char *err, size_t errlen);
+
+/** cmd_decode_scaled reading a regular file from its first byte with pread (the descriptor's
+ *  offset is left alone), 64 KB at a time. */
+int cmd_decode_scaled_fd(int fd, const cmd_limits *limits, const cmd_target *target,
+                         cmd_image *out, char *err, size_t errlen);
 
 /** Releases a decoded image's pixels; safe to call twice or on a zeroed image. */
 void cmd_free(cmd_image *image);
