@@ -15,7 +15,9 @@ let package = Package(
     .target(name: "UNTermCore", dependencies: ["UserNotifications", "UserNotificationsUI"]),
     .target(name: "UNTermRender", dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermCore"]),
     .target(name: "CMediaDecode", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
-    .target(name: "UNTermMedia", dependencies: ["CMediaDecode", "UserNotifications", "UNTermRender"]),
+    // libcurl through dlopen, on the first download (Debian: libcurl4; headers: libcurl4-openssl-dev).
+    .target(name: "CMediaFetch"),
+    .target(name: "UNTermMedia", dependencies: ["CMediaDecode", "CMediaFetch", "UserNotifications", "UNTermRender"]),
     .target(
       name: "UNTermHeadless",
       dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermMedia"]),
@@ -57,6 +59,8 @@ let package = Package(
       linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("z"), .linkedLibrary("m")]),
     .executableTarget(
       name: "unterm-log-stress", dependencies: ["UNTermCore", "UNTermHeadless"], path: "Tests/LogStress"),
+    // Runs a command and reports its own peak memory (tests of what downloads and decodes hold).
+    .executableTarget(name: "unterm-peak", path: "Tests/PeakMemory"),
     .testTarget(name: "UserNotificationsTests", dependencies: ["UserNotifications", "UNTermTestSupport"]),
     .testTarget(
       name: "UNTermCoreTests",
@@ -74,7 +78,7 @@ let package = Package(
       name: "UNTermHeadlessTests",
       dependencies: [
         "UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermTestSupport", "UNTermShell",
-        "UNTermMedia", "unterm-log-stress", "unterm",
+        "UNTermMedia", "unterm-log-stress", "unterm", "unterm-peak", "CMediaFixtures",
       ]),
     .testTarget(
       name: "UNTermMediaTests",

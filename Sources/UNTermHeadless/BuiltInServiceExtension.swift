@@ -1,14 +1,16 @@
 import Foundation
 import UNTermCore
+import UNTermMedia
 import UserNotifications
 
 /// The service extension for users without Swift code: it reads a media URL from the payload's
 /// `attachment-url`, `image-url` or `media-url` (in that order) and attaches the file.
 ///
 /// Relative paths resolve against the payload's folder; they and `file:` URLs must stay inside
-/// the media folder after resolving `..` and links. `http(s)` URLs are downloaded with
-/// `URLSession`, with the remaining budget as the timeout. Whatever goes wrong, the
-/// notification is shown without the attachment, and the trace says why.
+/// the media folder after resolving `..` and links. `http(s)` URLs are downloaded by
+/// `MediaDownload` (libcurl, loaded only then) straight into a file of the media cache, refused
+/// once past the size limit for their type, and cut off when the budget ends. Whatever goes
+/// wrong, the notification is shown without the attachment, and the trace says why.
 package final class BuiltInServiceExtension: UNNotificationServiceExtension, @unchecked Sendable {
   private let payloadDirectory: URL
   private let mediaDirectory: URL
@@ -18,6 +20,8 @@ package final class BuiltInServiceExtension: UNNotificationServiceExtension, @un
   private let trace: @Sendable (TraceLine) -> Void
   private let downloads: URL
   private let state = ExpiryState()
+  /// When the extension was made: the budget runs from here.
+  private let started = Date()
 
   package init(
     payloadDirectory: URL, mediaDirectory: URL?, mediaDirectoryOption: String = "--media-dir", budget: TimeInterval,
@@ -73,10 +77,9 @@ package final class BuiltInServiceExtension: UNNotificationServiceExtension, @un
       let box = HandlerBox(attach: { attach($0, hint: $1) }, fallback: { contentHandler(content) })
       let original = request.content
       state.set(fallback: { contentHandler(original) })
-      state.set(
-        task: download(url, request: request, key: key) { file, hint in
-          if let file { box.attach(file, hint) } else { box.fallback() }
-        })
+      download(url, request: request, key: key) { file, hint in
+        if let file { box.attach(file, hint) } else { box.fallback() }
+      }
     case .file(let fileURL):
       attach(fileURL)
     case .unsupported:
@@ -87,80 +90,62 @@ package final class BuiltInServiceExtension: UNNotificationServiceExtension, @un
 
   /// At expiry, the download is cancelled and the notification shown without the attachment.
   override package func serviceExtensionTimeWillExpire() {
-    let (task, fallback) = state.take()
-    task?.cancel()
+    let (download, fallback) = state.take()
+    download?.cancel()
     if let fallback {
       trace("download cancelled at expiry; showing the notification without the attachment")
       fallback()
     }
   }
 
+  /// Downloads on a thread of its own, within what is left of the budget.
   private func download(
     _ url: URL, request: UNNotificationRequest, key: String, completion: @escaping @Sendable (URL?, String?) -> Void
-  ) -> URLSessionTask {
+  ) {
     let id = request.identifier
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = max(0.1, budget)
-    configuration.timeoutIntervalForResource = max(0.1, budget)
-    let session = URLSession(configuration: configuration)
+    let remaining = max(0.001, budget - Date().timeIntervalSince(started))
+    let download: MediaDownload
+    do {
+      download = try MediaDownload()
+    } catch {
+      trace("\(id): download failed — \(error.description); shown without it")
+      completion(nil, nil)
+      return
+    }
+    state.set(download: download)
     trace(
-      "\(id): downloading \(OneLine.quote(url.absoluteString, limit: 60)) (timeout \(ServicePipeline.format(budget)))")
-    let started = Date()
+      "\(id): downloading \(OneLine.quote(url.absoluteString, limit: 60)) (timeout \(ServicePipeline.format(remaining)))"
+    )
     let directory = downloads
     let trace = self.trace
-    let task = session.dataTask(with: url) { data, response, error in
-      defer { session.finishTasksAndInvalidate() }
-      if let error {
-        trace("\(id): download failed — \(error.localizedDescription); shown without it")
+    let budget = self.budget
+    let thread = Thread {
+      let began = Date()
+      switch download.run(url, into: directory, timeout: remaining) {
+      case .downloaded(let file, let bytes, let hint):
+        trace(
+          TraceLine(
+            "\(id): downloaded \(bytes) bytes", timing: "in \(ServicePipeline.format(Date().timeIntervalSince(began)))")
+        )
+        completion(file, hint)
+      case .refused(let reason):
+        trace("\(id): download refused — \(OneLine.flatten(reason)); shown without it")
         completion(nil, nil)
-        return
-      }
-      let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-      guard (200..<300).contains(status), let data else {
-        trace("\(id): download failed — HTTP \(status); shown without it")
+      case .timedOut(let bytes):
+        trace(
+          "\(id): download stopped — the \(ServicePipeline.format(budget)) budget ran out after \(bytes) bytes; shown without it"
+        )
         completion(nil, nil)
-        return
-      }
-      guard data.count <= UNAttachmentKind.movie.maximumByteCount else {
-        trace("\(id): download is \(data.count) bytes, over every attachment limit; shown without it")
-        completion(nil, nil)
-        return
-      }
-      trace(
-        TraceLine(
-          "\(id): downloaded \(data.count) bytes",
-          timing: "in \(ServicePipeline.format(Date().timeIntervalSince(started)))"))
-      do {
-        try FileManager.default.createDirectory(
-          at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let name = url.lastPathComponent.isEmpty ? "download" : url.lastPathComponent
-        let file = directory.appendingPathComponent("\(UUID().uuidString)-\(name)")
-        try data.write(to: file)
-        completion(file, Self.typeHint(mime: (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")))
-      } catch {
-        trace("\(id): could not store the download — \(error.localizedDescription)")
+      case .cancelled:
         completion(nil, nil)
       }
     }
-    task.resume()
-    return task
-  }
-
-  private static func typeHint(mime: String?) -> String? {
-    switch mime?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() {
-    case "image/png": return "public.png"
-    case "image/jpeg", "image/jpg": return "public.jpeg"
-    case "image/gif": return "com.compuserve.gif"
-    case "audio/mpeg": return "public.mp3"
-    case "audio/wav", "audio/x-wav": return "com.microsoft.waveform-audio"
-    case "audio/mp4", "audio/x-m4a": return "public.mpeg-4-audio"
-    case "video/mp4": return "public.mpeg-4"
-    default: return nil
-    }
+    thread.name = "unterm.download"
+    thread.start()
   }
 }
 
-/// Carries the attach and fall-back steps into URLSession's completion handler.
+/// Carries the attach and fall-back steps to the download's thread.
 private struct HandlerBox: @unchecked Sendable {
   let attach: (URL, String?) -> Void
   let fallback: () -> Void
@@ -169,12 +154,12 @@ private struct HandlerBox: @unchecked Sendable {
 /// What expiry needs from a running download, shared between the extension's threads.
 private final class ExpiryState: @unchecked Sendable {
   private let lock = NSLock()
-  private var task: URLSessionTask?
+  private var download: MediaDownload?
   private var fallback: (() -> Void)?
 
-  func set(task newTask: URLSessionTask) {
+  func set(download newDownload: MediaDownload) {
     lock.lock()
-    task = newTask
+    download = newDownload
     lock.unlock()
   }
 
@@ -184,10 +169,10 @@ private final class ExpiryState: @unchecked Sendable {
     lock.unlock()
   }
 
-  func take() -> (URLSessionTask?, (() -> Void)?) {
+  func take() -> (MediaDownload?, (() -> Void)?) {
     lock.lock()
     defer { lock.unlock() }
-    return (task, fallback)
+    return (download, fallback)
   }
 }
 

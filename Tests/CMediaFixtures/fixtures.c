@@ -328,6 +328,42 @@ int cmf_encode_png_interlaced(const uint8_t *rgba, uint32_t width, uint32_t heig
   return 0;
 }
 
+int cmf_encode_png_gradient(uint32_t width, uint32_t height, uint8_t **out, size_t *out_len) {
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+  if (png == NULL) return 1;
+  png_infop info = png_create_info_struct(png);
+  png_buffer buffer = {0};
+  uint8_t *volatile row = malloc((size_t)width * 3);
+  if (info == NULL || row == NULL || setjmp(png_jmpbuf(png))) {
+    png_destroy_write_struct(&png, &info);
+    free(row);
+    free(buffer.bytes);
+    return 2;
+  }
+  png_set_write_fn(png, &buffer, png_buffer_write, png_buffer_flush);
+  png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_write_info(png, info);
+  for (uint32_t y = 0; y < height; y++) {
+    for (uint32_t x = 0; x < width; x++) {
+      row[3 * x] = (uint8_t)(x * 255 / (width > 1 ? width - 1 : 1));
+      row[3 * x + 1] = (uint8_t)(y * 255 / (height > 1 ? height - 1 : 1));
+      row[3 * x + 2] = (uint8_t)((x + y) & 0xFF);
+    }
+    png_write_row(png, row);
+  }
+  png_write_end(png, NULL);
+  png_destroy_write_struct(&png, &info);
+  free(row);
+  if (buffer.failed) {
+    free(buffer.bytes);
+    return 3;
+  }
+  *out = buffer.bytes;
+  *out_len = buffer.length;
+  return 0;
+}
+
 int cmf_decode_jpeg_eighth(const uint8_t *bytes, size_t len, uint8_t **out, uint32_t *width,
                            uint32_t *height) {
   struct jpeg_decompress_struct cinfo;

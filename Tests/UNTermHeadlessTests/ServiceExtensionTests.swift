@@ -77,6 +77,67 @@ struct ServiceExtensionTests {
     #expect(Date().timeIntervalSince(start) < 5)
   }
 
+  static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
+
+  /// Pushes a payload whose image-url is on the server and lets the extension finish the way
+  /// `render` does: at most the budget in real time. Returns the seconds it took.
+  private func pushRemote(_ session: Session, _ url: String, budget: TimeInterval, in dir: URL) throws -> TimeInterval {
+    let start = Date()
+    try session.push(try payload(#"{"aps":{"alert":"original","mutable-content":1},"image-url":"\#(url)"}"#, in: dir))
+    session.finishServiceExtensions(within: budget)
+    return Date().timeIntervalSince(start)
+  }
+
+  @Test func anEndlessDownloadIsStoppedAtTheImageLimitAndTheNotificationShownWithoutIt() throws {
+    let server = try LoopbackHTTPServer(routes: [
+      "/endless": .init(contentType: "image/png", body: Self.pngSignature, stream: .endless, declaredLength: .none)
+    ])
+    let dir = try Fixtures.temporaryDirectory()
+    let (session, trace) = try session(timeout: 10)
+    let seconds = try pushRemote(session, server.url("/endless"), budget: 10, in: dir)
+    #expect(seconds < 5, "\(seconds) s")
+    let shown = try #require(delivered(session))
+    #expect(shown.request.content.body == "original" && shown.request.content.attachments.isEmpty)
+    #expect(
+      trace().contains {
+        $0.contains("req-1: download refused — stopped after ")
+          && $0.contains("bytes: the body passes the 10000000-byte limit for images; shown without it")
+      }, "\(trace())")
+  }
+
+  @Test func aDeclaredLengthOverTheLimitIsRefusedBeforeTheBody() throws {
+    let server = try LoopbackHTTPServer(routes: [
+      "/huge": .init(
+        contentType: "image/jpeg", body: [0xFF, 0xD8, 0xFF], stream: .endless, declaredLength: .claim(200_000_000))
+    ])
+    let dir = try Fixtures.temporaryDirectory()
+    let (session, trace) = try session(timeout: 10)
+    let seconds = try pushRemote(session, server.url("/huge"), budget: 10, in: dir)
+    #expect(seconds < 2, "\(seconds) s")
+    #expect(delivered(session)?.request.content.attachments.isEmpty == true)
+    #expect(
+      trace().contains(
+        "req-1: download refused — the server says 200000000 bytes; images may be at most 10000000 bytes; shown without it"
+      ), "\(trace())")
+  }
+
+  @Test func aSlowDripIsCutOffWhenTheBudgetEnds() throws {
+    let server = try LoopbackHTTPServer(routes: [
+      "/drip": .init(
+        contentType: "image/png", body: Self.pngSignature, stream: .drip(interval: 0.1), declaredLength: .none)
+    ])
+    let dir = try Fixtures.temporaryDirectory()
+    let (session, trace) = try session(timeout: 2)
+    let seconds = try pushRemote(session, server.url("/drip"), budget: 2, in: dir)
+    // The budget is a hard deadline: the download ends with it, not after.
+    #expect(seconds >= 1.9 && seconds < 2.5, "\(seconds) s")
+    let shown = try #require(delivered(session))
+    #expect(shown.request.content.body == "original" && shown.request.content.attachments.isEmpty)
+    #expect(
+      trace().contains { $0.contains("req-1: download stopped — the 2.0 s budget ran out after ") }
+        || trace().contains { $0.contains("download cancelled at expiry") }, "\(trace())")
+  }
+
   @Test(arguments: ["../outside.png", "/etc/hostname", "link.png"])
   func filesOutsideTheMediaFolderAreRefused(_ path: String) throws {
     let root = try Fixtures.temporaryDirectory()

@@ -4,30 +4,62 @@ import Foundation
   import Glibc
 #endif
 
-/// A small HTTP/1.0 server on 127.0.0.1 for tests: fixed routes, optional delays, one thread
-/// per connection.
+/// A small HTTP/1.0 server on 127.0.0.1 for tests: fixed routes, optional delays, bodies that
+/// never end or arrive a byte at a time, declared lengths that lie; one thread per connection.
 package final class LoopbackHTTPServer: @unchecked Sendable {
   package struct Route: Sendable {
+    /// What the body does after `body` is sent.
+    package enum Stream: Sendable {
+      /// Nothing: the body is `body`.
+      case none
+      /// Zeros follow, without end, as fast as the client reads.
+      case endless
+      /// One zero byte follows every `interval` seconds, without end.
+      case drip(interval: TimeInterval)
+    }
+
+    /// The Content-Length header.
+    package enum DeclaredLength: Sendable {
+      /// The length of `body` (none for a stream).
+      case actual
+      /// No header.
+      case none
+      /// This number, whatever comes.
+      case claim(Int)
+    }
+
     package var status: Int
     package var contentType: String
     package var body: [UInt8]
     package var delay: TimeInterval
+    package var stream: Stream
+    package var declaredLength: DeclaredLength
+    /// Extra header lines ("Location: …").
+    package var headers: [String]
 
     package init(
-      status: Int = 200, contentType: String = "application/octet-stream", body: [UInt8], delay: TimeInterval = 0
+      status: Int = 200, contentType: String = "application/octet-stream", body: [UInt8], delay: TimeInterval = 0,
+      stream: Stream = .none, declaredLength: DeclaredLength = .actual, headers: [String] = []
     ) {
       self.status = status
       self.contentType = contentType
       self.body = body
       self.delay = delay
+      self.stream = stream
+      self.declaredLength = declaredLength
+      self.headers = headers
     }
   }
+
+  /// A stream stops by itself after this long, so no thread outlives a test for long.
+  package static let longestStream: TimeInterval = 60
 
   private let routes: [String: Route]
   private var listener: Int32 = -1
   package private(set) var port: Int = 0
   private let lock = NSLock()
   private var stopped = false
+  private var sentBytes: [String: Int] = [:]
 
   package init(routes: [String: Route]) throws {
     self.routes = routes
@@ -60,6 +92,13 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
   /// The URL of a path on this server.
   package func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
+  /// Body bytes sent so far on a path (all connections), for checking where a client stopped.
+  package func bytesSent(_ path: String) -> Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return sentBytes[path] ?? 0
+  }
+
   package func stop() {
     lock.lock()
     let wasStopped = stopped
@@ -71,6 +110,12 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
     }
   }
 
+  private var isStopped: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return stopped
+  }
+
   private func acceptLoop() {
     while true {
       let client = accept(listener, nil, nil)
@@ -78,6 +123,23 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
       let thread = Thread { [weak self] in self?.serve(client) }
       thread.start()
     }
+  }
+
+  /// Sends all of `bytes`; false once the client has gone (no SIGPIPE).
+  private func send(_ client: Int32, _ bytes: [UInt8]) -> Bool {
+    var sent = 0
+    while sent < bytes.count {
+      let n = bytes[sent...].withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      if n <= 0 { return false }
+      sent += n
+    }
+    return true
+  }
+
+  private func count(_ path: String, _ bytes: Int) {
+    lock.lock()
+    sentBytes[path, default: 0] += bytes
+    lock.unlock()
   }
 
   private func serve(_ client: Int32) {
@@ -93,14 +155,32 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
     let path = line.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
     let route = routes[path] ?? Route(status: 404, contentType: "text/plain", body: Array("not found".utf8))
     if route.delay > 0 { Thread.sleep(forTimeInterval: route.delay) }
-    let header =
-      "HTTP/1.0 \(route.status) X\r\nContent-Type: \(route.contentType)\r\nContent-Length: \(route.body.count)\r\nConnection: close\r\n\r\n"
-    let bytes = Array(header.utf8) + route.body
-    var sent = 0
-    while sent < bytes.count {
-      let n = bytes[sent...].withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
-      if n <= 0 { return }
-      sent += n
+    var header = "HTTP/1.0 \(route.status) X\r\nContent-Type: \(route.contentType)\r\n"
+    switch route.declaredLength {
+    case .actual:
+      if case .none = route.stream { header += "Content-Length: \(route.body.count)\r\n" }
+    case .none: break
+    case .claim(let length): header += "Content-Length: \(length)\r\n"
+    }
+    for extra in route.headers { header += extra + "\r\n" }
+    header += "Connection: close\r\n\r\n"
+    guard send(client, Array(header.utf8)), send(client, route.body) else { return }
+    count(path, route.body.count)
+    let started = Date()
+    switch route.stream {
+    case .none:
+      return
+    case .endless:
+      let zeros = [UInt8](repeating: 0, count: 64 * 1024)
+      while !isStopped, Date().timeIntervalSince(started) < Self.longestStream, send(client, zeros) {
+        count(path, zeros.count)
+      }
+    case .drip(let interval):
+      while !isStopped, Date().timeIntervalSince(started) < Self.longestStream {
+        Thread.sleep(forTimeInterval: interval)
+        guard send(client, [0]) else { return }
+        count(path, 1)
+      }
     }
   }
 }

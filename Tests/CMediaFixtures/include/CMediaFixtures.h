@@ -52,6 +52,10 @@ int cmf_encode_png_rgb(const uint8_t *rgb, uint32_t width, uint32_t height, uint
 int cmf_encode_png_interlaced(const uint8_t *rgba, uint32_t width, uint32_t height, uint8_t **out,
                               size_t *out_len);
 
+/** A width × height RGB gradient as a PNG, written row by row (no picture-sized buffer); 0 on
+ *  success. Free *out with cmf_free. */
+int cmf_encode_png_gradient(uint32_t width, uint32_t height, uint8_t **out, size_t *out_len);
+
 /** libjpeg's own decode of a JPEG at scale 1/8 as gray samples (*out: *width × *height bytes,
  *  free with cmf_free); 0 on success. */
 int cmf_decode_jpeg_eighth(const uint8_t *bytes, size_t len, uint8_t **out, uint32_t *width,

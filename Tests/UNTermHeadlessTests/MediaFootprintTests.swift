@@ -1,0 +1,139 @@
+import CMediaFixtures
+import Foundation
+import Testing
+import UNTermTestSupport
+
+/// What downloads and decodes cost `unterm render` as a whole process: its peak memory (taken
+/// by `unterm-peak`, which forks the command and reads its rusage) against a text-only render,
+/// and its time against the service budget. Loose bounds that separate streaming from holding a
+/// whole body or picture; the benchmark prints the real figures.
+@Suite("Media footprint of unterm render", .serialized)
+struct MediaFootprintTests {
+  struct Run {
+    var status: Int
+    var peakMiB: Double
+    var seconds: Double
+    var stderr: String
+  }
+
+  /// `unterm render ARGS` under `unterm-peak`.
+  private func render(_ arguments: [String]) throws -> Run {
+    let peak = Fixtures.productsDirectory.appendingPathComponent("unterm-peak").path
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: peak)
+    process.arguments = [Fixtures.unterm, "render", "--size", "80x24", "--color", "never"] + arguments
+    let errors = Pipe()
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = errors
+    try process.run()
+    let data = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let text = String(decoding: data, as: UTF8.self)
+    guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("unterm-peak: ") }) else {
+      throw Failure(description: "no figures from unterm-peak: \(text)")
+    }
+    var fields: [String: Double] = [:]
+    for pair in line.dropFirst("unterm-peak: ".count).split(separator: " ") {
+      let parts = pair.split(separator: "=")
+      if parts.count == 2, let value = Double(parts[1]) { fields[String(parts[0])] = value }
+    }
+    return Run(
+      status: Int(fields["status"] ?? -1), peakMiB: (fields["peak_kib"] ?? 0) / 1024,
+      seconds: (fields["elapsed_ms"] ?? 0) / 1000, stderr: text)
+  }
+
+  struct Failure: Error, CustomStringConvertible { var description: String }
+
+  private func payload(in dir: URL, _ name: String, image: String?) throws -> String {
+    let url = image.map { #","image-url":"\#($0)""# } ?? ""
+    let file = dir.appendingPathComponent(name)
+    try Data(#"{"aps":{"alert":{"title":"Photo","body":"From the beach"},"mutable-content":1}\#(url)}"#.utf8)
+      .write(to: file)
+    return file.path
+  }
+
+  @Test func endlessAndOversizedDownloadsHoldNoBodyAndEndWithinTheBudget() throws {
+    let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
+    let server = try LoopbackHTTPServer(routes: [
+      "/endless": .init(contentType: "image/png", body: signature, stream: .endless, declaredLength: .none),
+      "/claims-200MB": .init(
+        contentType: "image/png", body: signature, stream: .endless, declaredLength: .claim(200_000_000)),
+      "/drip": .init(contentType: "image/png", body: signature, stream: .drip(interval: 0.1), declaredLength: .none),
+    ])
+    let dir = try Fixtures.temporaryDirectory()
+    let budget = ["--service-timeout", "3s", "--trace"]
+    let text = try render(budget + [try payload(in: dir, "text.json", image: nil)])
+    #expect(text.status == 0, "\(text.stderr)")
+    for (path, reason) in [
+      ("/endless", "bytes: the body passes the 10000000-byte limit for images"),
+      ("/claims-200MB", "the server says 200000000 bytes; images may be at most 10000000 bytes"),
+      ("/drip", "budget ran out"),
+    ] {
+      let run = try render(budget + [try payload(in: dir, "remote.json", image: server.url(path))])
+      #expect(run.status == 0, "\(path): \(run.stderr)")
+      #expect(run.stderr.contains(reason), "\(path): \(run.stderr)")
+      // Within a few MB of a text-only render, nowhere near the 10 MB limit, let alone the body.
+      #expect(run.peakMiB - text.peakMiB < 8, "\(path): \(run.peakMiB) MiB against \(text.peakMiB) MiB")
+      // The 3 s budget is a hard deadline (plus start-up and exit).
+      #expect(run.seconds < text.seconds + 3.5, "\(path): \(run.seconds) s")
+    }
+  }
+
+  @Test func largePicturesAreDecodedWithoutHoldingThem() throws {
+    // 4000 × 3000: as RGBA 48 MB, as a progressive JPEG's coefficients 36 MB. Decoded to a
+    // thumbnail, neither is ever held.
+    let dir = try Fixtures.temporaryDirectory()
+    func write(_ name: String, _ status: Int32, _ bytes: UnsafeMutablePointer<UInt8>?, _ count: Int) throws {
+      guard status == 0, let bytes else { throw Failure(description: "cannot make \(name)") }
+      defer { cmf_free(bytes) }
+      try Data(bytes: bytes, count: count).write(to: dir.appendingPathComponent(name))
+    }
+    var out: UnsafeMutablePointer<UInt8>?
+    var length = 0
+    var message = [CChar](repeating: 0, count: 200)
+    let progressive = cmf_encode_jpeg(nil, 4000, 3000, 3, 85, Int32(CMF_JPEG_PROGRESSIVE), &out, &length, &message, 200)
+    try write("big.jpg", progressive, out, length)
+    try write("big.png", cmf_encode_png_gradient(4000, 3000, &out, &length), out, length)
+    let text = try render([try payload(in: dir, "text.json", image: nil)])
+    for name in ["big.jpg", "big.png"] {
+      let run = try render(["--trace", try payload(in: dir, "\(name).json", image: name)])
+      #expect(run.status == 0 && run.stderr.contains("attached"), "\(name): \(run.stderr)")
+      #expect(run.peakMiB - text.peakMiB < 16, "\(name): \(run.peakMiB) MiB against \(text.peakMiB) MiB")
+    }
+  }
+
+  @Test func untermUsesNothingOfTheNetworkingStack() throws {
+    // The download path loads libcurl itself when an http(s) attachment comes, so unterm needs
+    // no symbol of FoundationNetworking or libcurl: a static link leaves them out, and start-up
+    // loads neither. (`import UserNotifications` still brings URLSession to an app's code.)
+    func lines(_ arguments: [String]) throws -> [String] {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments = arguments
+      let output = Pipe()
+      process.standardOutput = output
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      let data = output.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+    func symbols(_ file: String, undefined: Bool) throws -> Set<String> {
+      Set(
+        try lines(["nm", "-D", undefined ? "--undefined-only" : "--defined-only", file]).compactMap {
+          $0.split(separator: " ").last.map(String.init)
+        })
+    }
+    let needed = try symbols(Fixtures.unterm, undefined: true)
+    #expect(!needed.isEmpty)
+    #expect(!needed.contains { $0.hasPrefix("curl_") })
+    let libraries = try lines(["ldd", Fixtures.unterm])
+    if let line = libraries.first(where: { $0.contains("libFoundationNetworking.so") }),
+      let path = line.split(separator: " ").first(where: { $0.hasPrefix("/") })
+    {
+      let networking = try symbols(String(path), undefined: false)
+      let used = needed.intersection(networking)
+      #expect(used.isEmpty, "unterm uses \(used.count) symbols of FoundationNetworking, such as \(used.prefix(3))")
+    }
+  }
+}
