@@ -17,9 +17,15 @@
  * decode with the same kinds of error libjpeg's path reports. */
 #include "cmd_internal.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The bit reader's steps run per Huffman code: they must not cost a call. */
+#define HOT static inline __attribute__((always_inline))
 
 enum {
   FAST_BITS = 9,   /* one lookup decodes codes up to this long */
@@ -53,8 +59,12 @@ typedef struct component {
 } component;
 
 typedef struct bit_reader {
+  /* The source's bytes at hand, copied here while a scan is decoded (reader_load) and handed
+   * back before anything else reads the source (reader_store). */
+  const uint8_t *next, *end;
   cmd_source *source;
   uint64_t buffer; /* next bits, most significant first */
+  uint64_t loaded; /* bytes put into buffer so far (stuffing removed): position = loaded·8 − bits */
   int bits;
   int marker;    /* a marker met inside the entropy data (0: none) */
   int fake_bits; /* zero bits added after a marker or the end of the file */
@@ -167,20 +177,40 @@ static int build_skip(huff_table *t) {
 
 /* ---- Bits -------------------------------------------------------------------------------- */
 
+static void reader_load(bit_reader *r) {
+  r->next = r->source->next;
+  r->end = r->source->next + r->source->available;
+}
+
+static void reader_store(bit_reader *r) {
+  r->source->next = r->next;
+  r->source->available = (size_t)(r->end - r->next);
+}
+
+/* The next byte, or -1 at the end. */
+static int reader_byte(bit_reader *r) {
+  if (r->next == r->end) {
+    reader_store(r);
+    if (cmd_source_fill(r->source) == 0) return -1;
+    reader_load(r);
+  }
+  return *r->next++;
+}
+
 static void fill_slow(bit_reader *r) {
   while (r->bits <= 56) {
     int c = 0;
     if (r->marker != 0 || r->ended) {
       r->fake_bits += 8;
     } else {
-      c = cmd_source_byte(r->source);
+      c = reader_byte(r);
       if (c < 0) {
         r->ended = 1;
         r->fake_bits += 8;
         c = 0;
       } else if (c == 0xFF) {
         int next;
-        do next = cmd_source_byte(r->source);
+        do next = reader_byte(r);
         while (next == 0xFF);
         if (next == 0) {
           c = 0xFF;
@@ -197,24 +227,24 @@ static void fill_slow(bit_reader *r) {
     }
     r->buffer |= (uint64_t)c << (56 - r->bits);
     r->bits += 8;
+    r->loaded++;
   }
 }
 
 /* At least 32 bits at hand (57 after a refill): eight bytes at once when none is 0xFF. */
-static inline void fill(bit_reader *r) {
+HOT void fill(bit_reader *r) {
   if (r->bits >= 32) return;
-  cmd_source *s = r->source;
-  if (r->marker == 0 && s->available >= 8) {
+  if (r->marker == 0 && r->end - r->next >= 8) {
     uint64_t word;
-    memcpy(&word, s->next, 8);
+    memcpy(&word, r->next, 8);
     uint64_t inverted = ~word;
     if (((inverted - 0x0101010101010101ull) & ~inverted & 0x8080808080808080ull) == 0) {
       word = __builtin_bswap64(word);
       r->buffer |= word >> r->bits;
       int bytes = (63 - r->bits) >> 3;
-      s->next += bytes;
-      s->available -= (size_t)bytes;
+      r->next += bytes;
       r->bits += bytes * 8;
+      r->loaded += (uint64_t)bytes;
       /* The bits below are the next bytes themselves, so a later fill ORs the same values. */
       return;
     }
@@ -222,9 +252,9 @@ static inline void fill(bit_reader *r) {
   fill_slow(r);
 }
 
-static inline uint32_t peek(const bit_reader *r, int n) { return (uint32_t)(r->buffer >> (64 - n)); }
+HOT uint32_t peek(const bit_reader *r, int n) { return (uint32_t)(r->buffer >> (64 - n)); }
 
-static inline void drop(bit_reader *r, int n) {
+HOT void drop(bit_reader *r, int n) {
   r->buffer <<= n;
   r->bits -= n;
 }
@@ -237,10 +267,10 @@ static void reset_bits(bit_reader *r) {
 }
 
 /* Whether decoding used bits that were never in the file. */
-static inline int overran(const bit_reader *r) { return r->bits < r->fake_bits; }
+HOT int overran(const bit_reader *r) { return r->bits < r->fake_bits; }
 
 /* A Huffman symbol (the caller filled first), or -1 for a code the table does not have. */
-static inline int decode_symbol(bit_reader *r, const huff_table *t) {
+HOT int decode_symbol(bit_reader *r, const huff_table *t) {
   uint32_t entry = t->fast[peek(r, FAST_BITS)];
   if (entry != 0) {
     drop(r, (int)(entry >> 8));
@@ -257,7 +287,7 @@ static inline int decode_symbol(bit_reader *r, const huff_table *t) {
 }
 
 /* A DC difference of `size` bits, sign-extended as in section F.2.2.1. */
-static inline int receive_extend(bit_reader *r, int size) {
+HOT int receive_extend(bit_reader *r, int size) {
   if (size == 0) return 0;
   int value = (int)peek(r, size);
   drop(r, size);
@@ -420,24 +450,53 @@ static int read_frame(dc_decoder *d, int marker) {
 
 /* ---- Scans ------------------------------------------------------------------------------- */
 
-/* Skips the AC coefficients of one block in a sequential scan. */
-static int skip_ac(bit_reader *r, huff_table *t) {
+/* Skips the AC coefficients of one block in a sequential scan. The reader's state is kept in
+ * locals (registers) for the loop, which is where a baseline file's time goes. */
+HOT int skip_ac(bit_reader *r, huff_table *t) {
+  const uint16_t *skip = t->skip;
+  uint64_t buffer = r->buffer;
+  int bits = r->bits;
+  const uint8_t *next = r->next;
+  const uint8_t *const end = r->end;
   int k = 1;
+  int status = CMD_OK;
   while (k < 64) {
-    fill(r);
-    uint32_t entry = t->skip[peek(r, SKIP_BITS)];
+    if (bits < 32) {
+      uint64_t word;
+      if (r->marker == 0 && end - next >= 8 && (memcpy(&word, next, 8), 1) &&
+          ((~word - 0x0101010101010101ull) & word & 0x8080808080808080ull) == 0) {
+        /* As in fill: eight bytes without 0xFF at once. (~word has a zero byte where word has
+         * 0xFF; the test above is the usual "has a zero byte" on ~word.) */
+        buffer |= __builtin_bswap64(word) >> bits;
+        int bytes = (63 - bits) >> 3;
+        next += bytes;
+        bits += bytes * 8;
+        r->loaded += (uint64_t)bytes;
+      } else {
+        r->buffer = buffer, r->bits = bits, r->next = next;
+        fill_slow(r);
+        buffer = r->buffer, bits = r->bits, next = r->next;
+      }
+    }
+    uint32_t entry = skip[buffer >> (64 - SKIP_BITS)];
     int advance = (int)(entry >> 4) & 127;
     int eob = (entry >> 11) & 1;
     /* Whole codes within the block: use them. An entry that would run past coefficient 63, or
      * whose end of block would really be the next block's DC code, is decoded one by one. */
     if ((entry >> 15) && (k + advance < 64 || (k + advance == 64 && !eob))) {
-      drop(r, (int)(entry & 15));
-      if (eob) return CMD_OK;
+      int used = (int)(entry & 15);
+      buffer <<= used;
+      bits -= used;
+      if (eob) break;
       k += advance;
       continue;
     }
+    r->buffer = buffer, r->bits = bits, r->next = next;
     int symbol = decode_symbol(r, t);
-    if (symbol < 0) return CMD_ERR_CORRUPT;
+    if (symbol < 0) {
+      status = CMD_ERR_CORRUPT;
+      break;
+    }
     int size = symbol & 15, run = symbol >> 4;
     if (size != 0) {
       fill(r);
@@ -446,10 +505,13 @@ static int skip_ac(bit_reader *r, huff_table *t) {
     } else if (run == 15) {
       k += 16;
     } else {
-      return CMD_OK;
+      buffer = r->buffer, bits = r->bits, next = r->next;
+      break;
     }
+    buffer = r->buffer, bits = r->bits, next = r->next;
   }
-  return CMD_OK;
+  r->buffer = buffer, r->bits = bits, r->next = next;
+  return status;
 }
 
 /* Finds restart marker `expected` after an interval. */
@@ -462,6 +524,325 @@ static int read_restart(dc_decoder *d, int expected) {
   }
   for (int c = 0; c < d->ncomp; c++) d->comp[c].pred = 0;
   return CMD_OK;
+}
+
+/* What a scan holds: baseline data (DC and AC of every block), a progressive first DC scan, or
+ * a progressive DC refinement (one bit per block). */
+enum { SEQUENTIAL, DC_FIRST, DC_REFINE };
+
+/* The blocks of a scan: one component's own block grid (one block per unit), or whole MCUs.
+ * `mode` is a constant at each call, so each kind of scan gets its own loop. */
+HOT int decode_units(dc_decoder *d, component *const *in_scan, int ns, int mode, int al) {
+  bit_reader *r = &d->reader;
+  uint32_t units_x = ns == 1 ? in_scan[0]->bw : d->mcux;
+  uint32_t units_y = ns == 1 ? in_scan[0]->bh : d->mcuy;
+  uint32_t until_restart = d->restart_interval;
+  int restart_number = 0;
+  for (uint32_t uy = 0; uy < units_y; uy++) {
+    if (cmd_past(d->deadline)) return fail(d, CMD_ERR_TIMEOUT, "JPEG decoding ran out of time");
+    for (uint32_t ux = 0; ux < units_x; ux++) {
+      if (d->restart_interval != 0) {
+        if (until_restart == 0) {
+          reader_store(r);
+          int status = read_restart(d, restart_number);
+          if (status != CMD_OK) return status;
+          reader_load(r);
+          restart_number = (restart_number + 1) & 7;
+          until_restart = d->restart_interval;
+        }
+        until_restart--;
+      }
+      for (int i = 0; i < ns; i++) {
+        component *comp = in_scan[i];
+        int rows = ns == 1 ? 1 : comp->v, columns = ns == 1 ? 1 : comp->h;
+        int16_t *unit = comp->dc + (size_t)uy * (size_t)rows * comp->pbw + (size_t)ux * (size_t)columns;
+        const huff_table *dc = &d->dc[comp->dc_table];
+        huff_table *ac = &d->ac[comp->ac_table];
+        for (int by = 0; by < rows; by++) {
+          for (int bx = 0; bx < columns; bx++) {
+            int16_t *coef = unit + (size_t)by * comp->pbw + (size_t)bx;
+            fill(r);
+            if (mode == DC_REFINE) {
+              if (peek(r, 1)) *coef = (int16_t)((uint16_t)*coef | (1u << al));
+              drop(r, 1);
+              continue;
+            }
+            int size = decode_symbol(r, dc);
+            if (size < 0 || size > 15) return fail(d, CMD_ERR_CORRUPT, "Corrupt JPEG data: bad Huffman code");
+            fill(r);
+            /* Unsigned arithmetic: a hostile file may push the sum out of range. */
+            comp->pred = (int32_t)((uint32_t)comp->pred + (uint32_t)receive_extend(r, size));
+            *coef = (int16_t)((uint32_t)comp->pred << al);
+            if (mode == SEQUENTIAL && skip_ac(r, ac) != CMD_OK)
+              return fail(d, CMD_ERR_CORRUPT, "Corrupt JPEG data: bad Huffman code");
+          }
+        }
+      }
+      if (overran(r)) {
+        return r->marker != 0 ? fail(d, CMD_ERR_CORRUPT, "Corrupt JPEG data: premature end of data segment")
+                              : fail(d, CMD_ERR_TRUNCATED, "Premature end of JPEG file");
+      }
+    }
+  }
+  return CMD_OK;
+}
+
+/* ---- Two threads for a baseline scan --------------------------------------------------------
+ *
+ * A baseline scan is one stream of Huffman codes, so it cannot simply be split. But a decoder
+ * started at an arbitrary byte falls into step with the true code and block boundaries after a
+ * few codes (Huffman codes synchronize themselves), so a second thread decodes the second half
+ * of the file from its middle, assuming an MCU starts there, and records where each of its MCUs
+ * starts (in bits of unstuffed data from the start of the scan) with the DC differences it
+ * found. The first thread decodes from the start; when it reaches an MCU start the second
+ * thread also recorded, both were in the same state there (same bit, same block), so from that
+ * MCU on the second thread's results are exactly what the first would find: the first thread
+ * takes them, adding its own DC predictions. If no such MCU comes (or the second thread met an
+ * error, or did not get to the end), the first thread simply goes on alone: the result never
+ * depends on the guess. Used for files without restart markers (those could be split at a
+ * marker instead) and large enough to pay for a thread. */
+
+enum { PARALLEL_MIN_UNITS = 4096, PARALLEL_MIN_BYTES = 256 * 1024 };
+
+typedef struct second_half {
+  dc_decoder *d;
+  component *const *in_scan;
+  int ns;
+  int blocks; /* blocks per MCU */
+  uint32_t total;
+  cmd_source source;
+  bit_reader reader;
+  uint64_t *starts;  /* bit position of each MCU it decoded */
+  int32_t *diffs;    /* its DC differences, `blocks` per MCU */
+  uint32_t published; /* starts[0 ..< published] are written (atomic) */
+  uint32_t completed; /* MCUs decoded without running past the data */
+  int failed;
+  int stop; /* set by the first thread (atomic) */
+  uint64_t end_offset; /* where in the file its reading stopped */
+  int end_marker;
+  int end_ended;
+} second_half;
+
+/* The DC differences of one sequential MCU (AC codes skipped); CMD_OK or CMD_ERR_CORRUPT. */
+HOT int sequential_mcu(bit_reader *r, const dc_decoder *d, component *const *in_scan, int ns,
+                       int32_t *diffs) {
+  int b = 0;
+  for (int i = 0; i < ns; i++) {
+    const component *comp = in_scan[i];
+    int count = ns == 1 ? 1 : comp->h * comp->v;
+    const huff_table *dc = &d->dc[comp->dc_table];
+    huff_table *ac = (huff_table *)&d->ac[comp->ac_table];
+    for (int k = 0; k < count; k++) {
+      fill(r);
+      int size = decode_symbol(r, dc);
+      if (size < 0 || size > 15) return CMD_ERR_CORRUPT;
+      fill(r);
+      diffs[b++] = receive_extend(r, size);
+      if (skip_ac(r, ac) != CMD_OK) return CMD_ERR_CORRUPT;
+    }
+  }
+  return CMD_OK;
+}
+
+/* Stores one MCU's differences as coefficients, carrying the DC predictions. */
+HOT void store_mcu(component *const *in_scan, int ns, uint32_t units_x, uint32_t unit,
+                   const int32_t *diffs) {
+  uint32_t ux = unit % units_x, uy = unit / units_x;
+  int b = 0;
+  for (int i = 0; i < ns; i++) {
+    component *comp = in_scan[i];
+    int rows = ns == 1 ? 1 : comp->v, columns = ns == 1 ? 1 : comp->h;
+    int16_t *base = comp->dc + (size_t)uy * (size_t)rows * comp->pbw + (size_t)ux * (size_t)columns;
+    for (int by = 0; by < rows; by++) {
+      for (int bx = 0; bx < columns; bx++) {
+        comp->pred = (int32_t)((uint32_t)comp->pred + (uint32_t)diffs[b++]);
+        base[(size_t)by * comp->pbw + (size_t)bx] = (int16_t)comp->pred;
+      }
+    }
+  }
+}
+
+static uint64_t bit_position(const bit_reader *r) { return r->loaded * 8 - (uint64_t)r->bits; }
+
+static void *second_half_run(void *argument) {
+  second_half *half = argument;
+  bit_reader *r = &half->reader;
+  reader_load(r);
+  for (uint32_t i = 0; i < half->total; i++) {
+    if (__atomic_load_n(&half->stop, __ATOMIC_ACQUIRE) || ((i & 255) == 0 && cmd_past(half->d->deadline))) break;
+    fill(r);
+    half->starts[i] = bit_position(r);
+    __atomic_store_n(&half->published, i + 1, __ATOMIC_RELEASE);
+    if (sequential_mcu(r, half->d, half->in_scan, half->ns, half->diffs + (size_t)i * half->blocks) != CMD_OK) {
+      half->failed = 1;
+      break;
+    }
+    if (overran(r)) break;
+    half->completed = i + 1;
+  }
+  reader_store(r);
+  half->end_offset = r->source->fd >= 0 ? r->source->file_offset - r->source->available
+                                        : (uint64_t)(r->source->next - r->source->memory);
+  half->end_marker = r->marker;
+  half->end_ended = r->ended;
+  return NULL;
+}
+
+/* Data bytes (stuffing removed) in source bytes [from, to), or -1 when a marker lies there. */
+static int64_t data_bytes(cmd_source *source, uint64_t from, uint64_t to) {
+  uint8_t buffer[16384];
+  int64_t stuffed = 0;
+  int last_ff = 0;
+  for (uint64_t at = from; at < to;) {
+    size_t want = to - at < sizeof buffer ? (size_t)(to - at) : sizeof buffer;
+    const uint8_t *bytes;
+    size_t got;
+    if (source->fd >= 0) {
+      ssize_t n = pread(source->fd, buffer, want, (off_t)at);
+      if (n <= 0) return -1;
+      bytes = buffer;
+      got = (size_t)n;
+    } else {
+      bytes = source->memory + at;
+      got = want;
+    }
+    for (size_t i = 0; i < got; i++) {
+      if (last_ff) {
+        if (bytes[i] != 0) return -1;
+        stuffed++;
+      }
+      last_ff = bytes[i] == 0xFF;
+    }
+    at += got;
+  }
+  return (int64_t)(to - from) - stuffed;
+}
+
+/* A sequential scan on two threads; returns CMD_FALLBACK (having done nothing) when the scan
+ * does not suit, else the scan's status. */
+static int decode_sequential_parallel(dc_decoder *d, component *const *in_scan, int ns) {
+  uint32_t units_x = ns == 1 ? in_scan[0]->bw : d->mcux;
+  uint32_t units_y = ns == 1 ? in_scan[0]->bh : d->mcuy;
+  uint64_t total64 = (uint64_t)units_x * units_y;
+  cmd_source *source = d->source;
+  uint64_t start = source->fd >= 0 ? source->file_offset - source->available
+                                   : (uint64_t)(source->next - source->memory);
+  uint64_t size = source->memory_length;
+  if (source->fd >= 0) {
+    struct stat status;
+    if (fstat(source->fd, &status) != 0) return CMD_FALLBACK;
+    size = (uint64_t)status.st_size;
+  }
+  if (d->restart_interval != 0 || total64 < PARALLEL_MIN_UNITS || total64 > 0x7FFFFFFFu ||
+      size < start + PARALLEL_MIN_BYTES || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+    return CMD_FALLBACK;
+  uint32_t total = (uint32_t)total64;
+  int blocks = 0;
+  for (int i = 0; i < ns; i++) blocks += ns == 1 ? 1 : in_scan[i]->h * in_scan[i]->v;
+  for (int i = 0; i < ns; i++) {
+    huff_table *ac = &d->ac[in_scan[i]->ac_table];
+    if (ac->skip == NULL && !build_skip(ac)) return CMD_FALLBACK;
+  }
+
+  /* The second half starts at the middle byte (after a stuffed zero if it falls on one). */
+  uint64_t middle = start + (size - start) / 2;
+  int64_t before = data_bytes(source, start, middle);
+  if (before < 0) return CMD_FALLBACK;
+  if (middle > start) {
+    uint8_t previous = 0;
+    if (source->fd >= 0 ? pread(source->fd, &previous, 1, (off_t)(middle - 1)) != 1
+                        : (previous = source->memory[middle - 1], 0))
+      return CMD_FALLBACK;
+    if (previous == 0xFF) middle++, before--; /* the zero after it is stuffing */
+  }
+  second_half *half = calloc(1, sizeof *half);
+  if (half == NULL) return CMD_FALLBACK;
+  half->d = d;
+  half->in_scan = in_scan;
+  half->ns = ns;
+  half->blocks = blocks;
+  half->total = total;
+  half->starts = malloc(sizeof(uint64_t) * total);
+  half->diffs = malloc(sizeof(int32_t) * (size_t)total * (size_t)blocks);
+  int ready = half->starts != NULL && half->diffs != NULL;
+  if (ready) {
+    if (source->fd >= 0) {
+      ready = cmd_source_file(&half->source, source->fd) == CMD_OK;
+      half->source.file_offset = middle;
+    } else {
+      cmd_source_memory(&half->source, source->memory + middle, source->memory_length - middle);
+    }
+  }
+  half->reader.source = &half->source;
+  half->reader.loaded = (uint64_t)before;
+  pthread_t thread;
+  if (!ready || pthread_create(&thread, NULL, second_half_run, half) != 0) {
+    cmd_source_close(&half->source);
+    free(half->starts);
+    free(half->diffs);
+    free(half);
+    return CMD_FALLBACK;
+  }
+
+  /* The first half, looking for an MCU start the second thread shares. */
+  bit_reader *r = &d->reader;
+  int32_t diffs[64];
+  uint64_t from_bits = (uint64_t)before * 8;
+  uint32_t match = 0;
+  int joined = 0, status = CMD_OK;
+  for (uint32_t unit = 0; unit < total; unit++) {
+    if (unit % units_x == 0 && cmd_past(d->deadline)) {
+      status = fail(d, CMD_ERR_TIMEOUT, "JPEG decoding ran out of time");
+      break;
+    }
+    fill(r);
+    uint64_t here = bit_position(r);
+    if (!joined && here >= from_bits) {
+      uint32_t published = __atomic_load_n(&half->published, __ATOMIC_ACQUIRE);
+      while (match < published && half->starts[match] < here) match++;
+      if (match < published && half->starts[match] == here) {
+        /* In step: the rest is the second thread's, if it got to the end cleanly. */
+        pthread_join(thread, NULL);
+        joined = 1;
+        uint32_t rest = total - unit;
+        if (!half->failed && half->completed >= match && half->completed - match >= rest) {
+          for (uint32_t k = 0; k < rest; k++)
+            store_mcu(in_scan, ns, units_x, unit + k, half->diffs + (size_t)(match + k) * blocks);
+          reset_bits(r);
+          r->marker = half->end_marker;
+          r->ended = half->end_ended;
+          if (source->fd >= 0) {
+            source->file_offset = half->end_offset;
+            source->available = 0;
+          } else {
+            source->next = source->memory + middle + half->end_offset;
+            source->available = source->memory_length - middle - (size_t)half->end_offset;
+          }
+          reader_load(r);
+          break;
+        }
+      }
+    }
+    if (sequential_mcu(r, d, in_scan, ns, diffs) != CMD_OK) {
+      status = fail(d, CMD_ERR_CORRUPT, "Corrupt JPEG data: bad Huffman code");
+      break;
+    }
+    if (overran(r)) {
+      status = r->marker != 0 ? fail(d, CMD_ERR_CORRUPT, "Corrupt JPEG data: premature end of data segment")
+                              : fail(d, CMD_ERR_TRUNCATED, "Premature end of JPEG file");
+      break;
+    }
+    store_mcu(in_scan, ns, units_x, unit, diffs);
+  }
+  if (!joined) {
+    __atomic_store_n(&half->stop, 1, __ATOMIC_RELEASE);
+    pthread_join(thread, NULL);
+  }
+  cmd_source_close(&half->source);
+  free(half->starts);
+  free(half->diffs);
+  free(half);
+  return status;
 }
 
 static int read_scan(dc_decoder *d) {
@@ -516,73 +897,35 @@ static int read_scan(dc_decoder *d) {
   } else if (ss != 0 || se != 63 || ah != 0 || al != 0) {
     return fail(d, CMD_ERR_CORRUPT, "a sequential scan with progressive parameters");
   }
-  int refine = d->progressive && ah != 0;
-  int skip_acs = !d->progressive;
   for (int i = 0; i < ns; i++) {
     component *comp = in_scan[i];
-    if (!refine && !d->dc[comp->dc_table].defined)
+    if (!(d->progressive && ah != 0) && !d->dc[comp->dc_table].defined)
       return fail(d, CMD_ERR_CORRUPT, "the scan uses an undefined Huffman table");
-    if (skip_acs) {
+    if (!d->progressive) {
       huff_table *ac = &d->ac[comp->ac_table];
       if (!ac->defined) return fail(d, CMD_ERR_CORRUPT, "the scan uses an undefined Huffman table");
       if (ac->skip == NULL && !build_skip(ac)) return fail(d, CMD_ERR_NO_MEMORY, "no memory");
     }
   }
 
-  /* One component: its own block grid, one block per MCU. Several: whole MCUs. */
-  uint32_t units_x = ns == 1 ? in_scan[0]->bw : d->mcux;
-  uint32_t units_y = ns == 1 ? in_scan[0]->bh : d->mcuy;
+  int mode = !d->progressive ? SEQUENTIAL : ah == 0 ? DC_FIRST : DC_REFINE;
   bit_reader *r = &d->reader;
   reset_bits(r);
   r->marker = 0;
   r->ended = 0;
-  uint32_t until_restart = d->restart_interval;
-  int restart_number = 0;
-  for (uint32_t uy = 0; uy < units_y; uy++) {
-    if (cmd_past(d->deadline)) return fail(d, CMD_ERR_TIMEOUT, "JPEG decoding ran out of time");
-    for (uint32_t ux = 0; ux < units_x; ux++) {
-      if (d->restart_interval != 0) {
-        if (until_restart == 0) {
-          status = read_restart(d, restart_number);
-          if (status != CMD_OK) return status;
-          restart_number = (restart_number + 1) & 7;
-          until_restart = d->restart_interval;
-        }
-        until_restart--;
-      }
-      for (int i = 0; i < ns; i++) {
-        component *comp = in_scan[i];
-        int bh = ns == 1 ? 1 : comp->v, bwid = ns == 1 ? 1 : comp->h;
-        for (int by = 0; by < bh; by++) {
-          for (int bx = 0; bx < bwid; bx++) {
-            uint32_t row = ns == 1 ? uy : uy * (uint32_t)comp->v + (uint32_t)by;
-            uint32_t column = ns == 1 ? ux : ux * (uint32_t)comp->h + (uint32_t)bx;
-            int16_t *coef = &comp->dc[(size_t)row * comp->pbw + column];
-            fill(r);
-            if (refine) {
-              if (peek(r, 1)) *coef = (int16_t)((uint16_t)*coef | (1u << al));
-              drop(r, 1);
-              continue;
-            }
-            int size = decode_symbol(r, &d->dc[comp->dc_table]);
-            if (size < 0 || size > 15) return fail(d, CMD_ERR_CORRUPT, "Corrupt JPEG data: bad Huffman code");
-            fill(r);
-            /* Unsigned arithmetic: a hostile file may push the sum out of range. */
-            comp->pred = (int32_t)((uint32_t)comp->pred + (uint32_t)receive_extend(r, size));
-            *coef = (int16_t)((uint32_t)comp->pred << al);
-            if (skip_acs && skip_ac(r, &d->ac[comp->ac_table]) != CMD_OK)
-              return fail(d, CMD_ERR_CORRUPT, "Corrupt JPEG data: bad Huffman code");
-          }
-        }
-      }
-      if (overran(r)) {
-        return r->marker != 0 ? fail(d, CMD_ERR_CORRUPT, "Corrupt JPEG data: premature end of data segment")
-                              : fail(d, CMD_ERR_TRUNCATED, "Premature end of JPEG file");
-      }
-    }
+  reader_load(r);
+  /* One loop per kind of scan, so each is compiled without the others' tests. */
+  switch (mode) {
+  case SEQUENTIAL:
+    status = decode_sequential_parallel(d, in_scan, ns);
+    if (status == CMD_FALLBACK) status = decode_units(d, in_scan, ns, SEQUENTIAL, al);
+    break;
+  case DC_FIRST: status = decode_units(d, in_scan, ns, DC_FIRST, al); break;
+  default: status = decode_units(d, in_scan, ns, DC_REFINE, al); break;
   }
+  reader_store(r);
   reset_bits(r);
-  return CMD_OK;
+  return status;
 }
 
 /* ---- Output ------------------------------------------------------------------------------ */

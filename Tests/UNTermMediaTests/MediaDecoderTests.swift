@@ -216,23 +216,31 @@ import UNTermTestSupport
     }
   }
 
-  @Test func theDCPathGivesLibjpegsSmallestScale() throws {
+  @Test(arguments: [(200, 120), (1024, 1024)])
+  func theDCPathGivesLibjpegsSmallestScale(_ width: Int, _ height: Int) throws {
     // At 1/8 the pixels come from the DC coefficients alone (no libjpeg); a grey picture, whose
     // single component libjpeg also reduces with its 1 × 1 inverse DCT, must match libjpeg's
-    // own 1/8 decode exactly, baseline and progressive, with and without restart markers.
+    // own 1/8 decode exactly, baseline and progressive. The large one (16,384 blocks, over
+    // 256 KB) is decoded by two threads, the second starting mid-file.
     var generator = SeededGenerator(seed: 11)
-    let width = 200
-    let height = 120
     let gray = (0..<width * height).map { i in
       UInt8((i % width + i / width) % 200) &+ UInt8.random(in: 0...40, using: &generator)
     }
     for layout in [F.JPEGLayout.baseline, .progressive] {
       let jpeg = try F.jpeg(width: width, height: height, components: 1, pixels: gray, quality: 85, layout: layout)
-      let dc = try decode(jpeg, size: (25, 15))
-      #expect(dc.scaleNumerator == 1 && dc.width == 25)
+      let (w, h) = ((width + 7) / 8, (height + 7) / 8)
+      let dc = try decode(jpeg, size: (w, h))
+      #expect(dc.scaleNumerator == 1 && dc.width == w)
       let reference = try F.libjpegEighth(jpeg)
-      #expect(reference.count == 25 * 15)
-      #expect((0..<25 * 15).allSatisfy { dc.rgb[$0 * 3] == reference[$0] }, "\(layout)")
+      #expect(reference.count == w * h)
+      #expect((0..<w * h).allSatisfy { dc.rgb[$0 * 3] == reference[$0] }, "\(layout) \(width)×\(height)")
+      // The same read from a file, a block at a time (the second thread with its own reads).
+      let folder = try F.Folder()
+      let file = try MediaFile(path: try folder.write("gray.jpg", jpeg).path)
+      let fromFile = try MediaDecoder.decode(
+        .file(file), limits: .standard, size: (w, h), orientation: .up, background: black)
+      #expect(fromFile.rgb == dc.rgb)
+      if width > 1000 && layout == .baseline { #expect(jpeg.count > 256 * 1024) }
     }
   }
 
