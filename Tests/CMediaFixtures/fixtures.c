@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jpeglib.h>
 #include <png.h>
@@ -401,6 +402,85 @@ int cmf_decode_jpeg_eighth(const uint8_t *bytes, size_t len, uint8_t **out, uint
   jpeg_destroy_decompress(&cinfo);
   free(context);
   return 0;
+}
+
+static double now_ms(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (double)now.tv_sec * 1000.0 + (double)now.tv_nsec / 1e6;
+}
+
+double cmf_time_png_rows(const char *path) {
+  FILE *file = fopen(path, "rb");
+  if (file == NULL) return -1;
+  double start = now_ms();
+  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+  png_infop info = png != NULL ? png_create_info_struct(png) : NULL;
+  uint8_t *volatile row = NULL;
+  if (info == NULL || setjmp(png_jmpbuf(png))) {
+    png_destroy_read_struct(&png, &info, NULL);
+    free(row);
+    fclose(file);
+    return -1;
+  }
+  png_init_io(png, file);
+  png_read_info(png, info);
+  row = malloc(png_get_rowbytes(png, info));
+  if (row == NULL) longjmp(png_jmpbuf(png), 1);
+  uint32_t height = png_get_image_height(png, info);
+  int passes = png_set_interlace_handling(png);
+  for (int pass = 0; pass < passes; pass++)
+    for (uint32_t y = 0; y < height; y++) png_read_row(png, row, NULL);
+  png_read_end(png, NULL);
+  double elapsed = now_ms() - start;
+  png_destroy_read_struct(&png, &info, NULL);
+  free(row);
+  fclose(file);
+  return elapsed;
+}
+
+double cmf_time_jpeg_eighth(const char *path) {
+  FILE *file = fopen(path, "rb");
+  if (file == NULL) return -1;
+  double start = now_ms();
+  struct jpeg_decompress_struct cinfo;
+  struct jpeg_error_mgr errors;
+  encode_context *context = calloc(1, sizeof(encode_context));
+  uint8_t *volatile row = NULL;
+  if (context == NULL) {
+    fclose(file);
+    return -1;
+  }
+  cinfo.err = jpeg_std_error(&errors);
+  errors.error_exit = on_error;
+  errors.output_message = on_output;
+  cinfo.client_data = context;
+  if (setjmp(context->jump) != 0) {
+    jpeg_destroy_decompress(&cinfo);
+    free(row);
+    free(context);
+    fclose(file);
+    return -1;
+  }
+  jpeg_create_decompress(&cinfo);
+  jpeg_stdio_src(&cinfo, file);
+  jpeg_read_header(&cinfo, TRUE);
+  cinfo.scale_num = 1;
+  cinfo.scale_denom = 8;
+  jpeg_start_decompress(&cinfo);
+  row = malloc((size_t)cinfo.output_width * cinfo.output_components);
+  if (row == NULL) longjmp(context->jump, 1);
+  while (cinfo.output_scanline < cinfo.output_height) {
+    JSAMPROW rows = row;
+    jpeg_read_scanlines(&cinfo, &rows, 1);
+  }
+  jpeg_finish_decompress(&cinfo);
+  double elapsed = now_ms() - start;
+  jpeg_destroy_decompress(&cinfo);
+  free(row);
+  free(context);
+  fclose(file);
+  return elapsed;
 }
 
 void cmf_return_freed_memory(void) {
