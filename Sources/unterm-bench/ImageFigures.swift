@@ -74,7 +74,7 @@ enum ImageFigures {
     print(
       "image attachments, \(width)×\(height), to the banner thumbnail (unterm render, median of \(runs); minus a text-only render: \(String(format: "%.1f ms, %.1f MiB", baseTime, baseMemory)))"
     )
-    print("picture            file size      time  goal       CPU time   peak memory  goal        library alone")
+    print("picture            file size      time  goal       CPU time   peak memory  goal        library alone (CPU)")
     for (index, item) in cases.enumerated() {
       let time = median(imageRuns[index].map(\.millis)) - baseTime
       let cpu = median(imageRuns[index].map(\.cpuMillis)) - baseCPU
@@ -90,7 +90,7 @@ enum ImageFigures {
           time <= item.goalMillis && memory <= item.goalMiB ? "meets" : "MISSES"))
     }
     print(
-      "(time: wall clock; CPU time: user + system of the process; library alone: the same file read by libpng, or decoded by libjpeg at 1/8, in this process, nothing kept)"
+      "(time: wall clock; CPU time: user + system of the process; library alone: CPU time of the same file read by libpng, or decoded by libjpeg at 1/8, in this process, nothing kept)"
     )
   }
 

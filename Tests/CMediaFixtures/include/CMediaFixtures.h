@@ -61,9 +61,10 @@ int cmf_encode_png_gradient(uint32_t width, uint32_t height, uint8_t **out, size
 int cmf_decode_jpeg_eighth(const uint8_t *bytes, size_t len, uint8_t **out, uint32_t *width,
                            uint32_t *height);
 
-/** Milliseconds libpng alone takes to read every row of a PNG file (no transformation, nothing
- *  kept), or libjpeg alone to decode a JPEG file at scale 1/8: what decoding costs before any
- *  reduction, for the benchmark's reference figures. Negative when the file cannot be read. */
+/** CPU milliseconds libpng alone takes to read every row of a PNG file (no transformation,
+ *  nothing kept), or libjpeg alone to decode a JPEG file at scale 1/8: what decoding costs
+ *  before any reduction, for the benchmark's reference figures. Negative when the file cannot
+ *  be read. */
 double cmf_time_png_rows(const char *path);
 double cmf_time_jpeg_eighth(const char *path);
 
