@@ -44,6 +44,26 @@ import UserNotifications
     #expect(images.statistics.decodes == 1)
   }
 
+  @Test func checkingAnAttachmentAndDrawingItDecodeOnce() throws {
+    // The check made when a service extension hands back an attachment, the banner's thumbnail
+    // and the expanded view all come from one working copy of the picture.
+    let folder = try F.Folder()
+    let url = try folder.write("big.jpg", F.jpeg(width: 1600, height: 1200, quality: 70, layout: .progressive))
+    let images = MediaImages()
+    let attachment = try UNNotificationAttachment(identifier: "photo", url: url, options: nil)
+    #expect(images.problem(with: attachment) == nil)
+    let session = try Fixtures.session(size: (80, 30))
+    session.setImages(images)
+    let content = UNMutableNotificationContent()
+    content.title = "Photo"
+    content.attachments = [attachment]
+    session.present(UNNotificationRequest(identifier: "photo", content: content, trigger: nil))
+    #expect(!halfBlocks(session.frame().grid).isEmpty)
+    session.send(.command(.longPress))
+    #expect(!halfBlocks(session.frame().grid).isEmpty)
+    #expect(images.statistics.decodes == 1)
+  }
+
   @Test func anUndecodableImageKeepsThePlaceholderAndSaysWhy() throws {
     let folder = try F.Folder()
     let png = try F.png(width: 32, height: 32, rgba: F.noise(count: 4096))
