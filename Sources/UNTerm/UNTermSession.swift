@@ -117,7 +117,7 @@ public final class UNTermSession {
     do {
       try InteractiveEntry.run(session, delivery: configuration.acceptsPushes ? .defaults : nil)
     } catch {
-      throw Failure(description: error.message)
+      throw Failure(description: error.message.text)
     }
   }
 }

@@ -52,7 +52,7 @@ extension DesignSheet {
           "<li class=\"\(finding.severity.rawValue)\"><span class=\"severity\">\(finding.severity.rawValue)</span> "
         out +=
           "<code>\(text(finding.file)):\(text(finding.pathText))</code> <span class=\"code\">[\(text(finding.code.rawValue))]</span> "
-        out += "\(text(finding.message))</li>"
+        out += "\(text(finding.message.text))</li>"
       }
       out += "</ul>"
     }

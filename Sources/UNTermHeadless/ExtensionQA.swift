@@ -119,13 +119,13 @@ package enum ExtensionQA {
   ) -> [Diagnostic] {
     var out: [Diagnostic] = []
     let (notification, view) = shown(descriptor, sample: sample)
-    let using =
+    let using: SafeText =
       sample.map { " with \(($0.file as NSString).lastPathComponent)" }
       ?? " (no payload of its category given; templates are empty)"
     for device in [DeviceProfile.iphone, .ipad] {
       let m = measure(view, for: notification, device: device, images: images)
       func pt(_ value: Double) -> String { value == value.rounded() ? "\(Int(value))" : String(format: "%.1f", value) }
-      var message =
+      var message: SafeText =
         "\(device.kind.rawValue): initial \(pt(m.initialHeight)) pt (\(pt(device.notificationWidth)) × \(descriptor.attributes.initialContentSizeRatio)), preferred \(pt(m.preferredHeight)) pt, budget \(pt(m.budget)) pt"
       message +=
         m.overflow > 0 ? ", \(pt(m.overflow)) pt over" : ", fits (\(pt(m.budget - m.preferredHeight)) pt to spare)"

@@ -55,27 +55,29 @@ package struct ScriptFailure: Sendable {
   }
 
   /// The report a person reads: the line, what failed, the recent responses and the screen.
-  package var report: String {
-    var out: [String] = []
+  /// Everything from the script, its files, the payloads and the screen is sanitized: a script
+  /// line, a snapshot file or an action identifier cannot move the cursor or set a title.
+  package var report: SafeText {
+    var out: [SafeText] = []
     if let line, let source {
       out.append("\(file):\(line): \(source)")
     }
     switch reason {
     case .failed(let message):
-      out.append("  " + message)
+      out.append("  \(message)")
     case .mismatch(let subject, let expected, let actual):
       out.append("  expected \(subject) \(expected)")
       out.append("  actual \(subject)   \(actual)")
     case .snapshotDiffers(let name, let expected, let actual):
       out.append("  the screen differs from snapshot \(name).txt (--update-snapshots re-records it)")
-      out += LineDiff.diff(expected: expected, actual: actual).map { "  " + $0 }
+      out += LineDiff.diff(expected: expected, actual: actual).map { "  \($0)" }
     case .error(let error):
-      out.append("  " + error.description)
+      out.append("  \(error.line)")
       return out.joined(separator: "\n")
     case .logFailed(let error):
-      out.append("  " + error.description)
+      out.append("  \(error.description)")
       if let lost = lostResponse {
-        let text = lost.userText.map { " " + OneLine.quote($0, limit: 80) } ?? ""
+        let text: SafeText = lost.userText.map { " \(OneLine.quote($0, limit: 80))" } ?? ""
         out.append("  lost response: \(lost.action)\(text) — \(lost.request) (not in the log)")
       }
     }
@@ -84,16 +86,18 @@ package struct ScriptFailure: Sendable {
     } else {
       out.append("  recent responses:")
       for response in responses {
-        let text = response.userText.map { " " + OneLine.quote($0, limit: 80) } ?? ""
+        let text: SafeText = response.userText.map { " \(OneLine.quote($0, limit: 80))" } ?? ""
         out.append("    \(response.checked ? "✓" : "·") \(response.action)\(text) — \(response.request)")
       }
     }
     out.append("  screen:")
-    out.append("    ┌" + String(repeating: "─", count: screenWidth) + "┐")
+    let rule = String(repeating: "─", count: screenWidth)
+    out.append("    ┌\(rule)┐")
     for text in screen {
-      out.append("    │" + text + String(repeating: " ", count: max(0, screenWidth - DisplayWidth.of(text))) + "│")
+      let padding = String(repeating: " ", count: max(0, screenWidth - DisplayWidth.of(text)))
+      out.append("    │\(text)\(padding)│")
     }
-    out.append("    └" + String(repeating: "─", count: screenWidth) + "┘")
+    out.append("    └\(rule)┘")
     return out.joined(separator: "\n")
   }
 }

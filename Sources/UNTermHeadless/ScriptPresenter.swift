@@ -18,8 +18,8 @@ package enum Caption {
   }
 
   /// A full-screen redraw as terminal output.
-  package static func screen(_ grid: CellGrid, depth: ColorDepth) -> String {
-    "\u{1B}[H" + grid.ansiText(depth: depth).replacingOccurrences(of: "\n", with: "\u{1B}[K\r\n") + "\u{1B}[K"
+  package static func screen(_ grid: CellGrid, depth: ColorDepth) -> SafeText {
+    "\u{1B}[H\(grid.ansiText(depth: depth, lineSeparator: "\u{1B}[K\r\n"))\u{1B}[K"
   }
 }
 
@@ -46,8 +46,10 @@ package final class CastWriter: ScriptObserver {
 
   package func close() { try? handle.close() }
 
-  private func emit(_ kind: String, _ data: String) {
-    let line = JSONWriter.write(.array([.double((time * 1000).rounded() / 1000), .string(kind), .string(data)]))
+  /// One event. Its text is safe for a terminal before it is JSON-escaped: a player writes
+  /// output events to the terminal, and shows markers.
+  private func emit(_ kind: String, _ data: SafeText) {
+    let line = JSONWriter.write(.array([.double((time * 1000).rounded() / 1000), .string(kind), .string(data.text)]))
     handle.write(Data((line + "\n").utf8))
   }
 
@@ -67,7 +69,7 @@ package final class CastWriter: ScriptObserver {
       let header: JSONWriter.Value = .object([
         ("version", .int(2)), ("width", .int(size.0)), ("height", .int(size.1)),
         ("timestamp", .int(Int(Date().timeIntervalSince1970))), ("idle_time_limit", .int(3)),
-        ("title", .string("unterm run \((script.file as NSString).lastPathComponent)")),
+        ("title", .string(SafeText("unterm run \((script.file as NSString).lastPathComponent)").text)),
         ("env", .object([("TERM", .string("xterm-256color")), ("SHELL", .string("/bin/sh"))])),
       ])
       handle.write(Data((JSONWriter.write(header) + "\n").utf8))
@@ -94,13 +96,13 @@ package final class CastWriter: ScriptObserver {
     let title =
       notification.request.content.title.isEmpty
       ? notification.request.content.body : notification.request.content.title
-    emit("m", "delivery \(notification.request.identifier): \(OneLine.flatten(String(title.prefix(60))))")
+    emit("m", "delivery \(notification.request.identifier): \(title.prefix(60))")
   }
 
   package func responded(_ response: UNNotificationResponse, session: Session) {
-    var text = "response \(response.actionIdentifier) (\(response.notification.request.identifier))"
+    var text: SafeText = "response \(response.actionIdentifier) (\(response.notification.request.identifier))"
     if let userText = (response as? UNTextInputNotificationResponse)?.userText {
-      text += " “\(OneLine.flatten(userText))”"
+      text += " “\(userText)”"
     }
     emit("m", text)
   }
@@ -125,8 +127,8 @@ package final class LivePlayer: ScriptObserver {
     depth = (environment["NO_COLOR"] ?? "").isEmpty ? ColorDepth.detect(environment: environment) : .none
   }
 
-  private func write(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+  private func write(_ text: SafeText) {
+    Console.write(text)
   }
 
   private func pause(_ seconds: Double) {

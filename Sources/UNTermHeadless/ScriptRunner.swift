@@ -40,7 +40,7 @@ package struct ScriptResult: Sendable {
   /// response's log record was lost.
   package var exitCode: ExitCode { failure?.exitCode ?? .success }
   /// The failure report a person reads, when the script failed.
-  package var report: String? { failure?.report }
+  package var report: SafeText? { failure?.report }
 }
 
 /// Runs a session script on the headless session with a virtual clock: `wait` advances time
@@ -57,7 +57,7 @@ package final class ScriptRunner {
   private var all: [UNNotificationResponse] = []
   /// The first response whose log record was lost, and why: the script stops there.
   private var logFailure: (UNNotificationResponse, ResponseLog.Failure)?
-  private let warn: ((String) -> Void)?
+  private let warn: ((SafeText) -> Void)?
   private let logFiles: any LogFileOperations
 
   /// - Parameters:
@@ -66,7 +66,7 @@ package final class ScriptRunner {
   ///   - logFiles: the response log's file operations (tests make them fail).
   package init(
     script: SessionScript, options: RunOptions, observer: (any ScriptObserver)? = nil,
-    warn: ((String) -> Void)? = nil, logFiles: any LogFileOperations = SystemLogFiles()
+    warn: ((SafeText) -> Void)? = nil, logFiles: any LogFileOperations = SystemLogFiles()
   ) {
     self.script = script
     self.options = options
@@ -98,7 +98,7 @@ package final class ScriptRunner {
     // What the screen shows does not depend on where the project lives.
     session.showPaths(relativeTo: directory.path)
     session.mediaDirectoryOption = "media-dir in the script (or run --media-dir)"
-    for line in session.logReport { warn?(line) }
+    for line in session.logReport { warn?(SafeText(sanitizing: line)) }
     session.onLogFailure = { [weak self] response, failure in
       if self?.logFailure == nil { self?.logFailure = (response, failure) }
     }

@@ -88,7 +88,7 @@ package final class Session: @unchecked Sendable {
       do {
         opened = try ResponseLog(path: file, files: logFiles)
       } catch {
-        throw UNTermError(.noInput, file: file, error.message)
+        throw UNTermError(.noInput, file: file, "\(error.message)")
       }
       log = opened
       // Damage is reported before anything is appended; new records go after it.

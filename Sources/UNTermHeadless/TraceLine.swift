@@ -1,3 +1,5 @@
+import UNTermCore
+
 /// One step of the service-extension pipeline, for `--trace` and the activity pane: what
 /// happened, and apart from it how long it took in real time.
 ///
@@ -16,6 +18,7 @@ package struct TraceLine: Hashable, Sendable, ExpressibleByStringInterpolation {
 
   package init(stringLiteral text: String) { self.init(text) }
 
-  /// The line `--trace` prints: the text, then the timing.
-  package var printed: String { timing.map { "\(text) \($0)" } ?? text }
+  /// The line `--trace` prints: the text, then the timing; sanitized, as the text names
+  /// payloads, URLs and files.
+  package var printed: SafeText { timing.map { "\(text) \($0)" } ?? "\(text)" }
 }

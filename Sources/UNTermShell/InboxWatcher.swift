@@ -287,7 +287,7 @@ final class InboxFiler: @unchecked Sendable {
     do throws(UNTermError) {
       try PrivateFolder.prepare(target, for: .inbox)
     } catch {
-      return .failure(error.message)
+      return .failure(error.message.text)
     }
     var check = stat()
     guard lstat(target, &check) == 0, check.st_mode & S_IFMT == S_IFDIR else {

@@ -49,7 +49,7 @@ package enum InteractiveEntry {
     do {
       signal = try InteractiveShell(session: session, feeder: feeder).run()
     } catch {
-      throw UNTermError(.failure, error.description)
+      throw UNTermError(.failure, "\(error.description)")
     }
     if let signal {
       live?.stop()

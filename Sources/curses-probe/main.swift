@@ -137,14 +137,14 @@ func measure() -> Int32 {
     meter.requestFullRepaint(clearingTerminal: true)
     let repaint = meter.present(
       testCard(width: 80, height: 24, typed: "a", status: "ready", counter: 1), depth: .palette256)
-    print("terminal set-up:        \(meter.setupBytes) B")
-    print("first full paint:       \(first) B")
-    print("identical frame:        \(same) B")
-    print("one typed character:    \(typed) B")
-    print("cleared full repaint:   \(repaint) B")
+    Console.line("terminal set-up:        \(meter.setupBytes) B")
+    Console.line("first full paint:       \(first) B")
+    Console.line("identical frame:        \(same) B")
+    Console.line("one typed character:    \(typed) B")
+    Console.line("cleared full repaint:   \(repaint) B")
     return 0
   } catch {
-    FileHandle.standardError.write(Data("curses-probe: \(error)\n".utf8))
+    Console.line("curses-probe: \(error)", to: .standardError)
     return 1
   }
 }
@@ -156,7 +156,7 @@ func run() -> Int32 {
     options.politeTermination = CommandLine.arguments.contains("--polite")
     terminal = try CursesTerminal(options: options)
   } catch {
-    FileHandle.standardError.write(Data("curses-probe: \(error)\n".utf8))
+    Console.line("curses-probe: \(error)", to: .standardError)
     return 1
   }
   var typed = ""
@@ -195,7 +195,7 @@ func run() -> Int32 {
   }
   terminal.close()
   if let exitSignal { CursesTerminal.terminate(with: exitSignal) }
-  print("curses-probe: last events: \(history.suffix(5).joined(separator: " · "))")
+  Console.line("curses-probe: last events: \(history.suffix(5).joined(separator: " · "))")
   return 0
 }
 

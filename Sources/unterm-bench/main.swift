@@ -55,11 +55,16 @@ struct Figures {
   var curses: (full: Int, step: Int, identical: Int)?
 }
 
+/// A line of figures on stdout.
+func line(format: String, _ arguments: any CVarArg...) {
+  Console.line("\(String(format: format, arguments: arguments))")
+}
+
 func measure(_ count: Int) throws -> Figures {
   let build = Date()
   let session = try makeSession(count)
   let built = Date().timeIntervalSince(build)
-  FileHandle.standardError.write(Data("built \(count) notifications in \(String(format: "%.2f", built)) s\n".utf8))
+  Console.line("built \(count) notifications in \(String(format: "%.2f", built)) s", to: .standardError)
   var frameTimes: [Double] = []
   var keyTimes: [Double] = []
   for i in 0..<frames {
@@ -98,38 +103,34 @@ func measure(_ count: Int) throws -> Figures {
 do {
   let results = try sheetOnly || imagesOnly ? [] : sizes.map(measure)
   if !results.isEmpty {
-    print("notifications   frame (median)   key update (median)   full paint   focus step   identical redraw")
+    Console.line("notifications   frame (median)   key update (median)   full paint   focus step   identical redraw")
   }
   for r in results {
-    print(
-      String(
-        format: "%13d   %11.1f µs   %16.1f µs   %8d B   %8d B   %14d B", r.count, r.frameMicros, r.keyMicros,
-        r.fullPaintBytes, r.focusStepBytes, r.identicalBytes))
+    line(
+      format: "%13d   %11.1f µs   %16.1f µs   %8d B   %8d B   %14d B", r.count, r.frameMicros, r.keyMicros,
+      r.fullPaintBytes, r.focusStepBytes, r.identicalBytes)
   }
   if results.contains(where: { $0.curses != nil }) {
-    print("as ncurses writes them (xterm-256color):")
+    Console.line("as ncurses writes them (xterm-256color):")
     for r in results {
       guard let c = r.curses else { continue }
-      print(
-        String(
-          format: "%13d   full paint %6d B   focus step %6d B   identical redraw %d B", r.count, c.full, c.step,
-          c.identical))
+      line(
+        format: "%13d   full paint %6d B   focus step %6d B   identical redraw %d B", r.count, c.full, c.step,
+        c.identical)
     }
   }
   if let small = results.first, let large = results.last, results.count > 1 {
-    print(
-      String(
-        format: "frame cost ratio %d : %d notifications = %.2f×", large.count, small.count,
-        large.frameMicros / small.frameMicros))
-    print(
-      String(
-        format: "key cost ratio   %d : %d notifications = %.2f×", large.count, small.count,
-        large.keyMicros / small.keyMicros))
+    line(
+      format: "frame cost ratio %d : %d notifications = %.2f×", large.count, small.count,
+      large.frameMicros / small.frameMicros)
+    line(
+      format: "key cost ratio   %d : %d notifications = %.2f×", large.count, small.count,
+      large.keyMicros / small.keyMicros)
   }
   if !imagesOnly { try sheetFigures() }
   if !sheetOnly { try ImageFigures.run() }
 } catch {
-  FileHandle.standardError.write(Data("unterm-bench: \(error)\n".utf8))
+  Console.line("unterm-bench: \(error)", to: .standardError)
   exit(1)
 }
 

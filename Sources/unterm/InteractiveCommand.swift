@@ -12,7 +12,7 @@ enum InteractiveCommand {
   static func run(_ arguments: Arguments, demo: Bool) throws(UNTermError) -> ExitCode {
     let (parsed, payloads) = try arguments.parse()
     if parsed.help {
-      print(Help.interactive)
+      UNTermMain.showHelp(Help.interactive)
       return .success
     }
     let socket = parsed.socket ?? LiveDelivery.defaultSocketPath()
@@ -41,7 +41,7 @@ enum InteractiveCommand {
     }
     let session = try SessionFactory.make(options, now: Date(), timeZone: .current)
     if options.trace {
-      session.traceOutput = { line in session.queue.post { session.send(.notice(.trace, line.printed)) } }
+      session.traceOutput = { line in session.queue.post { session.send(.notice(.trace, line.printed.text)) } }
     }
     for path in payloads {
       try session.push(try Payload.load(path, categories: session.state.store.categories))
@@ -67,7 +67,7 @@ enum PushCommand {
   static func run(_ arguments: Arguments) throws(UNTermError) -> ExitCode {
     let (parsed, files) = try arguments.parse()
     if parsed.help {
-      print(Help.push)
+      UNTermMain.showHelp(Help.push)
       return .success
     }
     let socket = parsed.socket ?? LiveDelivery.defaultSocketPath()
@@ -81,9 +81,7 @@ enum PushCommand {
       if let error = PayloadAnalyzer.analyze(bytes, file: file, categories: nil).diagnostics.first(where: {
         $0.severity == .error
       }) {
-        var safe = UNTermError(error)
-        safe.file = safe.file.map(OneLine.flatten)
-        invalid[index] = safe
+        invalid[index] = UNTermError(error)
       }
       let name = file == "-" ? "-" : URL(fileURLWithPath: file).standardizedFileURL.path
       payloads.append((name, bytes))
@@ -98,11 +96,11 @@ enum PushCommand {
     var worst = ExitCode.success
     for (index, (file, result)) in zip(files, results).enumerated() {
       switch result {
-      // The answers come from the socket: one safe line each.
+      // The answers come from the socket: one sanitized line each.
       case .delivered(let id):
-        print("\(OneLine.flatten(file)): delivered as \(OneLine.flatten(id))")
+        Console.line("\(file): delivered as \(id)")
       case .rejected(let message):
-        UNTermMain.warn(invalid[index]?.description ?? OneLine.flatten(message))
+        UNTermMain.warn(invalid[index]?.line ?? SafeText(sanitizing: message))
         worst = .dataError
       }
     }

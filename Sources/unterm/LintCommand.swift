@@ -10,12 +10,12 @@ enum LintCommand {
   static func run(_ arguments: Arguments) throws(UNTermError) -> ExitCode {
     let (parsed, files) = try arguments.parse()
     if parsed.help {
-      print(Help.lint)
+      UNTermMain.showHelp(Help.lint)
       return .success
     }
     if let code = parsed.lint.explain {
       guard files.isEmpty else { throw arguments.usage("--explain takes one CODE and no PAYLOAD") }
-      print(try explain(code, arguments: arguments))
+      Console.line(try explain(code, arguments: arguments))
       return .success
     }
     let options = parsed.session
@@ -27,9 +27,9 @@ enum LintCommand {
     let (report, missing, count) = check(
       options, files: files, strict: strict, devices: parsed.lint.device.map { [$0] })
     if json {
-      print(report.json)
+      Console.line(report.json)
     } else {
-      for diagnostic in report.diagnostics { print(diagnostic.formatted) }
+      for diagnostic in report.diagnostics { Console.line(diagnostic.formatted) }
       if !report.diagnostics.isEmpty || count > 1 {
         UNTermMain.warn(report.summary(files: count))
       }
@@ -105,13 +105,14 @@ enum LintCommand {
 
 extension LintCommand {
   /// `unterm lint --explain CODE`: the code, its severity, what it means and what to do.
-  static func explain(_ name: String, arguments: Arguments) throws(UNTermError) -> String {
+  static func explain(_ name: String, arguments: Arguments) throws(UNTermError) -> SafeText {
     guard let code = LintCode(rawValue: name) else {
       let hint =
         Suggestion.closest(to: name, in: LintCode.allCases.map(\.rawValue)).map { " Did you mean '\($0)'?" } ?? ""
-      throw arguments.usage("unknown lint code '\(OneLine.flatten(name))'.\(hint)")
+      throw arguments.usage("unknown lint code '\(name)'.\(hint)")
     }
-    return "\(code.rawValue): \(code.severity.rawValue)\n\(code.summary)\n\n\(code.help)"
+    return SafeText(
+      sanitizing: "\(code.rawValue): \(code.severity.rawValue)\n\(code.summary)\n\n\(code.help)", multiline: true)
   }
 }
 
@@ -125,7 +126,8 @@ struct UNNotificationCategoryBox {
 struct LintReport {
   var diagnostics: [Diagnostic] = []
 
-  var json: String {
+  /// The findings as a JSON array: file names, paths and messages JSON-escaped.
+  var json: SafeText {
     let items: [JSONWriter.Value] = diagnostics.map { d in
       // Exactly the contract's five keys. A syntax error has no JSON path: its path is the
       // root and its line and column lead the message.
@@ -133,17 +135,17 @@ struct LintReport {
       var message = d.message
       if case .position(let p) = d.location {
         path = "$"
-        message = "line \(p.line), column \(p.column): " + message
+        message = "line \(p.line), column \(p.column): \(message)"
       }
       return .object([
         ("file", .string(d.file)), ("path", .string(path)), ("severity", .string(d.severity.rawValue)),
-        ("code", .string(d.code.rawValue)), ("message", .string(message)),
+        ("code", .string(d.code.rawValue)), ("message", .string(message.text)),
       ])
     }
-    return JSONWriter.write(.array(items))
+    return JSONWriter.safeText(.array(items))
   }
 
-  func summary(files: Int) -> String {
+  func summary(files: Int) -> SafeText {
     let errors = diagnostics.filter { $0.severity == .error }.count
     let warnings = diagnostics.filter { $0.severity == .warning }.count
     let notes = diagnostics.filter { $0.severity == .note }.count
@@ -262,7 +264,7 @@ enum AttachmentLint {
         out.append(
           Diagnostic(
             file: payload.file, location: .path(path), code: .attachmentMislabelled,
-            message: mislabel))
+            message: "\(mislabel)"))
       }
       if let validator = images as? any AttachmentValidating,
         let attachment = try? UNNotificationAttachment(identifier: "media", url: fileURL, options: nil),

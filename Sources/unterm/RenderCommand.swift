@@ -12,7 +12,7 @@ enum RenderCommand {
   static func run(_ arguments: Arguments) throws(UNTermError) -> ExitCode {
     let (parsed, payloads) = try arguments.parse()
     if parsed.help {
-      print(Help.render)
+      UNTermMain.showHelp(Help.render)
       return .success
     }
     let configuration = parsed.session
@@ -24,7 +24,7 @@ enum RenderCommand {
     request.view = view
     let size = parsed.render.size ?? ScreenSize.terminal() ?? ScreenSize(width: 80, height: 24)
     (request.width, request.height) = (size.width, size.height)
-    let trace: ((TraceLine) -> Void)? = configuration.trace ? { UNTermMain.warn("trace: " + $0.printed) } : nil
+    let trace: ((TraceLine) -> Void)? = configuration.trace ? { UNTermMain.warn("trace: \($0.printed)") } : nil
     let frame = try RenderPipeline.frame(for: request, trace: trace)
     let names = payloads.map { $0 == "-" ? "stdin" : ($0 as NSString).lastPathComponent }
     let title =
@@ -46,9 +46,9 @@ enum RenderCommand {
     }
     if useColor {
       let depth = ColorDepth.detect(environment: environment)
-      print(frame.grid.ansiText(depth: depth == .none ? .sixteen : depth))
+      Console.line(frame.grid.ansiText(depth: depth == .none ? .sixteen : depth))
     } else {
-      print(frame.grid.text)
+      Console.line(SafeText(sanitizing: frame.grid.text, multiline: true))
     }
     return .success
   }

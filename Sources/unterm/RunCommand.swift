@@ -8,7 +8,7 @@ enum RunCommand {
   static func run(_ arguments: Arguments) throws(UNTermError) -> ExitCode {
     let (parsed, files) = try arguments.parse()
     if parsed.help {
-      print(Help.run)
+      UNTermMain.showHelp(Help.run)
       return .success
     }
     var options = RunOptions()
@@ -33,7 +33,7 @@ enum RunCommand {
         }
         scripts.append(try parseScript(text, file: file))
       } catch {
-        UNTermMain.warn(error.description)
+        UNTermMain.warn(error.line)
         if error.exitCode == .noInput { missing = true } else { parseFailed = true }
       }
     }
@@ -46,7 +46,7 @@ enum RunCommand {
         cast = try CastWriter(path: castFile, speed: speed)
       } catch {
         let folder = (castFile as NSString).deletingLastPathComponent
-        let reason =
+        let reason: SafeText =
           FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder)
           ? "cannot create the recording file" : "no such folder \(folder)"
         throw UNTermError(.noInput, file: castFile, reason)
@@ -59,8 +59,8 @@ enum RunCommand {
     var worst: ExitCode = .success
     var passed = 0
     // What opening the log found is said once, though every script opens it.
-    var warned = Set<String>()
-    let warn: (String) -> Void = { line in
+    var warned = Set<SafeText>()
+    let warn: (SafeText) -> Void = { line in
       if warned.insert(line).inserted { UNTermMain.warn(line) }
     }
     for script in scripts {
@@ -69,23 +69,23 @@ enum RunCommand {
       let result = ScriptRunner(script: script, options: options, observer: observer, warn: warn).run()
       // Recording a snapshot is news, not an error: stdout, so stderr holds errors only.
       for path in result.recorded {
-        output.print("recorded snapshot \(path)")
+        output.line("recorded snapshot \(path)")
       }
       if let failure = result.failure {
-        output.print("✗ \(script.file)")
-        output.print(failure.report)
+        output.line("✗ \(script.file)")
+        output.line(failure.report)
         // A file that could not be loaded is an error: one line on stderr, as every command.
-        if let error = failure.error { output.warn(error.description) }
+        if let error = failure.error { output.error(error.line) }
         if worst == .success || result.exitCode != .failure { worst = result.exitCode }
         // A lost log record stops the whole run: nothing after it would be recorded reliably.
         if case .logFailed = failure.reason { break }
       } else {
         passed += 1
-        output.print("✓ \(script.file) — \(result.steps) steps, \(result.expectations) expectations")
+        output.line("✓ \(script.file) — \(result.steps) steps, \(result.expectations) expectations")
       }
     }
     if scripts.count > 1 {
-      output.print("\(passed) of \(scripts.count) scripts passed")
+      output.line("\(passed) of \(scripts.count) scripts passed")
     }
     cast?.close()
     player?.finish()
@@ -106,17 +106,17 @@ enum RunCommand {
 /// terminal is given back, in order, each line to its own stream.
 struct RunOutput {
   private let deferred: Bool
-  private var kept: [(text: String, isError: Bool)] = []
+  private var kept: [(text: SafeText, isError: Bool)] = []
 
   init(deferred: Bool) { self.deferred = deferred }
 
   /// A line for stdout.
-  mutating func print(_ text: String) { emit(text, isError: false) }
+  mutating func line(_ text: SafeText) { emit(text, isError: false) }
 
   /// An error line for stderr.
-  mutating func warn(_ text: String) { emit(text, isError: true) }
+  mutating func error(_ text: SafeText) { emit(text, isError: true) }
 
-  private mutating func emit(_ text: String, isError: Bool) {
+  private mutating func emit(_ text: SafeText, isError: Bool) {
     guard deferred else {
       write(text, isError: isError)
       return
@@ -130,11 +130,7 @@ struct RunOutput {
     kept = []
   }
 
-  private func write(_ text: String, isError: Bool) {
-    if isError {
-      UNTermMain.warn(text)
-    } else {
-      Swift.print(text)
-    }
+  private func write(_ text: SafeText, isError: Bool) {
+    Console.line(text, to: isError ? .standardError : .standardOutput)
   }
 }

@@ -18,7 +18,7 @@ enum UNTermMain {
     do {
       code = try run(arguments)
     } catch {
-      FileHandle.standardError.write(Data((error.description + "\n").utf8))
+      warn(error.line)
       code = error.exitCode
     }
     exit(code.rawValue)
@@ -33,15 +33,15 @@ enum UNTermMain {
     case "--help", "-h", "help":
       if first == "help", let topic = rest.first {
         if topic == "interactive" || topic == "keys" {
-          print(Help.interactive)
+          showHelp(Help.interactive)
           return .success
         }
         return try run([topic, "--help"])
       }
-      print(Help.main)
+      showHelp(Help.main)
       return .success
     case "--version":
-      print("unterm \(version)")
+      Console.line("unterm \(version)")
       return .success
     case UNTermCommand.render.rawValue: return try RenderCommand.run(Arguments(rest, command: .render))
     case UNTermCommand.lint.rawValue: return try LintCommand.run(Arguments(rest, command: .lint))
@@ -64,7 +64,13 @@ enum UNTermMain {
   }
 
   /// Writes a line to standard error.
-  static func warn(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+  static func warn(_ text: SafeText) {
+    Console.line(text, to: .standardError)
+  }
+
+  /// Writes a `--help` text to standard output. Help is the program's own text, made from the
+  /// declarations; it passes the sanitizer all the same, as everything printed does.
+  static func showHelp(_ text: String) {
+    Console.line(SafeText(sanitizing: text, multiline: true))
   }
 }

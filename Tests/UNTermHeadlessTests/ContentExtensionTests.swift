@@ -68,7 +68,7 @@ struct ContentExtensionTests {
     )
     #expect(diagnostics.map(\.code.rawValue).contains("button-not-interactive"))
     #expect(
-      diagnostics.first { $0.code == .templateUnknownField }?.message.contains("Did you mean {{title}}?") == true)
+      diagnostics.first { $0.code == .templateUnknownField }?.message.text.contains("Did you mean {{title}}?") == true)
   }
 
   @Test func twoExtensionsClaimingOneCategoryIsAnError() throws {

@@ -18,7 +18,7 @@ struct ServiceExtensionTests {
       $0.mediaDirectory = mediaDir
     }
     let box = TraceBox()
-    session.traceOutput = { box.append($0.printed) }
+    session.traceOutput = { box.append($0.printed.text) }
     return (session, { box.lines })
   }
 

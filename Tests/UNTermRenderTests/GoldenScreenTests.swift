@@ -91,7 +91,7 @@ struct ImageGoldenTests {
         let frame = try renderedScreen(
           "media-episode.json", device: device, view: view, size: (80, 30), extensions: ["extension-media-card.json"])
         expectGolden(
-          frame.grid.ansiText(depth: .palette256) + "\n",
+          frame.grid.ansiText(depth: .palette256).text + "\n",
           named: "media-episode.\(device.rawValue).\(view.rawValue).ansi")
       }
     }

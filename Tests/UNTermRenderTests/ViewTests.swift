@@ -223,7 +223,7 @@ struct ViewTests {
       for cell in grid.cells {
         #expect(!cell.text.unicodeScalars.contains(where: TerminalTextTests.isForbidden))
       }
-      let ansi = grid.ansiText(depth: .trueColor)
+      let ansi = grid.ansiText(depth: .trueColor).text
       let withoutSGR = ansi.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
       #expect(
         !withoutSGR.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || (0x80...0x9F).contains($0.value) })

@@ -62,13 +62,19 @@ package final class PseudoTerminal {
     return modes
   }
 
-  /// Starts a program with the terminal as its standard input, output and error.
-  package func start(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
+  /// Starts a program with the terminal as its standard input, output and error — or with
+  /// `standardError` (another pseudo-terminal) as its standard error, to tell the two apart.
+  package func start(
+    _ executable: String, _ arguments: [String], environment: [String: String],
+    standardError: PseudoTerminal? = nil
+  ) throws {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    for descriptor: Int32 in [0, 1, 2] { posix_spawn_file_actions_adddup2(&actions, slave, descriptor) }
+    for descriptor: Int32 in [0, 1] { posix_spawn_file_actions_adddup2(&actions, slave, descriptor) }
+    posix_spawn_file_actions_adddup2(&actions, standardError?.slave ?? slave, 2)
     posix_spawn_file_actions_addclose(&actions, master)
+    if let standardError { posix_spawn_file_actions_addclose(&actions, standardError.master) }
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var env = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -100,16 +106,19 @@ package final class PseudoTerminal {
     throw Failure(description: "\(text) did not appear; output: \(String(decoding: output.suffix(400), as: UTF8.self))")
   }
 
-  /// Waits for the program to end (reading its output meanwhile); the raw `waitpid` status.
+  /// Waits for the program to end (reading its output, and that of the terminal given as its
+  /// standard error, meanwhile); the raw `waitpid` status.
   @discardableResult
-  package func waitForExit(timeout: TimeInterval = 10) throws -> Int32 {
+  package func waitForExit(timeout: TimeInterval = 10, standardError: PseudoTerminal? = nil) throws -> Int32 {
     if let exitStatus { return exitStatus }
     let limit = Date().addingTimeInterval(timeout)
     var status: Int32 = 0
     while Date() < limit {
       readAvailable()
+      standardError?.readAvailable()
       if waitpid(pid, &status, WNOHANG) == pid {
         readAvailable()
+        standardError?.readAvailable()
         exitStatus = status
         return status
       }
@@ -119,7 +128,8 @@ package final class PseudoTerminal {
       description: "the program did not end; output: \(String(decoding: output.suffix(400), as: UTF8.self))")
   }
 
-  private func readAvailable() {
+  /// Reads what has been written so far into `output`.
+  package func readAvailable() {
     var buffer = [UInt8](repeating: 0, count: 65_536)
     while true {
       let n = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }

@@ -10,7 +10,7 @@ extension Diagnostic {
     struct Key: Hashable {
       var place: Place
       var code: LintCode
-      var message: String
+      var message: SafeText
     }
     let outOfRange = Set(
       diagnostics.filter { $0.code == .numberOutOfRange }.map { Place(file: $0.file, location: $0.location) })

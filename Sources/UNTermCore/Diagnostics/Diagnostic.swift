@@ -36,13 +36,15 @@ package struct Diagnostic: Sendable, Hashable {
   package var location: DiagnosticLocation
   package var severity: Severity
   package var code: LintCode
-  package var message: String
+  /// What is wrong, ready for a terminal: values from the input are sanitized where the
+  /// message interpolates them.
+  package var message: SafeText
   /// Measurements a QA finding carries for `--json` (heights in points, and so on).
   package var details: [String: String] = [:]
 
   /// A finding with its code's severity, or another one where a mode raises it (`--strict`).
   package init(
-    file: String, location: DiagnosticLocation, code: LintCode, severity: Severity? = nil, message: String
+    file: String, location: DiagnosticLocation, code: LintCode, severity: Severity? = nil, message: SafeText
   ) {
     self.file = file
     self.location = location
@@ -52,9 +54,10 @@ package struct Diagnostic: Sendable, Hashable {
   }
 
   /// `FILE:PATH: SEVERITY[CODE]: MESSAGE`, on one line. A finding about the whole document
-  /// has the root path `$`; a syntax error gives `LINE:COL`.
-  package var formatted: String {
-    "\(file):\(pathText): \(severity.rawValue)[\(code.rawValue)]: \(OneLine.flatten(message))"
+  /// has the root path `$`; a syntax error gives `LINE:COL`. The file name and the path (a
+  /// payload's keys) are sanitized.
+  package var formatted: SafeText {
+    "\(file):\(pathText): \(severity.rawValue)[\(code.rawValue)]: \(message.oneLine)"
   }
 
   /// The JSON path of the finding (`$` for the document as a whole), or `LINE:COL`.
@@ -72,12 +75,12 @@ package struct DiagnosticSink: Sendable {
   package init(file: String) { self.file = file }
 
   /// Adds a finding; its severity is the code's.
-  package mutating func report(_ code: LintCode, at location: DiagnosticLocation, _ message: String) {
+  package mutating func report(_ code: LintCode, at location: DiagnosticLocation, _ message: SafeText) {
     diagnostics.append(Diagnostic(file: file, location: location, code: code, message: message))
   }
 
   /// Adds a finding about the value at `path`; its severity is the code's.
-  package mutating func report(_ code: LintCode, _ path: JSONPath, _ message: String) {
+  package mutating func report(_ code: LintCode, _ path: JSONPath, _ message: SafeText) {
     report(code, at: .path(path), message)
   }
 
@@ -89,30 +92,14 @@ package struct DiagnosticSink: Sendable {
   package var firstError: Diagnostic? { diagnostics.first { $0.severity == .error } }
 }
 
-/// Makes text safe for a one-line message on a terminal: control, bidi and line-break
-/// characters are shown as escapes.
+/// Untrusted text for a one-line message: `SafeText`'s sanitizer, on one line.
 package enum OneLine {
-  package static func flatten(_ text: String) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-      switch scalar.value {
-      case 0x0A: out += "\\n"
-      case 0x0D: out += "\\r"
-      case 0x09: out += "\\t"
-      case 0x00..<0x20, 0x7F..<0xA0, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069,
-        0x2028, 0x2029:
-        out += String(format: "\\u{%X}", scalar.value)
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
-  }
+  /// The text with every control shown as a placeholder and line breaks as ␊.
+  package static func flatten(_ text: String) -> String { SafeText(sanitizing: text).text }
 
   /// A value quoted for a message, shortened when long.
-  package static func quote(_ text: String, limit: Int = 40) -> String {
-    let flat = flatten(text)
-    if flat.count <= limit { return "\"\(flat)\"" }
-    return "\"\(flat.prefix(limit))…\""
+  package static func quote(_ text: String, limit: Int = 40) -> SafeText {
+    "\"\(SafeText(sanitizing: text).prefix(limit))\""
   }
 }
 

@@ -19,9 +19,11 @@ package struct UNTermError: Error, Sendable, CustomStringConvertible {
   package var file: String?
   /// `LINE:COL`, a JSON path, or empty.
   package var location: String
-  package var message: String
+  /// What went wrong, ready for a terminal: values from the input are sanitized where the
+  /// message interpolates them.
+  package var message: SafeText
 
-  package init(_ exitCode: ExitCode, file: String? = nil, location: String = "", _ message: String) {
+  package init(_ exitCode: ExitCode, file: String? = nil, location: String = "", _ message: SafeText) {
     self.exitCode = exitCode
     self.file = file
     self.location = location
@@ -35,12 +37,13 @@ package struct UNTermError: Error, Sendable, CustomStringConvertible {
       diagnostic.message)
   }
 
-  /// `FILE[:LOCATION]: error: MESSAGE`, as the contract prints errors.
-  package var description: String {
-    var prefix = ""
-    if let file {
-      prefix = location.isEmpty ? "\(file): " : "\(file):\(location): "
-    }
-    return "\(prefix)error: \(OneLine.flatten(message))"
+  /// `FILE[:LOCATION]: error: MESSAGE` on one line, as the contract prints errors: the file
+  /// name and the location (a payload's keys) are sanitized.
+  package var line: SafeText {
+    guard let file else { return "error: \(message.oneLine)" }
+    return location.isEmpty
+      ? "\(file): error: \(message.oneLine)" : "\(file):\(location): error: \(message.oneLine)"
   }
+
+  package var description: String { line.text }
 }

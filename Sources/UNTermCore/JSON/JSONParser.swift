@@ -22,7 +22,7 @@ package struct JSONParser {
     }
 
     package var kind: Kind
-    package var message: String
+    package var message: SafeText
     package var position: SourcePosition
     /// The path of the value being read when the problem was found.
     package var path: JSONPath
@@ -120,7 +120,7 @@ package struct JSONParser {
     }
   }
 
-  private func failure(_ kind: Failure.Kind, _ message: String, _ path: JSONPath) -> Failure {
+  private func failure(_ kind: Failure.Kind, _ message: SafeText, _ path: JSONPath) -> Failure {
     Failure(kind: kind, message: message, position: position, path: path)
   }
 
@@ -320,7 +320,7 @@ package struct JSONParser {
       case 0x00..<0x20:
         throw failure(
           .syntax,
-          String(format: "control character U+%04X must be escaped in a string", Int(byte)), path)
+          "control character U+\(String(format: "%04X", Int(byte))) must be escaped in a string", path)
       case 0x00..<0x80:
         utf8.append(byte)
         offset += 1
@@ -352,7 +352,7 @@ package struct JSONParser {
       minimum = 0x10000
       scalar = UInt32(lead & 0x07)
     default:
-      throw failure(.encoding, String(format: "invalid UTF-8 byte 0x%02X", lead), path)
+      throw failure(.encoding, "invalid UTF-8 byte \(String(format: "0x%02X", lead))", path)
     }
     guard offset + length <= bytes.count else {
       throw failure(.encoding, "truncated UTF-8 sequence", path)
@@ -360,7 +360,7 @@ package struct JSONParser {
     for i in 1..<length {
       let next = bytes[offset + i]
       guard next & 0xC0 == 0x80 else {
-        throw failure(.encoding, String(format: "invalid UTF-8 sequence at byte 0x%02X", lead), path)
+        throw failure(.encoding, "invalid UTF-8 sequence at byte \(String(format: "0x%02X", lead))", path)
       }
       scalar = scalar << 6 | UInt32(next & 0x3F)
     }
@@ -388,7 +388,7 @@ package struct JSONParser {
       func surrogateFailure(_ value: UInt32) -> Failure {
         var at = self
         at.offset = escapeStart
-        return at.failure(.encoding, String(format: "lone surrogate \\u%04X", value), path)
+        return at.failure(.encoding, "lone surrogate \\u\(String(format: "%04X", value))", path)
       }
       var value = try hex4(path: path)
       if (0xD800...0xDBFF).contains(value) {

@@ -32,7 +32,7 @@ package enum InputFile {
     } else {
       fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
       guard fd >= 0 else {
-        let reason = errno == ENOENT ? "no such file" : String(cString: strerror(errno))
+        let reason: SafeText = errno == ENOENT ? "no such file" : "\(String(cString: strerror(errno)))"
         throw UNTermError(.noInput, file: path, reason)
       }
       // Blocking reads again for FIFOs; O_NONBLOCK only kept open() from hanging on one.
@@ -41,7 +41,7 @@ package enum InputFile {
     defer { if fd != STDIN_FILENO { close(fd) } }
     var info = stat()
     guard fstat(fd, &info) == 0 else {
-      throw UNTermError(.noInput, file: path, String(cString: strerror(errno)))
+      throw UNTermError(.noInput, file: path, "\(String(cString: strerror(errno)))")
     }
     if info.st_mode & S_IFMT == S_IFDIR {
       throw UNTermError(.noInput, file: path, "is a directory, not a file")
@@ -57,7 +57,7 @@ package enum InputFile {
       let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
       if n < 0 {
         if errno == EINTR { continue }
-        throw UNTermError(.noInput, file: path, String(cString: strerror(errno)))
+        throw UNTermError(.noInput, file: path, "\(String(cString: strerror(errno)))")
       }
       if n == 0 { break }
       data.append(contentsOf: buffer[0..<n])

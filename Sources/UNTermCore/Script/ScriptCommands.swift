@@ -113,7 +113,7 @@ package struct ScriptArguments: Sendable {
   }
 
   /// An error at a token.
-  package func fail(_ token: SessionScript.Token, _ message: String) -> SessionScript.ParseError {
+  package func fail(_ token: SessionScript.Token, _ message: SafeText) -> SessionScript.ParseError {
     SessionScript.ParseError(file: file, line: line, column: token.column, message: message)
   }
 }

@@ -55,9 +55,12 @@ package struct SessionScript: Sendable {
     package var file: String
     package var line: Int
     package var column: Int
-    package var message: String
+    package var message: SafeText
 
-    package var description: String { "\(file):\(line):\(column): error: \(message)" }
+    package var description: String {
+      let text: SafeText = "\(file):\(line):\(column): error: \(message.oneLine)"
+      return text.text
+    }
   }
 
   /// The words a line can start with, for suggestions.
@@ -149,7 +152,7 @@ package struct SessionScript: Sendable {
 
   /// "expected response, no response, screen or badge after 'expect'", or for one way on,
   /// "expected 'expect no response'".
-  private static func continuationMessage(after words: [String], found: String?) -> String {
+  private static func continuationMessage(after words: [String], found: String?) -> SafeText {
     var rest: [String] = []
     for declaration in ScriptCommand.declarations
     where declaration.words.count > words.count && Array(declaration.words.prefix(words.count)) == words {
@@ -158,7 +161,7 @@ package struct SessionScript: Sendable {
     // "screen not" is a longer form of "screen": name the short one only.
     rest = rest.filter { candidate in !rest.contains { candidate.hasPrefix($0 + " ") } }
     let prefix = words.joined(separator: " ")
-    let not = found.map { ", not \"\($0)\"" } ?? ""
+    let not: SafeText = found.map { ", not \"\($0)\"" } ?? ""
     if rest.count == 1 { return "expected '\(prefix) \(rest[0])'\(not)" }
     let list = rest.dropLast().joined(separator: ", ") + (rest.count > 1 ? " or " : "") + (rest.last ?? "")
     return "expected \(list) after '\(prefix)'\(not)"

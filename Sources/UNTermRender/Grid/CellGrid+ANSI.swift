@@ -1,11 +1,16 @@
+import UNTermCore
+
 extension CellGrid {
-  /// The screen as text with SGR colour sequences, for `render --color always`.
+  /// The screen as text with SGR colour sequences, for `render --color always`, `--live` and
+  /// casts.
   ///
-  /// Only SGR sequences built from the theme are emitted; cell text is already sanitized.
-  package func ansiText(depth: ColorDepth) -> String {
-    var out = ""
+  /// Only SGR sequences built from the theme are emitted; cell text was sanitized where it
+  /// entered layout, and passes `SafeText`'s sanitizer again on its way out.
+  /// Lines end with `lineSeparator` (a live screen also clears each line's end).
+  package func ansiText(depth: ColorDepth, lineSeparator: SafeText = "\n") -> SafeText {
+    var out: SafeText = ""
     for y in 0..<height {
-      var line = ""
+      var line: SafeText = ""
       var current: Style?
       // Trailing blanks on the terminal's own background are left out.
       var last = width - 1
@@ -28,18 +33,18 @@ extension CellGrid {
             line += style == .plain ? "\u{1B}[0m" : Self.sgr(style)
           }
           current = style
-          line += cell.text
+          line.append(sanitizing: cell.text)
         }
       }
       if let current, current != .plain { line += "\u{1B}[0m" }
       out += line
-      if y < height - 1 { out += "\n" }
+      if y < height - 1 { out += lineSeparator }
     }
     return out
   }
 
   /// The SGR sequence that sets a style from scratch.
-  package static func sgr(_ style: Style) -> String {
+  package static func sgr(_ style: Style) -> SafeText {
     var codes = ["0"]
     if style.attributes.contains(.bold) { codes.append("1") }
     if style.attributes.contains(.dim) { codes.append("2") }
@@ -48,7 +53,7 @@ extension CellGrid {
     if style.attributes.contains(.reverse) { codes.append("7") }
     codes += colorCodes(style.foreground, foreground: true)
     codes += colorCodes(style.background, foreground: false)
-    return "\u{1B}[" + codes.joined(separator: ";") + "m"
+    return "\u{1B}[\(codes.joined(separator: ";"))m"
   }
 
   private static func colorCodes(_ color: Color, foreground: Bool) -> [String] {

@@ -18,7 +18,7 @@ extension CellGrid {
       }
       let style = depth.degrade(cell.style)
       if style != current {
-        out += Self.sgr(style)
+        out += Self.sgr(style).text
         current = style
       }
       out += cell.text

@@ -1,5 +1,8 @@
-/// The one sanitizer: payload text passes through here where it enters layout, and nothing
-/// else from a payload reaches the grid.
+import UNTermCore
+
+/// The one sanitizer, as the screen needs it: payload text passes through here where it enters
+/// layout, and nothing else from a payload reaches the grid. Controls become the placeholders
+/// `SafeText`'s sanitizer gives every other output; the rest keeps borders in place.
 ///
 /// - C0 controls, DEL and C1 controls become visible placeholders (␛, ␀, ␍, ␈, ␡, ‹9B›…), so
 ///   CR and BS cannot overwrite text and nothing after a NUL is lost.
@@ -16,11 +19,9 @@
 /// - A field whose text is only invisible characters shows their names, so no notification is
 ///   ever invisible.
 package enum TerminalText {
-  /// The bidi-control characters and their placeholder names.
-  package static let bidiControls: [UInt32: String] = [
-    0x061C: "ALM", 0x200E: "LRM", 0x200F: "RLM", 0x202A: "LRE", 0x202B: "RLE", 0x202C: "PDF",
-    0x202D: "LRO", 0x202E: "RLO", 0x2066: "LRI", 0x2067: "RLI", 0x2068: "FSI", 0x2069: "PDI",
-  ]
+  /// The bidi-control characters and their placeholder names (one table, `SafeText`'s, so the
+  /// screen and every other output show the same placeholders).
+  package static var bidiControls: [UInt32: String] { SafeText.bidiControls }
 
   private static let invisibleNames: [UInt32: String] = [
     0x200B: "ZWSP", 0x200C: "ZWNJ", 0x200D: "ZWJ", 0x2060: "WJ", 0xFEFF: "ZWNBSP",
@@ -62,20 +63,15 @@ package enum TerminalText {
         out.append(multiline ? "\n" : " ")
       case 0x09:
         out.append(" ")
-      case 0x00..<0x20:
-        out.append(Unicode.Scalar(0x2400 + v) ?? "?")
-      case 0x7F:
-        out.append("\u{2421}")
-      case 0x80...0x9F:
-        out.append(contentsOf: "‹\(String(v, radix: 16, uppercase: true))›".unicodeScalars)
       case 0x200D where previousWasPictographic:
         pendingZWJ = true  // decided by what follows
         continue
       case 0xFE0F where out.last.map { DisplayWidth.of($0) == 1 } ?? false:
         continue
       default:
-        if let name = bidiControls[v] {
-          out.append(contentsOf: "‹\(name)›".unicodeScalars)
+        // C0, DEL, C1 and bidi controls: the placeholders every output uses.
+        if let placeholder = SafeText.placeholder(for: scalar) {
+          out.append(contentsOf: placeholder.unicodeScalars)
         } else if DisplayWidth.isUnprintable(scalar) {
           out.append("\u{FFFD}")
         } else {

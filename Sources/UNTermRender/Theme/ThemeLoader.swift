@@ -35,7 +35,7 @@ package enum ThemeLoader {
     guard let root = document.object else {
       throw UNTermError(.dataError, file: file, "a theme must be a JSON object with \"roles\"")
     }
-    func fail(_ path: JSONPath, _ message: String) -> UNTermError {
+    func fail(_ path: JSONPath, _ message: SafeText) -> UNTermError {
       UNTermError(.dataError, file: file, location: path.description, message)
     }
     var name = (file as NSString).lastPathComponent
@@ -92,7 +92,7 @@ package enum ThemeLoader {
   }
 
   private static func color(
-    _ node: JSONNode, path: JSONPath, fail: (JSONPath, String) -> UNTermError
+    _ node: JSONNode, path: JSONPath, fail: (JSONPath, SafeText) -> UNTermError
   ) throws(UNTermError) -> Color {
     if let n = node.number {
       guard let i = n.integer, (0...255).contains(i) else {

@@ -1,0 +1,192 @@
+/// Text that may be written to a terminal: nothing in it is a control a terminal acts on except
+/// what the program wrote itself.
+///
+/// Every output of UNTerm other than the cell grid — stdout, stderr, `--trace`, casts, lint
+/// text, the script report, `push`'s answers, help and usage errors — takes a `SafeText`, so
+/// text from a file, a file name, an argument, a socket or a payload cannot reach the terminal
+/// raw: the compiler refuses a `String`. Only these make one:
+///
+/// - a string literal (the program's own text; the literal type is `StaticString`, so a
+///   variable cannot pose as one);
+/// - interpolation into a literal, which passes every interpolated value through the sanitizer
+///   unless it is a `SafeText` already (numbers are written as they are);
+/// - the sanitizer, `SafeText(sanitizing:multiline:)`;
+/// - the escapers: `JSONWriter.safeText` (JSON) and `SafeText(xmlEscaping:)` (XML and HTML).
+///
+/// The sanitizer shows what it neutralizes, with the placeholders the screen uses
+/// (`TerminalText.sanitize` takes them from here): C0 controls as their Control Pictures (␛, ␀,
+/// ␍, ␇), DEL as ␡, C1 controls as ‹9B›, the twelve bidi controls as ‹RLO›, ‹LRI›…. A tab
+/// becomes a space. A line break is kept in multi-line text and shows as ␊ in one line, so a
+/// one-line message stays one line.
+package struct SafeText: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringInterpolation {
+  /// The text, ready to write.
+  package private(set) var text: String
+
+  /// Text a maker in this module has made safe.
+  init(verified text: String) { self.text = text }
+
+  /// The program's own text.
+  package init(stringLiteral literal: StaticString) { text = Self.string(literal) }
+
+  package init(stringInterpolation: Interpolation) { text = stringInterpolation.text }
+
+  /// The sanitizer: untrusted text with every control shown as a placeholder. One line unless
+  /// `multiline` (then line feeds, CR LF, U+2028 and U+2029 are line feeds).
+  package init(sanitizing untrusted: some StringProtocol, multiline: Bool = false) {
+    text = Self.sanitize(untrusted, multiline: multiline)
+  }
+
+  package var description: String { text }
+
+  package var isEmpty: Bool { text.isEmpty }
+
+  /// Whether the text holds `other` (questions about the text need no `.text`).
+  package func contains(_ other: some StringProtocol) -> Bool { text.contains(other) }
+
+  package func hasPrefix(_ prefix: some StringProtocol) -> Bool { text.hasPrefix(prefix) }
+
+  package func hasSuffix(_ suffix: some StringProtocol) -> Bool { text.hasSuffix(suffix) }
+
+  /// The text on one line: line feeds are shown as ␊.
+  package var oneLine: SafeText {
+    text.contains("\n") ? SafeText(verified: text.replacingOccurrences(of: "\n", with: "\u{240A}")) : self
+  }
+
+  /// At most `limit` characters, with `…` when shortened.
+  package func prefix(_ limit: Int) -> SafeText {
+    text.count <= limit ? self : SafeText(verified: String(text.prefix(limit)) + "…")
+  }
+
+  package static func + (a: SafeText, b: SafeText) -> SafeText { SafeText(verified: a.text + b.text) }
+
+  package static func += (a: inout SafeText, b: SafeText) { a.text += b.text }
+
+  /// Appends untrusted text, sanitized (on one line unless `multiline`).
+  package mutating func append(sanitizing untrusted: some StringProtocol, multiline: Bool = false) {
+    text += Self.sanitize(untrusted, multiline: multiline)
+  }
+
+  private static func string(_ literal: StaticString) -> String {
+    literal.hasPointerRepresentation
+      ? literal.withUTF8Buffer { String(decoding: $0, as: UTF8.self) } : String(literal.unicodeScalar)
+  }
+
+  /// Builds a `SafeText` from a literal: the literal's own parts are kept, interpolated values
+  /// are sanitized (on one line) unless they are safe already.
+  package struct Interpolation: StringInterpolationProtocol {
+    fileprivate var text = ""
+
+    package init(literalCapacity: Int, interpolationCount: Int) {
+      text.reserveCapacity(literalCapacity + 16 * interpolationCount)
+    }
+
+    package mutating func appendLiteral(_ literal: StaticString) { text += SafeText.string(literal) }
+
+    package mutating func appendInterpolation(_ value: SafeText) { text += value.text }
+
+    package mutating func appendInterpolation(_ value: some StringProtocol) {
+      text += SafeText.sanitize(value, multiline: false)
+    }
+
+    package mutating func appendInterpolation(_ value: some BinaryInteger) { text += String(value) }
+
+    /// Anything else is written as its description, sanitized.
+    package mutating func appendInterpolation(_ value: some CustomStringConvertible) {
+      text += SafeText.sanitize(value.description, multiline: false)
+    }
+
+    /// Any other value (an error, say) as `String(describing:)` gives it, sanitized.
+    package mutating func appendInterpolation<T>(_ value: T) {
+      text += SafeText.sanitize(String(describing: value), multiline: false)
+    }
+
+    /// An optional: its value, or `nil`.
+    package mutating func appendInterpolation(_ value: (some CustomStringConvertible)?) {
+      text += value.map { SafeText.sanitize($0.description, multiline: false) } ?? "nil"
+    }
+  }
+}
+
+extension SafeText {
+  /// The bidi-control characters (`Bidi_Control`) and their placeholder names.
+  package static let bidiControls: [UInt32: String] = [
+    0x061C: "ALM", 0x200E: "LRM", 0x200F: "RLM", 0x202A: "LRE", 0x202B: "RLE", 0x202C: "PDF",
+    0x202D: "LRO", 0x202E: "RLO", 0x2066: "LRI", 0x2067: "RLI", 0x2068: "FSI", 0x2069: "PDI",
+  ]
+
+  /// The visible placeholder of a character a terminal would act on — a C0 control, DEL, a C1
+  /// control or a bidi control — or nil for any other character. Line feed and tab are C0
+  /// controls too: callers that keep line breaks or turn tabs into spaces decide first.
+  package static func placeholder(for scalar: Unicode.Scalar) -> String? {
+    let v = scalar.value
+    switch v {
+    case 0x00..<0x20: return String(Character(Unicode.Scalar(0x2400 + v) ?? "?"))
+    case 0x7F: return "\u{2421}"
+    case 0x80...0x9F: return "‹\(String(v, radix: 16, uppercase: true))›"
+    default: return bidiControls[v].map { "‹\($0)›" }
+    }
+  }
+
+  /// Whether UTF-8 text might hold a character the sanitizer changes: a C0 or C1 control, DEL,
+  /// or a lead byte of a bidi control or a line or paragraph separator. Most text holds none of
+  /// these bytes and is taken as it is.
+  private static func mightNeedSanitizing(_ text: some StringProtocol) -> Bool {
+    text.utf8.contains { byte in byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2 }
+  }
+
+  /// The one sanitizer of output text (see the type's documentation).
+  private static func sanitize(_ text: some StringProtocol, multiline: Bool) -> String {
+    guard mightNeedSanitizing(text) else { return String(text) }
+    var out = String.UnicodeScalarView()
+    let scalars = Array(text.unicodeScalars)
+    for (i, scalar) in scalars.enumerated() {
+      switch scalar.value {
+      case 0x0D where multiline && i + 1 < scalars.count && scalars[i + 1].value == 0x0A:
+        continue  // CR LF: the line feed makes the break
+      case 0x0A, 0x2028, 0x2029:
+        out.append(multiline ? "\n" : "\u{240A}")
+      case 0x09:
+        out.append(" ")
+      default:
+        if let placeholder = placeholder(for: scalar) {
+          out.append(contentsOf: placeholder.unicodeScalars)
+        } else {
+          out.append(scalar)
+        }
+      }
+    }
+    return String(out)
+  }
+}
+
+extension SafeText {
+  /// Text escaped for XML and HTML, and sanitized: `&`, `<`, `>`, `"` and `'` become
+  /// entities, and controls (which XML 1.0 cannot hold) their placeholders. Line breaks are
+  /// kept when `multiline`.
+  package init(xmlEscaping untrusted: some StringProtocol, multiline: Bool = false) {
+    var out = ""
+    for character in Self.sanitize(untrusted, multiline: multiline) {
+      switch character {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      case "'": out += "&#39;"
+      default: out.append(character)
+      }
+    }
+    text = out
+  }
+}
+
+extension Sequence where Element == SafeText {
+  /// The texts one after another, with a separator between them.
+  package func joined(separator: SafeText = "") -> SafeText {
+    SafeText(verified: map(\.text).joined(separator: separator.text))
+  }
+}
+
+extension JSONWriter {
+  /// A JSON value as safe text: the writer escapes every control and bidi character.
+  package static func safeText(_ value: Value) -> SafeText { SafeText(verified: write(value)) }
+}
