@@ -157,7 +157,7 @@ func ownCPU() -> Double {
 /// this process, without lint and process start.
 func sheetFigures() throws {
   guard let samples = Resources.samples else {
-    print("sheet: SamplePayloads/ not found (set UNTERM_HOME)")
+    Console.line("sheet: SamplePayloads/ not found (set UNTERM_HOME)")
     return
   }
   let folder = try FileManager.default.url(
@@ -170,7 +170,8 @@ func sheetFigures() throws {
     "--extension", samples.appendingPathComponent("extension-chat-card.json").path,
   ]
   let runs = 5
-  print("unterm sheet --categories … --extension … SamplePayloads/ (2 devices × 2 states × 3 views, default theme):")
+  Console.line(
+    "unterm sheet --categories … --extension … SamplePayloads/ (2 devices × 2 states × 3 views, default theme):")
 
   let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
   let unterm = URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("unterm").path
@@ -194,19 +195,18 @@ func sheetFigures() throws {
       cpus.append(childCPU() - cpu0)
       summary = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
       guard process.terminationStatus == 0 else {
-        print("  the command failed (exit \(process.terminationStatus))")
+        Console.line("  the command failed (exit \(process.terminationStatus))")
         return
       }
     }
     let bytes = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
-    print("  \(summary.replacingOccurrences(of: out + ": ", with: ""))")
-    print(
-      String(
-        format: "  the command:  median %.2f s wall (best %.2f s), %.2f s CPU   goal under 1 s", median(walls),
-        walls.min() ?? 0, median(cpus)))
-    print(String(format: "  output size:  %.2f MB (%d bytes)   goal under 5 MB", Double(bytes) / 1_048_576, bytes))
+    Console.line("  \(summary.replacingOccurrences(of: out + ": ", with: ""))")
+    line(
+      format: "  the command:  median %.2f s wall (best %.2f s), %.2f s CPU   goal under 1 s", median(walls),
+      walls.min() ?? 0, median(cpus))
+    line(format: "  output size:  %.2f MB (%d bytes)   goal under 5 MB", Double(bytes) / 1_048_576, bytes)
   } else {
-    print("  (no unterm beside \(exe): build it too — swift build -c release — to time the command itself)")
+    Console.line("  (no unterm beside \(exe): build it too — swift build -c release — to time the command itself)")
   }
 
   var configuration = SessionConfiguration()
@@ -233,8 +233,7 @@ func sheetFigures() throws {
     walls.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     cpus.append(ownCPU() - cpu0)
   }
-  print(
-    String(
-      format: "  in process:   median %.2f s wall, %.2f s CPU for %d payloads, %d screens, %d bytes", median(walls),
-      median(cpus), payloads.count, screens, bytes))
+  line(
+    format: "  in process:   median %.2f s wall, %.2f s CPU for %d payloads, %d screens, %d bytes", median(walls),
+    median(cpus), payloads.count, screens, bytes)
 }

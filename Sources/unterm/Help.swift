@@ -117,7 +117,7 @@ extension Help {
 
     Prints each response on a line of its own: the date, the request, the action (@default and
     @dismiss for Apple's two), the reply text, then the category, thread, device and lock state.
-    Every field is sanitized: control characters show as visible symbols (␛, ␤), never raw.
+    Every field is sanitized: control characters show as visible symbols (␛, ␊), never raw.
     --json prints the records as JSON Lines instead, each a valid JSON object. A line that is not
     a response record is reported on stderr with its line number; a cut-off last line (a record
     cut short by a crash or a full disk, never acknowledged) is skipped with a warning.

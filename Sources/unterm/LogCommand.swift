@@ -13,59 +13,50 @@ enum LogCommand {
   static func run(_ arguments: Arguments) throws(UNTermError) -> ExitCode {
     let (parsed, files) = try arguments.parse()
     if parsed.help {
-      print(Help.log)
+      UNTermMain.showHelp(Help.log)
       return .success
     }
     guard let file = files.first else { throw arguments.usage("log needs a FILE (a response log)") }
     guard files.count == 1 else { throw arguments.usage("log reads one FILE at a time") }
     let contents = ResponseLog.scan(try InputFile.read(file, limit: sizeLimit))
-    var out = ""
+    var out: SafeText = ""
     for record in contents.records {
-      out += parsed.log.json ? JSONWriter.write(record.value) : line(record)
+      out += parsed.log.json ? JSONWriter.safeText(record.value) : line(record)
       out += "\n"
-      if out.utf8.count >= 1 << 16 {
-        FileHandle.standardOutput.write(Data(out.utf8))
+      if out.text.utf8.count >= 1 << 16 {
+        Console.write(out)
         out = ""
       }
     }
-    FileHandle.standardOutput.write(Data(out.utf8))
-    let shown = OneLine.flatten(file)
+    Console.write(out)
     for damage in contents.damage {
-      UNTermMain.warn(
-        "\(shown):\(damage.line): error: line \(damage.line) is damaged: \(OneLine.flatten(damage.reason))")
+      UNTermMain.warn("\(file):\(damage.line): error: line \(damage.line) is damaged: \(damage.reason)")
     }
     if contents.tornTail != nil {
       UNTermMain.warn(
-        "\(shown):\(contents.lineCount): warning: the last line is cut off (a record cut short by a crash or a full disk, never acknowledged); skipped"
+        "\(file):\(contents.lineCount): warning: the last line is cut off (a record cut short by a crash or a full disk, never acknowledged); skipped"
       )
     }
     return contents.damage.isEmpty ? .success : .dataError
   }
 
   /// One response as a line a person reads: date, request, action, the reply text, and the rest
-  /// in brackets; every field sanitized, line breaks shown as ␤.
-  static func line(_ record: LogRecord) -> String {
-    func safe(_ text: String) -> String {
-      var scalars = String.UnicodeScalarView()
-      for scalar in text.unicodeScalars {
-        scalars.append(scalar == "\n" ? "\u{2424}" : scalar)
-      }
-      return TerminalText.sanitize(String(scalars), multiline: false)
-    }
-    let action: String
+  /// in brackets; every field sanitized, line breaks shown as ␊.
+  static func line(_ record: LogRecord) -> SafeText {
+    let action: SafeText
     switch record.actionIdentifier {
     case UNNotificationDefaultActionIdentifier: action = "@default"
     case UNNotificationDismissActionIdentifier: action = "@dismiss"
-    default: action = safe(record.actionIdentifier)
+    default: action = "\(record.actionIdentifier)"
     }
-    var parts = [safe(record.date ?? "-"), safe(record.requestIdentifier), action]
-    if let text = record.userText { parts.append("“" + safe(text) + "”") }
-    var details: [String] = []
-    if let category = record.categoryIdentifier, !category.isEmpty { details.append("category " + safe(category)) }
-    if let thread = record.threadIdentifier, !thread.isEmpty { details.append("thread " + safe(thread)) }
-    if let device = record.device { details.append(safe(device)) }
+    var parts: [SafeText] = ["\(record.date ?? "-")", "\(record.requestIdentifier)", action]
+    if let text = record.userText { parts.append("“\(text)”") }
+    var details: [SafeText] = []
+    if let category = record.categoryIdentifier, !category.isEmpty { details.append("category \(category)") }
+    if let thread = record.threadIdentifier, !thread.isEmpty { details.append("thread \(thread)") }
+    if let device = record.device { details.append("\(device)") }
     if let locked = record.locked { details.append(locked ? "locked" : "unlocked") }
-    if !details.isEmpty { parts.append("(" + details.joined(separator: ", ") + ")") }
+    if !details.isEmpty { parts.append("(\(details.joined(separator: ", ")))") }
     return parts.joined(separator: "  ")
   }
 }

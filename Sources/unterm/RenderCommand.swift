@@ -34,11 +34,13 @@ enum RenderCommand {
     let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
     let useColor: Bool
     switch (parsed.render.format, color) {
+    // Pictures are markup made with the XML escaper; they pass the sanitizer too, as they may be
+    // printed on a terminal (a file name in the title, say, holds no control there either).
     case (.svg, _):
-      print(frame.grid.svg(title: title))
+      Console.line(SafeText(sanitizing: frame.grid.svg(title: title), multiline: true))
       return .success
     case (.html, _):
-      print(frame.grid.html(title: title), terminator: "")
+      Console.write(SafeText(sanitizing: frame.grid.html(title: title), multiline: true))
       return .success
     case (.text, _), (nil, .never): useColor = false
     case (.ansi, _), (nil, .always): useColor = !noColor

@@ -13,7 +13,7 @@ enum SheetCommand {
   static func run(_ arguments: Arguments) throws(UNTermError) -> ExitCode {
     let (parsed, files) = try arguments.parse()
     if parsed.help {
-      print(Help.sheet)
+      UNTermMain.showHelp(Help.sheet)
       return .success
     }
     guard !files.isEmpty else { throw arguments.usage("sheet needs at least one PAYLOAD file (or - for stdin)") }
@@ -34,18 +34,18 @@ enum SheetCommand {
     let lint = LintCommand.check(
       configuration, files: inputs.payloads.filter { $0 != "-" } + inputs.scripts, strict: false,
       devices: Set(matrix.devices))
-    let trace: ((TraceLine) -> Void)? = configuration.trace ? { UNTermMain.warn("trace: " + $0.printed) } : nil
+    let trace: ((TraceLine) -> Void)? = configuration.trace ? { UNTermMain.warn("trace: \($0.printed)") } : nil
     let sheet = try DesignSheet.make(
       payloads: inputs.payloads, configuration: configuration, matrix: matrix, findings: lint.report.diagnostics,
       lintedFiles: lint.count, now: parsed.render.now ?? Date(), trace: trace)
     let html = sheet.html
     if options.out == "-" {
-      print(html, terminator: "")
+      Console.write(SafeText(sanitizing: html, multiline: true))
       return .success
     }
     try write(html, to: options.out)
     let screens = sheet.sections.reduce(0) { $0 + $1.screens.count }
-    print("\(options.out): \(sheet.sections.count) payload(s), \(screens) screens, \(html.utf8.count) bytes")
+    Console.line("\(options.out): \(sheet.sections.count) payload(s), \(screens) screens, \(html.utf8.count) bytes")
     return .success
   }
 

@@ -71,8 +71,10 @@ struct SafeTextTests {
   }
 
   @Test func theXMLEscaperIsAnotherMaker() {
-    let text = SafeText(xmlEscaping: "<b a=\"1\">Tom & Jerry's\u{1B}]0;x\u{07}</b>")
-    #expect(text.text == "&lt;b a=&quot;1&quot;&gt;Tom &amp; Jerry&#39;s␛]0;x␇&lt;/b&gt;")
+    let text = SafeText(xmlEscaping: "<b a=\"1\">Tom & Jerry's\u{1B}]0;x\u{07}\u{9B}\u{202E}</b>\tok\n")
+    #expect(
+      text.text == "&lt;b a=&quot;1&quot;&gt;Tom &amp; Jerry&#39;s\u{FFFD}]0;x\u{FFFD}\u{FFFD}‹RLO›&lt;/b&gt;\tok\n")
+    #expect(SafeText(xmlEscaping: "ক্ষমা 👍🏽").text == "ক্ষমা 👍🏽")
   }
 
   @Test func theJSONWriterMakesSafeText() {

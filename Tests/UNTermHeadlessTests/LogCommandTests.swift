@@ -26,7 +26,7 @@ struct LogCommandTests {
     #expect(result.stderr == "")
     #expect(
       result.stdout.split(separator: "\n", omittingEmptySubsequences: false) == [
-        "2026-11-29T20:00:05Z  req-1  reply  “On my way ␛[2J␤আমি আসছি ‹RLO›”  (category message, thread chat_123, iphone, unlocked)",
+        "2026-11-29T20:00:05Z  req-1  reply  “On my way ␛[2J␊আমি আসছি ‹RLO›”  (category message, thread chat_123, iphone, unlocked)",
         "2026-11-29T20:00:09Z  req-2  @default  (category message, ipad, locked)",
         "",
       ])

@@ -295,7 +295,31 @@ enum SafetyMatrix {
       let folder = w.path(Hostile.fileName(""))
       try w.unterm(["run", "--cast", folder + "/out.cast", try w.write("s.session", "size 40x10\n")])
     },
+    // unterm log: a response log read back.
+    SafetyRow(command: "unterm log", place: "response fields", shownOn: [.stdout]) { w in
+      try w.unterm(["log", try w.write("log.jsonl", logRecord + "\n")])
+    },
+    SafetyRow(command: "unterm log --json", place: "response fields", shownOn: [.stdout]) { w in
+      try w.unterm(["log", "--json", try w.write("log.jsonl", logRecord + "\n")])
+    },
+    SafetyRow(command: "unterm log", place: "damaged line and file name", shownOn: [.stderr]) { w in
+      try w.unterm(["log", try w.write(Hostile.fileName(".jsonl"), "{\"x\":\(Hostile.json)\n[1]\n")])
+    },
+    // Pictures, printed to the terminal.
+    SafetyRow(command: "unterm render --format svg", place: "payload and file name", shownOn: [.stdout]) { w in
+      try w.unterm(["render", "--format", "svg", try w.write(Hostile.fileName(".json"), payload)])
+    },
+    SafetyRow(command: "unterm render --format html", place: "payload and file name", shownOn: [.stdout]) { w in
+      try w.unterm(["render", "--format", "html", try w.write(Hostile.fileName(".json"), payload)])
+    },
+    SafetyRow(command: "unterm sheet --out -", place: "payload, file name and lint findings", shownOn: [.stdout]) {
+      w in
+      try w.unterm(["sheet", "--out", "-", "--device", "iphone", try w.write(Hostile.fileName(".json"), keyPayload)])
+    },
   ]
+
+  static let logRecord =
+    #"{"actionIdentifier":\#(Hostile.json),"userText":\#(Hostile.json),"requestIdentifier":\#(Hostile.json),"categoryIdentifier":\#(Hostile.json),"threadIdentifier":\#(Hostile.json),"date":\#(Hostile.json),"device":\#(Hostile.json),"locked":false}"#
 }
 
 @Suite("Terminal safety: every command × every place untrusted text appears, bytes scanned on a PTY")

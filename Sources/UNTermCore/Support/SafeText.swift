@@ -11,7 +11,8 @@
 /// - interpolation into a literal, which passes every interpolated value through the sanitizer
 ///   unless it is a `SafeText` already (numbers are written as they are);
 /// - the sanitizer, `SafeText(sanitizing:multiline:)`;
-/// - the escapers: `JSONWriter.safeText` (JSON) and `SafeText(xmlEscaping:)` (XML and HTML).
+/// - the escapers: `JSONWriter.safeText` (JSON) and `SafeText(xmlEscaping:)` (XML and HTML,
+///   for pictures).
 ///
 /// The sanitizer shows what it neutralizes, with the placeholders the screen uses
 /// (`TerminalText.sanitize` takes them from here): C0 controls as their Control Pictures (␛, ␀,
@@ -127,11 +128,21 @@ extension SafeText {
     }
   }
 
-  /// Whether UTF-8 text might hold a character the sanitizer changes: a C0 or C1 control, DEL,
-  /// or a lead byte of a bidi control or a line or paragraph separator. Most text holds none of
-  /// these bytes and is taken as it is.
+  /// Whether UTF-8 text might hold a character the sanitizer changes: a C0 control or DEL, a C1
+  /// control (C2 80–9F), ALM (D8 9C), or a bidi control or line or paragraph separator (E2 80
+  /// and E2 81 lead them). Most text — box drawing and emoji included — holds none of these and
+  /// is taken as it is.
   private static func mightNeedSanitizing(_ text: some StringProtocol) -> Bool {
-    text.utf8.contains { byte in byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2 }
+    var previous: UInt8 = 0
+    for byte in text.utf8 {
+      if byte < 0x20 || byte == 0x7F { return true }
+      switch previous {
+      case 0xC2 where byte <= 0x9F, 0xD8 where byte == 0x9C, 0xE2 where byte == 0x80 || byte == 0x81: return true
+      default: break
+      }
+      previous = byte
+    }
+    return false
   }
 
   /// The one sanitizer of output text (see the type's documentation).
@@ -160,22 +171,39 @@ extension SafeText {
 }
 
 extension SafeText {
-  /// Text escaped for XML and HTML, and sanitized: `&`, `<`, `>`, `"` and `'` become
-  /// entities, and controls (which XML 1.0 cannot hold) their placeholders. Line breaks are
-  /// kept when `multiline`.
-  package init(xmlEscaping untrusted: some StringProtocol, multiline: Bool = false) {
-    var out = ""
-    for character in Self.sanitize(untrusted, multiline: multiline) {
-      switch character {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&#39;"
-      default: out.append(character)
+  /// The XML and HTML escaper (every picture and page uses it, through `Markup.escape`): `&`,
+  /// `<`, `>` and both quotes become entities, so text never opens an element; the characters
+  /// XML 1.0 forbids (C0 controls but tab and line feed, DEL, the C1 range, U+FFFE, U+FFFF)
+  /// become U+FFFD, so no text can make a picture fail to parse; bidi controls show as their
+  /// placeholders, as on the screen.
+  package init(xmlEscaping untrusted: some StringProtocol) {
+    guard untrusted.unicodeScalars.contains(where: { Self.xmlReplacement(for: $0) != nil }) else {
+      text = String(untrusted)
+      return
+    }
+    var out = String.UnicodeScalarView()
+    for scalar in untrusted.unicodeScalars {
+      if let replacement = Self.xmlReplacement(for: scalar) {
+        out.append(contentsOf: replacement.unicodeScalars)
+      } else {
+        out.append(scalar)
       }
     }
-    text = out
+    text = String(out)
+  }
+
+  /// What the XML escaper writes for a scalar, or nil to keep it.
+  private static func xmlReplacement(for scalar: Unicode.Scalar) -> String? {
+    switch scalar.value {
+    case 0x26: return "&amp;"
+    case 0x3C: return "&lt;"
+    case 0x3E: return "&gt;"
+    case 0x22: return "&quot;"
+    case 0x27: return "&#39;"
+    case 0x09, 0x0A: return nil
+    case 0x00..<0x20, 0x7F...0x9F, 0xFFFE, 0xFFFF: return "\u{FFFD}"
+    default: return bidiControls[scalar.value].map { "‹\($0)›" }
+    }
   }
 }
 
