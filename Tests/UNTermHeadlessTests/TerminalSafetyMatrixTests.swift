@@ -100,7 +100,8 @@ final class Workspace {
   }
 
   /// Starts the interactive session on a pseudo-terminal with its socket in the folder, runs
-  /// `meanwhile` once its screen shows `ready`, then quits with `q`.
+  /// `meanwhile` (given the socket) once its screen shows `ready`, waits for the screen to show
+  /// the untrusted text, then quits with `q`.
   func interactive(_ arguments: [String], ready: String, meanwhile: (String) throws -> Void = { _ in }) throws {
     let terminal = try PseudoTerminal(width: 100, height: 30)
     let errors = try PseudoTerminal()
@@ -109,6 +110,7 @@ final class Workspace {
       Fixtures.unterm, ["--socket", socket] + arguments, environment: environment, standardError: errors)
     try terminal.waitFor(ready)
     try meanwhile(socket)
+    try terminal.waitFor(Hostile.witness)
     terminal.send("q")
     try terminal.waitForExit(standardError: errors)
     outputs[.screen, default: []] += terminal.output
@@ -161,7 +163,6 @@ enum SafetyMatrix {
         let inbox = socket + ".inbox"
         try Data(#"{"aps":{"alert":"dropped"}}"#.utf8).write(to: URL(fileURLWithPath: inbox + "/.incoming"))
         rename(inbox + "/.incoming", inbox + "/" + Hostile.fileName(".json"))
-        Thread.sleep(forTimeInterval: 1)
       }
     },
     SafetyRow(command: "unterm", place: "theme name (--theme)", shownOn: [.stderr]) { w in
@@ -181,14 +182,12 @@ enum SafetyMatrix {
       let file = try w.write(Hostile.fileName(".json"), payload)
       try w.interactive([], ready: "Listening") { socket in
         try w.unterm(["push", "--socket", socket, file])
-        Thread.sleep(forTimeInterval: 0.5)
       }
     },
     SafetyRow(command: "unterm push", place: "refused payload's key", shownOn: [.stderr, .screen]) { w in
       let file = try w.write("dup.json", duplicateKey)
       try w.interactive([], ready: "Listening") { socket in
         try w.unterm(["push", "--socket", socket, file])
-        Thread.sleep(forTimeInterval: 0.5)
       }
     },
     SafetyRow(command: "unterm push", place: "socket path, no session", shownOn: [.stderr]) { w in

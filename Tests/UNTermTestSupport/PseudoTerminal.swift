@@ -103,7 +103,7 @@ package final class PseudoTerminal {
       if output.firstRange(of: wanted) != nil { return }
       usleep(10_000)
     }
-    throw Failure(description: "\(text) did not appear; output: \(String(decoding: output.suffix(400), as: UTF8.self))")
+    throw Failure(description: "\(text) did not appear; output: \(TerminalBytes.escaped(Array(output.suffix(400))))")
   }
 
   /// Waits for the program to end (reading its output, and that of the terminal given as its
@@ -125,7 +125,7 @@ package final class PseudoTerminal {
       usleep(10_000)
     }
     throw Failure(
-      description: "the program did not end; output: \(String(decoding: output.suffix(400), as: UTF8.self))")
+      description: "the program did not end; output: \(TerminalBytes.escaped(Array(output.suffix(400))))")
   }
 
   /// Reads what has been written so far into `output`.
