@@ -1,5 +1,6 @@
 import CMediaFixtures
 import Foundation
+import UNTermCore
 
 #if canImport(Glibc)
   import Glibc
@@ -42,9 +43,8 @@ enum ImageFigures {
     let made = Date()
     let sizes = try makePictures(in: folder)
     note(
-      String(
-        format: "made the pictures in %.1f s; this process now holds %d KiB", Date().timeIntervalSince(made),
-        residentKiB()))
+      "made the pictures in \(String(format: "%.1f", Date().timeIntervalSince(made))) s; this process now holds \(residentKiB()) KiB"
+    )
     let cases = [
       Case(name: "baseline JPEG", file: "photo.jpg", goalMillis: 15, goalMiB: 8),
       Case(name: "progressive JPEG", file: "photo-progressive.jpg", goalMillis: 30, goalMiB: 8),
@@ -70,11 +70,12 @@ enum ImageFigures {
     if Double(residentKiB()) / 1024 >= baseMemory {
       note("this process is larger than a text-only render, so the memory figures are not reliable")
     }
-    print("")
-    print(
+    Console.line("")
+    Console.line(
       "image attachments, \(width)×\(height), to the banner thumbnail (unterm render, median of \(runs); minus a text-only render: \(String(format: "%.1f ms, %.1f MiB", baseTime, baseMemory)))"
     )
-    print("picture            file size      time  goal       CPU time   peak memory  goal        library alone (CPU)")
+    Console.line(
+      "picture            file size      time  goal       CPU time   peak memory  goal        library alone (CPU)")
     for (index, item) in cases.enumerated() {
       let time = median(imageRuns[index].map(\.millis)) - baseTime
       let cpu = median(imageRuns[index].map(\.cpuMillis)) - baseCPU
@@ -82,14 +83,13 @@ enum ImageFigures {
       let path = folder.appendingPathComponent(item.file).path
       let png = item.file.hasSuffix(".png")
       let alone = median((0..<5).map { _ in png ? cmf_time_png_rows(path) : cmf_time_jpeg_eighth(path) })
-      print(
-        String(
-          format: "%@ %6.1f MB  %+6.1f ms  ≤ %2.0f ms  %+6.1f ms  %+6.1f MiB  ≤ +%.0f MiB  %5.1f ms (%@)  %@",
-          item.name.padding(toLength: 16, withPad: " ", startingAt: 0), Double(sizes[item.file] ?? 0) / 1e6, time,
-          item.goalMillis, cpu, memory, item.goalMiB, alone, png ? "libpng's rows" : "libjpeg at 1/8",
-          time <= item.goalMillis && memory <= item.goalMiB ? "meets" : "MISSES"))
+      line(
+        format: "%@ %6.1f MB  %+6.1f ms  ≤ %2.0f ms  %+6.1f ms  %+6.1f MiB  ≤ +%.0f MiB  %5.1f ms (%@)  %@",
+        item.name.padding(toLength: 16, withPad: " ", startingAt: 0), Double(sizes[item.file] ?? 0) / 1e6, time,
+        item.goalMillis, cpu, memory, item.goalMiB, alone, png ? "libpng's rows" : "libjpeg at 1/8",
+        time <= item.goalMillis && memory <= item.goalMiB ? "meets" : "MISSES")
     }
-    print(
+    Console.line(
       "(time: wall clock; CPU time: user + system of the process; library alone: CPU time of the same file read by libpng, or decoded by libjpeg at 1/8, in this process, nothing kept)"
     )
   }
@@ -184,7 +184,7 @@ enum ImageFigures {
     return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
   }
 
-  static func note(_ text: String) { FileHandle.standardError.write(Data("\(text)\n".utf8)) }
+  static func note(_ text: SafeText) { Console.line(text, to: .standardError) }
 }
 
 struct BenchError: Error, CustomStringConvertible {
