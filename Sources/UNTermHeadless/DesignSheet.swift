@@ -100,7 +100,7 @@ package struct DesignSheet {
     for theme in matrix.themes { _ = try themes.theme(theme) }
     let categories = try SessionFactory.make(configuration, now: now, timeZone: timeZone).state.store.categories
     for file in files {
-      let content = try Payload.load(file, categories: categories).content
+      let content = try Payload.load(file, categories: categories, headers: configuration.apnsHeaders).content
       var section = Section(
         file: file, category: content?.categoryIdentifier ?? "",
         title: TerminalText.sanitize(content?.title ?? "", multiline: false), screens: [], notShown: nil)
@@ -217,7 +217,7 @@ package struct DesignSheet {
       category: notification.request.content.categoryIdentifier)
     if let view = expanded.extensionView {
       report.measurement = ExtensionQA.measure(
-        view, for: notification, device: state.device, images: session.renderer.images)
+        view, for: notification, device: state.device, textSize: state.textSize, images: session.renderer.images)
       report.initialRatio = view.attributes.initialContentSizeRatio
       report.buttons = view.buttons
     } else if state.extensionAttributes(for: notification) != nil {

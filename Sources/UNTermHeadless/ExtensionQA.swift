@@ -2,6 +2,7 @@ import Foundation
 import UNTermCore
 import UNTermRender
 import UserNotifications
+import UserNotificationsUI
 
 /// The QA report on content-extension designs: per device, the initial and preferred heights,
 /// the budget, the overflow and what is cut — as lint diagnostics.
@@ -9,13 +10,20 @@ package enum ExtensionQA {
   /// Checks descriptors against the budgets, using the first payload of each served category
   /// (or an empty notification) to fill templates.
   ///
-  /// With `strict`, an overflow on one of `devices` (both when nil: `--device` not given) is an
-  /// error, and so is a design measured without a payload of its category: its templates would
-  /// be empty, so its height would prove nothing.
+  /// Each design is measured at the default text size, at the largest accessibility size and
+  /// at the sizes held. An overflow at a held size (`heldSizes`, `--text-sizes`; else the
+  /// session's `textSize`) is a finding; at the other sizes the size note says it.
+  ///
+  /// With `strict`, an overflow on one of `devices` (both when nil: `--device` not given) at a
+  /// held size is an error, and so is a design measured without a payload of its category: its
+  /// templates would be empty, so its height would prove nothing.
   package static func report(
     extensionFiles: [String], payloads: [Payload], categories: [String: UNNotificationCategory]?,
-    strict: Bool, devices: Set<DeviceProfile.Kind>? = nil, images: (any ImageProvider)? = nil
+    strict: Bool, devices: Set<DeviceProfile.Kind>? = nil, textSize: DynamicTypeSize = .default,
+    heldSizes: [DynamicTypeSize]? = nil, images: (any ImageProvider)? = nil
   ) -> (diagnostics: [Diagnostic], missingFile: Bool) {
+    let held = Set(heldSizes ?? [textSize])
+    let measured = Set([.default, .largest]).union(held).sorted()
     var diagnostics: [Diagnostic] = []
     var missing = false
     var claimed: [String: String] = [:]
@@ -63,8 +71,9 @@ package enum ExtensionQA {
               "no payload of category \(served.isEmpty ? "(none)" : served) was given to size the view against; its templates are empty, so the measured height proves nothing. Give a payload of the category too"
           ))
       }
-      let held = strict ? (devices ?? Set(DeviceProfile.Kind.allCases)) : []
-      diagnostics += measure(descriptor, sample: sample, strictOn: held, images: images)
+      let strictOn = strict ? (devices ?? Set(DeviceProfile.Kind.allCases)) : []
+      diagnostics += measure(
+        descriptor, sample: sample, strictOn: strictOn, sizes: measured, held: held, images: images)
     }
     return (diagnostics, missing)
   }
@@ -72,10 +81,12 @@ package enum ExtensionQA {
   /// Measures a loaded view on a device's card at its full width: the numbers the QA report,
   /// the activity pane and the design sheet give.
   package static func measure(
-    _ view: ExtensionView, for notification: UNNotification, device: DeviceProfile, images: (any ImageProvider)?
+    _ view: ExtensionView, for notification: UNNotification, device: DeviceProfile, textSize: DynamicTypeSize,
+    images: (any ImageProvider)?
   ) -> ExtensionMeasurement {
     let columns = Projection.cardColumns(device, screenWidth: 1000) - 4
-    return ExtensionLayout.measure(view, for: notification, device: device, columns: columns, images: images)
+    return ExtensionLayout.measure(
+      view, for: notification, device: device, textSize: textSize, columns: columns, images: images)
   }
 
   private static func notification(for descriptor: ContentExtensionDescriptor, sample: Payload?) -> UNNotification {
@@ -111,11 +122,11 @@ package enum ExtensionQA {
     return (expanded.notification, view)
   }
 
-  /// One `extension-size` note per device, and an overflow finding where the view is too tall:
-  /// an error on the devices in `strictOn`.
+  /// One `extension-size` note per device and text size, and an overflow finding where the view
+  /// is too tall at a `held` size: an error on the devices in `strictOn`.
   package static func measure(
     _ descriptor: ContentExtensionDescriptor, sample: Payload?, strictOn: Set<DeviceProfile.Kind>,
-    images: (any ImageProvider)?
+    sizes: [DynamicTypeSize] = [.default], held: Set<DynamicTypeSize> = [.default], images: (any ImageProvider)?
   ) -> [Diagnostic] {
     var out: [Diagnostic] = []
     let (notification, view) = shown(descriptor, sample: sample)
@@ -123,39 +134,58 @@ package enum ExtensionQA {
       sample.map { " with \(($0.file as NSString).lastPathComponent)" }
       ?? " (no payload of its category given; templates are empty)"
     for device in [DeviceProfile.iphone, .ipad] {
-      let m = measure(view, for: notification, device: device, images: images)
-      func pt(_ value: Double) -> String { value == value.rounded() ? "\(Int(value))" : String(format: "%.1f", value) }
-      var message: SafeText =
-        "\(device.kind.rawValue): initial \(pt(m.initialHeight)) pt (\(pt(device.notificationWidth)) × \(descriptor.attributes.initialContentSizeRatio)), preferred \(pt(m.preferredHeight)) pt, budget \(pt(m.budget)) pt"
-      message +=
-        m.overflow > 0 ? ", \(pt(m.overflow)) pt over" : ", fits (\(pt(m.budget - m.preferredHeight)) pt to spare)"
-      if !m.content.cut.isEmpty { message += "; cut: \(m.content.cut.joined(separator: ", "))" }
-      message += using
-      var note = Diagnostic(
-        file: descriptor.file, location: .file, code: .extensionSize, message: message)
-      note.details = [
-        "device": device.kind.rawValue, "initialHeight": pt(m.initialHeight), "preferredHeight": pt(m.preferredHeight),
-        "budget": pt(m.budget), "overflow": pt(m.overflow), "cut": m.content.cut.joined(separator: "; "),
-      ]
-      out.append(note)
-      if m.overflow > 0 {
-        var finding = Diagnostic(
-          file: descriptor.file, location: .file, code: .extensionOverflow,
-          severity: strictOn.contains(device.kind) ? .error : nil,
+      for size in sizes {
+        out += measure(
+          descriptor, view: view, notification: notification, device: device, size: size, isHeld: held.contains(size),
+          strict: strictOn.contains(device.kind), using: using, images: images)
+      }
+    }
+    return out
+  }
+
+  /// The note (and any overflow findings) for one device at one text size.
+  private static func measure(
+    _ descriptor: ContentExtensionDescriptor, view: ExtensionView, notification: UNNotification, device: DeviceProfile,
+    size: DynamicTypeSize, isHeld: Bool, strict: Bool, using: SafeText, images: (any ImageProvider)?
+  ) -> [Diagnostic] {
+    var out: [Diagnostic] = []
+    let m = measure(view, for: notification, device: device, textSize: size, images: images)
+    func pt(_ value: Double) -> String { value == value.rounded() ? "\(Int(value))" : String(format: "%.1f", value) }
+    // The default size goes unnamed; any other is said with the device.
+    let at = size == .default ? "" : " at text size \(size.displayName)"
+    let onDevice = "on \(device.displayName)\(at)"
+    var message: SafeText =
+      "\(device.kind.rawValue)\(at): initial \(pt(m.initialHeight)) pt (\(pt(device.notificationWidth)) × \(descriptor.attributes.initialContentSizeRatio)), preferred \(pt(m.preferredHeight)) pt, budget \(pt(m.budget)) pt"
+    message +=
+      m.overflow > 0 ? ", \(pt(m.overflow)) pt over" : ", fits (\(pt(m.budget - m.preferredHeight)) pt to spare)"
+    if !m.content.cut.isEmpty { message += "; cut: \(m.content.cut.joined(separator: ", "))" }
+    message += using
+    var note = Diagnostic(
+      file: descriptor.file, location: .file, code: .extensionSize, message: message)
+    note.details = [
+      "device": device.kind.rawValue, "textSize": size.rawValue, "initialHeight": pt(m.initialHeight),
+      "preferredHeight": pt(m.preferredHeight), "budget": pt(m.budget), "overflow": pt(m.overflow),
+      "cut": m.content.cut.joined(separator: "; "),
+    ]
+    out.append(note)
+    // An overflow at a size nobody holds the design to is in the note alone.
+    if m.overflow > 0 && isHeld {
+      var finding = Diagnostic(
+        file: descriptor.file, location: .file, code: .extensionOverflow, severity: strict ? .error : nil,
+        message:
+          "\(onDevice) the view is \(pt(m.preferredHeight)) pt tall, \(pt(m.overflow)) pt over the \(pt(m.budget)) pt budget; iOS would clip \(m.content.cut.joined(separator: ", "))"
+      )
+      finding.details = note.details
+      out.append(finding)
+    }
+    // The loading height does not depend on the text size.
+    if m.initialOverflow > 0 && size == .default {
+      out.append(
+        Diagnostic(
+          file: descriptor.file, location: .file, code: .extensionInitialOverflow,
           message:
-            "on \(device.displayName) the view is \(pt(m.preferredHeight)) pt tall, \(pt(m.overflow)) pt over the \(pt(m.budget)) pt budget; iOS would clip \(m.content.cut.joined(separator: ", "))"
-        )
-        finding.details = note.details
-        out.append(finding)
-      }
-      if m.initialOverflow > 0 {
-        out.append(
-          Diagnostic(
-            file: descriptor.file, location: .file, code: .extensionInitialOverflow,
-            message:
-              "on \(device.displayName) the loading view (\(pt(m.initialHeight)) pt) is taller than the \(pt(m.budget)) pt budget"
-          ))
-      }
+            "on \(device.displayName) the loading view (\(pt(m.initialHeight)) pt) is taller than the \(pt(m.budget)) pt budget"
+        ))
     }
     return out
   }

@@ -1,11 +1,21 @@
 import Foundation
 import UserNotifications
 
-/// The built-in app delegate: presents foreground notifications as a banner in the list with
-/// badge and sound, and records every response it receives.
+/// The built-in app delegate: answers `willPresent` for foreground notifications with the
+/// options it was given (`--foreground-options`; a banner in the list with badge and sound by
+/// default), and records every response it receives.
 package final class RecordingDelegate: NSObject, UNUserNotificationCenterDelegate, @unchecked Sendable {
+  /// What the delegate answers `willPresent` with unless told otherwise.
+  package static let defaultPresentation: UNNotificationPresentationOptions = [.banner, .list, .badge, .sound]
+
   private let lock = NSLock()
   private var received: [UNNotificationResponse] = []
+  /// The options `willPresent` completes with.
+  package let presentation: UNNotificationPresentationOptions
+
+  package init(presentation: UNNotificationPresentationOptions = RecordingDelegate.defaultPresentation) {
+    self.presentation = presentation
+  }
 
   /// The responses received so far, oldest first.
   package var responses: [UNNotificationResponse] {
@@ -18,7 +28,7 @@ package final class RecordingDelegate: NSObject, UNUserNotificationCenterDelegat
     _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
     withCompletionHandler completionHandler: @escaping @Sendable (UNNotificationPresentationOptions) -> Void
   ) {
-    completionHandler([.banner, .list, .badge, .sound])
+    completionHandler(presentation)
   }
 
   package func userNotificationCenter(

@@ -39,9 +39,14 @@ package enum RenderPipeline {
     let session = try SessionFactory.make(request.configuration, now: request.now, timeZone: request.timeZone)
     session.traceOutput = trace
     for path in request.payloads {
-      try session.push(try Payload.load(path, categories: session.state.store.categories))
+      try session.push(
+        try Payload.load(
+          path, categories: session.state.store.categories, headers: request.configuration.apnsHeaders))
       session.finishServiceExtensions(within: request.configuration.serviceTimeout)
     }
+    // With a Scheduled Summary, what it holds arrives at its next time: the clock runs on to it,
+    // so the screen shows everything that arrived.
+    if let due = session.state.nextSummary { session.advance(to: due) }
     session.resize(width: request.width, height: request.height)
     switch request.view {
     case .banner: break

@@ -11,6 +11,9 @@ package struct RunOptions: Sendable {
   package var mediaDirectory: String?
   /// Set when the `CI` environment variable is: a missing snapshot is then a failure.
   package var isCI = false
+  /// Where Focus, Scheduled Summary, the text size and the delegate's foreground options start
+  /// (`run --focus …`); only those settings are read from it. Scripts change them as they go.
+  package var modes = SessionConfiguration()
 
   package init() {}
 }
@@ -84,6 +87,12 @@ package final class ScriptRunner {
   package func run() -> ScriptResult {
     var result = ScriptResult(file: script.file)
     var configuration = SessionConfiguration()
+    configuration.focus = options.modes.focus
+    configuration.focusAllowList = options.modes.focusAllowList
+    configuration.timeSensitiveBreaksThrough = options.modes.timeSensitiveBreaksThrough
+    configuration.summaryTimes = options.modes.summaryTimes
+    configuration.textSize = options.modes.textSize
+    configuration.foregroundOptions = options.modes.foregroundOptions
     configuration.logFile = options.logFile
     configuration.mediaDirectory = options.mediaDirectory
     let session: Session
@@ -231,6 +240,34 @@ package final class ScriptRunner {
       if badge != n { return .mismatch(subject: "badge", expected: "\(n)", actual: "\(badge)") }
     case .snapshot(let name, let region):
       return snapshot(name, region: region, session: session, result: &result)
+    case .waitUntil(let time):
+      guard let date = DayTime.next(of: [time], after: session.state.now, in: session.state.timeZone) else {
+        return .failed("the clock never reaches \(time)")
+      }
+      session.advance(to: date)
+    case .focus(let mode, let allow):
+      return outcome(.command(.setFocusMode(mode, allow: allow)))
+    case .summary(let times):
+      return outcome(.command(.setSummary(times)))
+    case .textSize(let size):
+      return outcome(.command(.setTextSize(size)))
+    case .foreground(let on):
+      return outcome(.command(.setAppState(on ? .foreground : .background)))
+    case .remove(let ids):
+      let state = session.state
+      let unknown = ids.filter { id in
+        state.store.delivered(id) == nil && state.store.pending[id] == nil
+          && !state.held.contains { $0.request.identifier == id }
+      }
+      session.send(.center(.removeDelivered(ids)))
+      session.send(.center(.removePending(ids)))
+      if !unknown.isEmpty {
+        return .failed(
+          "no notification has the identifier \(unknown.map { OneLine.quote($0, limit: 80) }.joined(separator: ", ")) (delivered, held or pending)"
+        )
+      }
+    case .clear:
+      session.send(.center(.removeAllDelivered))
     case .mediaDirectory(let path):
       let folder = resolve(path)
       var isDirectory: ObjCBool = false

@@ -68,6 +68,8 @@ package final class Session: @unchecked Sendable {
     var state = CenterState(now: now)
     var settings = configuration.centerSettings
     settings.themeNames = themes.names
+    // Summary times are read on the session's clock, in its time zone.
+    settings.timeZone = timeZone
     _ = state.handle(.configure(settings))
     let theme = try self.themes.theme(configuration.theme)
     var renderer = Renderer(theme: theme, timeZone: timeZone, images: MediaSupport.images())
@@ -286,9 +288,11 @@ package final class Session: @unchecked Sendable {
   /// and what is cut.
   private func reportSize(of view: ExtensionView, for notification: UNNotification) {
     let device = state.device
-    let m = ExtensionQA.measure(view, for: notification, device: device, images: renderer.images)
+    let m = ExtensionQA.measure(
+      view, for: notification, device: device, textSize: state.textSize, images: renderer.images)
+    let at = state.textSize == .default ? "" : " at text size \(state.textSize.displayName)"
     var text =
-      "Extension on \(device.displayName): initial \(Int(m.initialHeight)) pt, preferred \(Int(m.preferredHeight.rounded())) pt, budget \(Int(m.budget)) pt"
+      "Extension on \(device.displayName)\(at): initial \(Int(m.initialHeight)) pt, preferred \(Int(m.preferredHeight.rounded())) pt, budget \(Int(m.budget)) pt"
     text += m.overflow > 0 ? " — \(Int(m.overflow.rounded(.up))) pt over" : " — fits"
     if !m.content.cut.isEmpty { text += "; cut: " + m.content.cut.joined(separator: ", ") }
     send(.notice(m.overflow > 0 ? .warning : .info, text))
@@ -321,9 +325,21 @@ package final class Session: @unchecked Sendable {
   }
 
   /// Delivers a loaded payload now; a mutable-content payload with alert text goes through the
-  /// service extension first.
+  /// service extension first. An `apns-collapse-id` is the request's identifier, as on iOS, so
+  /// it replaces the notification delivered with it; a push whose `apns-expiration` has passed
+  /// on the session's clock is discarded, as APNs discards it.
   package func push(_ payload: Payload, identifier: String? = nil) throws(UNTermError) {
-    let request = try payload.request(identifier: identifier ?? nextRequestIdentifier())
+    let collapsed = payload.info.headers.collapseID.flatMap { $0.isEmpty ? nil : $0 }
+    var request = try payload.request(identifier: collapsed ?? identifier ?? "pending")
+    if collapsed == nil && identifier == nil { request = request.replacing(identifier: nextRequestIdentifier()) }
+    if let expired = APNsRules.expired(payload.info.headers, at: state.now) {
+      send(
+        .notice(
+          .warning,
+          "\(request.identifier) is not delivered: its apns-expiration (\(ISO8601.format(expired))) has passed, so APNs discards it",
+          revealsContent: false))
+      return
+    }
     guard ServicePipeline.applies(to: request) else {
       present(request)
       return
@@ -535,7 +551,7 @@ package enum SessionFactory {
     for provider in extensions { try session.addExtension(provider) }
     session.serviceExtension = serviceExtension
     if center == nil {
-      let delegate = RecordingDelegate()
+      let delegate = RecordingDelegate(presentation: configuration.foregroundOptions)
       session.retain(delegate)
       session.center.delegate = delegate
     }

@@ -19,7 +19,7 @@ extension SessionConfiguration {
     }
     // Standard input is read once, by the session itself.
     for path in payloads where path != "-" {
-      _ = try Payload.load(path).request(identifier: "check")
+      _ = try Payload.load(path, headers: apnsHeaders).request(identifier: "check")
     }
   }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import UNTermCore
+import UserNotifications
+import UserNotificationsUI
 
 /// The session options every command that loads notifications shares (the contract's table).
 package struct SessionConfiguration: Sendable {
@@ -15,6 +17,19 @@ package struct SessionConfiguration: Sendable {
   package var serviceTimeout: TimeInterval = 30
   package var previews: CenterState.Previews = .whenUnlocked
   package var trace = false
+  /// Focus (`--focus`, `--focus-allow`, `--no-time-sensitive`).
+  package var focus = FocusMode.off
+  package var focusAllowList: [String] = []
+  package var timeSensitiveBreaksThrough = true
+  /// Scheduled Summary times (`--summary`).
+  package var summaryTimes: [DayTime] = []
+  /// The Dynamic Type size (`--text-size`).
+  package var textSize = DynamicTypeSize.default
+  /// What the built-in delegate answers `willPresent` with (`--foreground-options`).
+  package var foregroundOptions: UNNotificationPresentationOptions = RecordingDelegate.defaultPresentation
+  /// The APNs request headers for the payloads the command line names (`--push-type`,
+  /// `--priority`, `--collapse-id`, `--expiration`, `--topic`); over each file's `apns-headers`.
+  package var apnsHeaders = APNsHeaders()
 
   package init() {}
 
@@ -28,6 +43,11 @@ package struct SessionConfiguration: Sendable {
     settings.appName = appName
     settings.theme = theme
     settings.keepsLog = logFile != nil
+    settings.focus = focus
+    settings.focusAllowList = focusAllowList
+    settings.timeSensitiveBreaksThrough = timeSensitiveBreaksThrough
+    settings.summaryTimes = summaryTimes
+    settings.textSize = textSize
     return settings
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import UNTermCore
 import UNTermHeadless
+import UserNotifications
 
 #if canImport(Glibc)
   import Glibc
@@ -269,14 +270,28 @@ final class DeliveryLoop: @unchecked Sendable {
 
   // MARK: - Handing payloads to the session
 
-  /// Delivers a payload on the session's thread and sends the answer back to the connection.
+  /// Carries a request out on the session's thread and sends the answer back to the connection.
   private func hand(_ request: PushConnection.Request, as push: PendingPush, for connection: Int) {
+    switch request {
+    case .payload(let name, let bytes, let headers):
+      hand(name: name, bytes: bytes, headers: headers, as: push, for: connection)
+    case .center(let command):
+      session.queue.post { [session, self] in
+        guard push.begin() else { return }
+        answer(CenterCommands.carryOut(command, in: session), to: connection, for: push)
+      }
+    }
+  }
+
+  /// Delivers a payload on the session's thread and sends the answer back to the connection.
+  private func hand(name: String, bytes: [UInt8], headers: APNsHeaders, as push: PendingPush, for connection: Int) {
+    let request = (name: name, bytes: bytes)
     session.queue.post { [session, self] in
       // The client was told the session did not answer: doing it now would surprise a retry.
       guard push.begin() else { return }
       let reply: String
       let payload = PayloadAnalyzer.analyze(
-        request.bytes, file: request.name, categories: session.state.store.categories)
+        request.bytes, file: request.name, categories: session.state.store.categories, headers: headers)
       let shownName = OneLine.flatten((request.name as NSString).lastPathComponent)
       do throws(UNTermError) {
         // Refuse a bad payload before it takes a request identifier.
@@ -339,9 +354,12 @@ final class PushConnection {
     case closing
   }
 
-  struct Request {
-    let name: String
-    let bytes: [UInt8]
+  /// What a client asked for.
+  enum Request {
+    /// A payload to deliver, with the APNs headers the client sent before it.
+    case payload(name: String, bytes: [UInt8], headers: APNsHeaders)
+    /// A question or an order for the session's center.
+    case center(CenterCommands.Command)
   }
 
   let id: Int
@@ -350,6 +368,8 @@ final class PushConnection {
   var deadline: Double
   private(set) var lastActivity: Double
   private var input: [UInt8] = []
+  /// Headers sent for the next payload (`HEADER NAME VALUE` lines).
+  private var headers = APNsHeaders()
   var output: [UInt8] = []
 
   /// The longest request line.
@@ -412,10 +432,21 @@ final class PushConnection {
           return nil
         }
         let fields = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        if let command = CenterCommands.Command(line: line) {
+          headers = APNsHeaders()
+          return .center(command)
+        }
+        if fields.count == 3, fields[0] == "HEADER", let field = APNsHeaders.Field(rawValue: String(fields[1])) {
+          // For the next payload only.
+          headers[field] = String(fields[2])
+          continue
+        }
         guard fields.count == 3, fields[0] == "PAYLOAD", let size = Int(fields[1]), size >= 0,
           size <= LiveDelivery.maximumPayloadBytes
         else {
-          fail("ERROR bad request (expected PAYLOAD SIZE NAME, at most \(LiveDelivery.maximumPayloadBytes) bytes)")
+          fail(
+            "ERROR bad request (expected PAYLOAD SIZE NAME, HEADER NAME VALUE, LIST, REMOVE ID or CLEAR, at most \(LiveDelivery.maximumPayloadBytes) bytes)"
+          )
           return nil
         }
         phase = .body(size: size, name: String(fields[2]))
@@ -423,7 +454,8 @@ final class PushConnection {
         guard input.count >= size else { return nil }
         let bytes = Array(input[..<size])
         input.removeSubrange(..<size)
-        return Request(name: name, bytes: bytes)
+        defer { headers = APNsHeaders() }
+        return .payload(name: name, bytes: bytes, headers: headers)
       case .waiting, .closing:
         return nil
       }

@@ -1,6 +1,7 @@
 import Foundation
 import UNTermCore
 import UNTermHeadless
+import UserNotifications
 
 #if canImport(Glibc)
   import Glibc
@@ -456,36 +457,54 @@ package enum PushClient {
     case rejected(String)
   }
 
-  /// Sends payloads to the running session.
+  /// A greeted connection to a session of this user.
   ///
   /// - Throws: `UNTermError` when no session of this user answers (exit code 1).
-  package static func push(_ payloads: [(name: String, bytes: [UInt8])], socket path: String) throws(UNTermError)
-    -> [Result]
-  {
+  private static func connect(_ path: String, for purpose: String) throws(UNTermError) -> LineConnection {
     let shown = OneLine.flatten(path)
     guard case .answered(let fd) = connectTo(path) else {
       throw UNTermError(
         .failure, file: shown,
         "no UNTerm session is running (nothing answers on this socket); start one with `unterm` in another terminal")
     }
-    defer { close(fd) }
-    // Payloads can hold secrets: send them only to a session of this user.
+    // Payloads can hold secrets: send them (and ask about them) only to a session of this user.
     if let owner = PeerCredentials.uid(of: fd), owner != getuid() {
+      close(fd)
       throw UNTermError(
         .failure, file: shown,
-        "the program listening on this socket runs as another user (uid \(owner)); refusing to send payloads to it")
+        "the program listening on this socket runs as another user (uid \(owner)); refusing to \(purpose)")
     }
     var timeout = timeval(tv_sec: 15, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     let connection = LineConnection(fd: fd)
     connection.send(greeting + "\n")
+    return connection
+  }
+
+  /// Sends payloads to the running session, each with the APNs headers given.
+  ///
+  /// - Throws: `UNTermError` when no session of this user answers (exit code 1).
+  package static func push(
+    _ payloads: [(name: String, bytes: [UInt8])], headers: APNsHeaders = APNsHeaders(), socket path: String
+  ) throws(UNTermError) -> [Result] {
+    let shown = OneLine.flatten(path)
+    // A header is one line of the request.
+    for (field, value) in headers.fields where value.contains(where: { $0.isNewline || $0 == "\0" }) {
+      throw UNTermError(
+        .usage, "\(APNsRules.option(for: field)) cannot hold a line break: it is an HTTP header's value")
+    }
+    let connection = try connect(path, for: "send payloads to it")
+    defer { close(connection.fd) }
     var results: [Result] = []
     for payload in payloads {
       // The name is one line of the request: a name holding a line break goes in its escaped form.
       let name =
         payload.name.contains(where: { $0.isNewline || $0 == "\0" }) ? OneLine.flatten(payload.name) : payload.name
-      let sent = connection.send("PAYLOAD \(payload.bytes.count) \(name)\n") && connection.send(payload.bytes)
+      let headerLines = headers.fields.map { "HEADER \($0.field.rawValue) \($0.value)\n" }.joined()
+      let sent =
+        connection.send(headerLines) && connection.send("PAYLOAD \(payload.bytes.count) \(name)\n")
+        && connection.send(payload.bytes)
       guard sent, let reply = connection.readLine() else {
         throw UNTermError(.failure, file: shown, "the session closed the connection")
       }
@@ -493,6 +512,37 @@ package enum PushClient {
         results.append(.delivered(String(reply.dropFirst(3))))
       } else {
         results.append(.rejected(String(reply.dropFirst(reply.hasPrefix("ERROR ") ? 6 : 0))))
+      }
+    }
+    connection.send("END\n")
+    return results
+  }
+
+  /// Asks the running session's center: the replies' results (after `OK `), in order.
+  ///
+  /// - Throws: `UNTermError` when no session answers (exit code 1), or it refuses a request.
+  package static func center(_ commands: [CenterCommands.Command], socket path: String) throws(UNTermError) -> [String]
+  {
+    let shown = OneLine.flatten(path)
+    for case .remove(let id) in commands where id.contains(where: { $0.isNewline || $0 == "\0" }) {
+      throw UNTermError(.usage, "an identifier with a line break, \(OneLine.quote(id)), cannot be sent")
+    }
+    let connection = try connect(path, for: "ask it about notifications")
+    defer { close(connection.fd) }
+    var results: [String] = []
+    for command in commands {
+      guard connection.send(command.line + "\n"), let reply = connection.readLine(limit: 64 << 20) else {
+        throw UNTermError(.failure, file: shown, "the session closed the connection")
+      }
+      if reply.hasPrefix("OK ") {
+        results.append(String(reply.dropFirst(3)))
+      } else if reply.hasPrefix("ERROR bad request") {
+        throw UNTermError(
+          .failure, file: shown,
+          "the session does not take center requests (it runs an older unterm): \(OneLine.flatten(reply))")
+      } else {
+        throw UNTermError(
+          .failure, file: shown, SafeText(sanitizing: reply.dropFirst(reply.hasPrefix("ERROR ") ? 6 : 0)))
       }
     }
     connection.send("END\n")

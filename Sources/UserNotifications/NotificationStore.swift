@@ -108,12 +108,15 @@ package struct NotificationStore: @unchecked Sendable {
   /// moves to the top.
   ///
   /// - Returns: the notification it replaced, if any.
+  ///
+  /// - Parameter group: the stack it joins (a Scheduled Summary's); its thread's or app's by
+  ///   default.
   @discardableResult
-  package mutating func deliver(_ notification: UNNotification) -> UNNotification? {
+  package mutating func deliver(_ notification: UNNotification, into group: GroupKey? = nil) -> UNNotification? {
     let id = notification.request.identifier
     let replaced = removeEntry(id)
     sequence += 1
-    let key = Self.groupKey(of: notification)
+    let key = group ?? Self.groupKey(of: notification)
     entries[id] = Entry(notification: notification, sequence: sequence, group: key)
     var group = groups[key] ?? Group()
     group.members.append(Member(id: id, sequence: sequence))
@@ -307,7 +310,7 @@ package struct NotificationStore: @unchecked Sendable {
 
   /// The number of notifications in the thread of `notification` (for `%u` placeholders).
   package func threadCount(of notification: UNNotification) -> Int {
-    count(of: Self.groupKey(of: notification))
+    count(of: entries[notification.request.identifier]?.group ?? Self.groupKey(of: notification))
   }
 
   // MARK: - Pending requests

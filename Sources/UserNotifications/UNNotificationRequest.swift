@@ -12,6 +12,8 @@ package struct UNRemotePayloadInfo: Sendable, Hashable {
   package var file: String
   /// The payload's size in bytes as APNs counts it.
   package var byteCount: Int
+  /// The APNs request headers it came with (the file's `apns-headers`, under the command line's).
+  package var headers = APNsHeaders()
 
   package init(
     mutableContent: Bool = false, contentAvailable: Bool = false, bundleIdentifier: String? = nil,

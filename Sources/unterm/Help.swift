@@ -12,6 +12,8 @@ enum Help {
     case .log: return log
     case .push: return push
     case .sheet: return sheet
+    case .export: return export
+    case .center: return center
     }
   }
 
@@ -190,6 +192,55 @@ extension Help {
     is invalid · 66 a file is missing · 73 the sheet cannot be written (nothing is left behind)
 
     \(options(for: .sheet))
+    """
+  }
+}
+
+extension Help {
+  static var export: String {
+    """
+    unterm export — print what sends a payload to a real Simulator or device
+
+    Usage: \(usage(.export))
+
+    Nothing is sent from UNTerm: the output is for you to run. Each PAYLOAD is checked as lint
+    checks it (an error stops the export, exit 65) and exported as sent: the file's bytes without
+    its apns-headers object.
+      --simctl  one `xcrun simctl push` line per payload, the payload fed on its standard input;
+                simctl carries no APNs headers (a note on stderr names those left behind).
+      --apns    the payload as an .apns file with "Simulator Target Bundle" naming the app: drag
+                it onto a Simulator, or `xcrun simctl push booted FILE`. One PAYLOAD.
+      --curl    the HTTP/2 request to APNs: the headers (apns-push-type said explicitly, as Apple
+                asks), a provider token from $APNS_AUTH_TOKEN and the device token from
+                $DEVICE_TOKEN, so no secret is written into the command.
+    The app is --topic (or the file's apns-topic), else the payload's Simulator Target Bundle.
+    Everything is quoted for a POSIX shell: quotes and line breaks in a payload arrive intact.
+
+    Exit codes: 0 printed · 2 usage error, or no app to send to · 65 a payload has an error ·
+    66 a file is missing
+
+    \(options(for: .export))
+    """
+  }
+
+  static var center: String {
+    """
+    unterm center — the running session's notifications, as the app's center sees them
+
+    Usage: \(usage(.center))
+
+      list        the delivered notifications (newest first), those held for the Scheduled
+                  Summary and the pending requests, with identifier, thread, category and date
+      remove ID…  remove notifications by request identifier, delivered, held or pending (as
+                  removeDeliveredNotifications and removePendingNotificationRequests do); an
+                  identifier nothing has is reported, and the exit code is 1
+      clear       remove every delivered notification, and what the summary holds
+                  (removeAllDeliveredNotifications); pending requests stay
+    Talks to the session's socket as `unterm push` does: only a session of your own user.
+
+    Exit codes: 0 done · 1 no session is running, or an identifier was unknown · 2 usage error
+
+    \(options(for: .center))
     """
   }
 }

@@ -44,7 +44,8 @@ enum InteractiveCommand {
       session.traceOutput = { line in session.queue.post { session.send(.notice(.trace, line.printed.text)) } }
     }
     for path in payloads {
-      try session.push(try Payload.load(path, categories: session.state.store.categories))
+      try session.push(
+        try Payload.load(path, categories: session.state.store.categories, headers: options.apnsHeaders))
     }
     try InteractiveEntry.run(session, delivery: InteractiveEntry.Delivery(socketPath: socket), feeder: feeder)
     return .success
@@ -78,7 +79,8 @@ enum PushCommand {
       let bytes = try InputFile.read(file)
       // Check each payload here too, so a bad file is reported the same with or without a
       // session (exit 65). It is still sent: the session refuses it in its activity pane.
-      if let error = PayloadAnalyzer.analyze(bytes, file: file, categories: nil).diagnostics.first(where: {
+      let analyzed = PayloadAnalyzer.analyze(bytes, file: file, categories: nil, headers: parsed.session.apnsHeaders)
+      if let error = analyzed.diagnostics.first(where: {
         $0.severity == .error
       }) {
         invalid[index] = UNTermError(error)
@@ -88,7 +90,7 @@ enum PushCommand {
     }
     let results: [PushClient.Result]
     do {
-      results = try PushClient.push(payloads, socket: socket)
+      results = try PushClient.push(payloads, headers: parsed.session.apnsHeaders, socket: socket)
     } catch {
       if let first = invalid.min(by: { $0.key < $1.key }) { throw first.value }
       throw error

@@ -3,6 +3,7 @@ import UNTermCore
 import UNTermHeadless
 import UNTermRender
 import UserNotifications
+import UserNotificationsUI
 
 /// `unterm lint`: check payloads against APNs and iOS rules and the registered categories, and
 /// review the categories' design.
@@ -25,7 +26,8 @@ enum LintCommand {
       throw arguments.usage("lint needs a PAYLOAD file, --categories FILE or --extension FILE")
     }
     let (report, missing, count) = check(
-      options, files: files, strict: strict, devices: parsed.lint.device.map { [$0] })
+      options, files: files, strict: strict, devices: parsed.lint.device.map { [$0] },
+      textSizes: parsed.lint.textSizes)
     if json {
       Console.line(report.json)
     } else {
@@ -41,8 +43,11 @@ enum LintCommand {
   /// Checks files as `unterm lint` does (the design sheet shows the same findings): the report,
   /// whether a file was missing, and how many files were read. `devices` limits the extension
   /// QA to those devices (all when nil).
+  ///
+  /// `now` is when an `apns-expiration` is compared with: the real time unless a test says.
   static func check(
-    _ options: SessionConfiguration, files: [String], strict: Bool, devices: Set<DeviceProfile.Kind>?
+    _ options: SessionConfiguration, files: [String], strict: Bool, devices: Set<DeviceProfile.Kind>?,
+    textSizes: [DynamicTypeSize]? = nil, now: Date = Date()
   ) -> (report: LintReport, missing: Bool, count: Int) {
     var report = LintReport()
     var missing = false
@@ -72,8 +77,9 @@ enum LintCommand {
     let registered = inputs.categoriesFiles.isEmpty ? nil : categories.mapValues(\.category)
     var payloads: [Payload] = []
     for (file, bytes) in inputs.payloads {
-      let payload = PayloadAnalyzer.analyze(bytes, file: file, categories: registered)
+      let payload = PayloadAnalyzer.analyze(bytes, file: file, categories: registered, headers: options.apnsHeaders)
       report.diagnostics += payload.diagnostics
+      report.diagnostics += APNsLint.expiry(payload, now: now)
       payloads.append(payload)
     }
     for (file, bytes) in inputs.scripts {
@@ -94,7 +100,7 @@ enum LintCommand {
     }
     let qa = ExtensionQA.report(
       extensionFiles: inputs.extensionFiles, payloads: payloads, categories: registered, strict: strict,
-      devices: devices, images: images)
+      devices: devices, textSize: options.textSize, heldSizes: textSizes, images: images)
     report.diagnostics += qa.diagnostics
     if qa.missingFile { missing = true }
     // One problem is one finding, however many checks met it.
@@ -285,5 +291,21 @@ enum AttachmentLint {
           message: "\(error.description); the notification would show without it")
       ]
     }
+  }
+}
+
+/// The APNs findings that need a clock: a push whose expiration has passed.
+enum APNsLint {
+  static func expiry(_ payload: Payload, now: Date) -> [Diagnostic] {
+    guard let date = APNsRules.expired(payload.info.headers, at: now) else { return [] }
+    return [
+      Diagnostic(
+        file: payload.file,
+        location: .path(JSONPath([.key(APNsRules.headersKey), .key(APNsHeaders.Field.expiration.rawValue)])),
+        code: .expiredPush,
+        message:
+          "the push expired at \(ISO8601.format(date)); APNs discards it and the device never shows it (UNTerm does not deliver it)"
+      )
+    ]
   }
 }

@@ -1,10 +1,12 @@
 import Foundation
 import UNTermCore
 import UNTermHeadless
+import UserNotifications
+import UserNotificationsUI
 
 /// The commands of `unterm`.
 enum UNTermCommand: String, CaseIterable, Sendable {
-  case interactive, render, lint, run, log, push, sheet
+  case interactive, render, lint, run, log, push, sheet, export, center
 
   /// How a user types it: `unterm`, `unterm render`.
   var invocation: String { self == .interactive ? "unterm" : "unterm \(rawValue)" }
@@ -16,6 +18,8 @@ enum UNTermCommand: String, CaseIterable, Sendable {
     case .render, .lint, .push, .sheet: return "PAYLOAD ..."
     case .run: return "SCRIPT ..."
     case .log: return "FILE"
+    case .export: return "PAYLOAD ..."
+    case .center: return "list | remove ID ... | clear"
     }
   }
 
@@ -29,6 +33,8 @@ enum UNTermCommand: String, CaseIterable, Sendable {
     case .log: return "read a response log back, one response a line"
     case .push: return "deliver into a running interactive session"
     case .sheet: return "a design sheet: every payload on every device, lock state, view and theme, as one HTML file"
+    case .export: return "print what sends a payload to a real Simulator or device: simctl, .apns or curl to APNs"
+    case .center: return "list or remove the running session's notifications, as the app's center can"
     }
   }
 }
@@ -41,6 +47,8 @@ struct ParsedOptions: Sendable {
   var run = RunCommandOptions()
   var sheet = SheetOptions()
   var log = LogCommandOptions()
+  var export = ExportOptions()
+  var center = CenterCommandOptions()
   /// `--socket`: where the interactive session listens and `push` connects.
   var socket: String?
   var help = false
@@ -85,9 +93,27 @@ struct LintOptions: Sendable {
   /// `--device` when given: `--strict` holds designs to that device's budget only.
   var device: DeviceProfile.Kind?
   var explain: String?
+  /// `--text-sizes`: the Dynamic Type sizes `--strict` holds designs at.
+  var textSizes: [DynamicTypeSize]?
 }
 
 struct LogCommandOptions: Sendable {
+  var json = false
+}
+
+/// What `unterm export` prints.
+struct ExportOptions: Sendable {
+  enum Form: String, Sendable {
+    case simctl, curl, apns
+  }
+
+  /// The forms asked for; exactly one must be.
+  var forms: [Form] = []
+  var environment = APNsExport.Environment.development
+  var simulator = "booted"
+}
+
+struct CenterCommandOptions: Sendable {
   var json = false
 }
 
@@ -178,6 +204,34 @@ extension OptionValue {
   }
 }
 
+extension OptionValue where Value == FocusMode {
+  /// `off`, `dnd` or a Focus's name.
+  static var focus: OptionValue {
+    OptionValue(placeholder: "off|dnd|NAME", expectation: "takes off, dnd or the name of a Focus such as Work") {
+      FocusMode(argument: $0)
+    }
+  }
+}
+
+extension OptionValue where Value == [DayTime] {
+  /// `08:00,18:00`.
+  static var dayTimes: OptionValue {
+    OptionValue(placeholder: "HH:MM[,HH:MM…]", expectation: "takes times of day such as 08:00,18:00") {
+      DayTime.list($0)
+    }
+  }
+}
+
+extension OptionValue where Value == UNNotificationPresentationOptions {
+  /// `banner,list,sound,badge` or `none`.
+  static var presentationOptions: OptionValue {
+    OptionValue(
+      placeholder: "banner,list,sound,badge|none",
+      expectation: "takes a comma list of banner, list, sound and badge, or none"
+    ) { UNNotificationPresentationOptions(optionList: $0) }
+  }
+}
+
 extension OptionValue where Value == Date {
   static var iso8601: OptionValue {
     OptionValue(placeholder: "ISO8601", expectation: "takes an ISO 8601 time such as 2026-11-29T20:00:00Z") {
@@ -192,34 +246,40 @@ extension OptionValue where Value == Date {
 struct OptionDeclaration: Sendable {
   /// Where the help and README list an option, and which commands take the options there.
   enum Section: CaseIterable, Sendable {
-    case session, render, lint, run, log, delivery, sheet, general
+    case session, headers, render, lint, run, log, delivery, sheet, export, center, general
 
     var title: String {
       switch self {
       case .session: return "Session options"
+      case .headers: return "APNs request headers"
       case .render: return "Render options"
       case .lint: return "Lint options"
       case .run: return "Run options"
       case .log: return "Log options"
       case .delivery: return "Live delivery"
       case .sheet: return "Sheet options"
+      case .export: return "Export options"
+      case .center: return "Center options"
       case .general: return "Other options"
       }
     }
 
     /// Whether a usage line names the section (`[SESSION OPTIONS]`) instead of its options.
-    var collapsesInUsage: Bool { self == .session || self == .render || self == .sheet }
+    var collapsesInUsage: Bool { self == .session || self == .headers || self == .render || self == .sheet }
 
     /// The commands that take the section's options (an option may name more).
     var commands: Set<UNTermCommand> {
       switch self {
-      case .session: return [.interactive, .render, .lint, .sheet]
+      case .session: return [.interactive, .render, .lint, .sheet, .export]
+      case .headers: return [.interactive, .render, .lint, .sheet, .push, .export]
       case .render: return [.render]
       case .lint: return [.lint]
       case .run: return [.run]
       case .log: return [.log]
-      case .delivery: return [.interactive, .push]
+      case .delivery: return [.interactive, .push, .center]
       case .sheet: return [.sheet]
+      case .export: return [.export]
+      case .center: return [.center]
       case .general: return Set(UNTermCommand.allCases)
       }
     }

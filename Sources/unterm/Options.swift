@@ -1,5 +1,6 @@
 import UNTermCore
 import UNTermHeadless
+import UserNotificationsUI
 
 extension OptionDeclaration {
   /// Every option of every command, in the order the help lists them.
@@ -60,12 +61,69 @@ extension OptionDeclaration {
       "when notification previews show; when-unlocked hides them on a locked device, as current iPhones do",
       default: "when-unlocked", in: .session
     ) { $0.session.previews = $1 },
+    .option(
+      "--focus", .focus,
+      "Focus: Do Not Disturb (dnd) or a named Focus; passive and active notifications of apps it does not allow arrive silently in the list (no banner, no sound), time-sensitive and critical ones break through",
+      default: "off", in: .session, also: [.run]
+    ) { $0.session.focus = $1 },
+    .option(
+      "--focus-allow", .list("APP,…", of: "bundle identifiers or app names") { $0.isEmpty ? nil : $0 },
+      "apps a Focus lets through as usual, by bundle identifier or by the name their header shows",
+      default: "none", in: .session, also: [.run]
+    ) { $0.session.focusAllowList = $1 },
+    .flag(
+      "--no-time-sensitive",
+      help:
+        "time-sensitive notifications no longer break through Focus or the summary (the user turned Time Sensitive off); critical ones still do",
+      in: .session, also: [.run]
+    ) { $0.session.timeSensitiveBreaksThrough = false },
+    .option(
+      "--summary", .dayTimes,
+      "Scheduled Summary times on the session clock: passive and active notifications are held and arrive together at the next time, the highest relevance-score first",
+      default: "none", in: .session, also: [.run]
+    ) { $0.session.summaryTimes = $1 },
+    .option(
+      "--text-size", OptionValue<DynamicTypeSize>.choice,
+      "Dynamic Type size (xs to xxxl, then the accessibility sizes ax1 to ax5): line heights and letters per line follow Apple's table",
+      default: DynamicTypeSize.default.rawValue, in: .session, also: [.run]
+    ) { $0.session.textSize = $1 },
+    .option(
+      "--foreground-options", .presentationOptions,
+      "the built-in delegate's answer to willPresent while the app is in the foreground",
+      default: "banner,list,sound,badge", in: .session, also: [.run]
+    ) { $0.session.foregroundOptions = $1 },
     .flag(
       "--trace",
       help:
         "print the service-extension pipeline's steps to stderr (the interactive session shows them in its activity pane)",
       in: .session
     ) { $0.session.trace = true },
+
+    // The APNs request's headers.
+    .option(
+      "--push-type", .text("TYPE"),
+      "apns-push-type: alert, background, voip, liveactivity… (checked against the payload as APNs checks it)",
+      default: "the file's apns-headers, else none", in: .headers
+    ) { $0.session.apnsHeaders[.pushType] = $1 },
+    .option(
+      "--priority", .text("10|5|1"), "apns-priority; a background push must use 5 or 1",
+      default: "the file's, else 10", in: .headers
+    ) { $0.session.apnsHeaders[.priority] = $1 },
+    .option(
+      "--collapse-id", .text("ID"),
+      "apns-collapse-id (at most 64 bytes): the request identifier, so a push with the same one replaces the delivered notification",
+      default: "the file's, else none", in: .headers
+    ) { $0.session.apnsHeaders[.collapseID] = $1 },
+    .option(
+      "--expiration", .text("UNIX-TIME"),
+      "apns-expiration in seconds since 1970: a push whose time has passed on the session clock is discarded, not delivered (0: deliver once, now)",
+      default: "the file's, else none", in: .headers
+    ) { $0.session.apnsHeaders[.expiration] = $1 },
+    .option(
+      "--topic", .text("BUNDLE-ID"),
+      "apns-topic: the app's bundle identifier (with .voip and the like for those push types)",
+      default: "the file's, else none", in: .headers
+    ) { $0.session.apnsHeaders[.topic] = $1 },
 
     // Render options.
     .option(
@@ -106,6 +164,11 @@ extension OptionDeclaration {
     ) {
       $0.lint.strict = true
     },
+    .option(
+      "--text-sizes", .list("SIZE,…", of: "text sizes such as l,ax3") { DynamicTypeSize(rawValue: $0) },
+      "the Dynamic Type sizes a content extension must fit at: an overflow at one is a finding (an error with --strict); lint --extension also reports l and ax5",
+      default: "--text-size", in: .lint
+    ) { $0.lint.textSizes = $1 },
     .option("--explain", .text("CODE"), "print what a lint code means and its severity", in: .lint, alone: true) {
       $0.lint.explain = $1
     },
@@ -140,6 +203,40 @@ extension OptionDeclaration {
       "the session's socket, where `unterm push` delivers; the session's inbox is then PATH.inbox. A missing folder is made 0700; an existing one is used as it is, and refused if others can write to it and it is not sticky. Only a stale socket of yours is replaced.",
       default: "$XDG_RUNTIME_DIR/unterm/session.sock, else /tmp/unterm-UID/session.sock", in: .delivery
     ) { $0.socket = $1 },
+
+    // Export options.
+    .flag("--simctl", help: "print the xcrun simctl push command line, the payload on its standard input", in: .export)
+    {
+      $0.export.forms.append(.simctl)
+    },
+    .flag(
+      "--apns", help: "print the payload as an .apns file with its Simulator Target Bundle (one PAYLOAD)", in: .export
+    ) {
+      $0.export.forms.append(.apns)
+    },
+    .flag(
+      "--curl",
+      help:
+        "print the HTTP/2 request to APNs as a curl command: the headers, a provider token from $APNS_AUTH_TOKEN and the device token from $DEVICE_TOKEN",
+      in: .export
+    ) { $0.export.forms.append(.curl) },
+    .option(
+      "--environment", OptionValue<APNsExport.Environment>.choice,
+      "the APNs host curl sends to: api.sandbox.push.apple.com (development builds) or api.push.apple.com",
+      default: "development", in: .export
+    ) { $0.export.environment = $1 },
+    .option(
+      "--simulator", .text("DEVICE"), "the Simulator simctl pushes to: a device's UDID or name", default: "booted",
+      in: .export
+    ) { $0.export.simulator = $1 },
+
+    // Center options.
+    .flag(
+      "--json",
+      help:
+        #"list prints a JSON object: {"delivered", "held", "pending"}, each an array of {"identifier", "threadIdentifier", "categoryIdentifier", "date"}"#,
+      in: .center
+    ) { $0.center.json = true },
 
     // Sheet options.
     .option(

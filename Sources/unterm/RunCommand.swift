@@ -14,6 +14,7 @@ enum RunCommand {
     var options = RunOptions()
     options.updateSnapshots = parsed.run.updateSnapshots
     options.logFile = parsed.session.logFile
+    options.modes = parsed.session
     options.mediaDirectory = parsed.session.mediaDirectory.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
     let castFile = parsed.run.castFile
     let live = parsed.run.live

@@ -49,6 +49,8 @@ enum UNTermMain {
     case UNTermCommand.log.rawValue: return try LogCommand.run(Arguments(rest, command: .log))
     case UNTermCommand.push.rawValue: return try PushCommand.run(Arguments(rest, command: .push))
     case UNTermCommand.sheet.rawValue: return try SheetCommand.run(Arguments(rest, command: .sheet))
+    case UNTermCommand.export.rawValue: return try ExportCommand.run(Arguments(rest, command: .export))
+    case UNTermCommand.center.rawValue: return try CenterCommand.run(Arguments(rest, command: .center))
     default:
       if !first.hasPrefix("-") && !first.hasSuffix(".json") && !first.hasSuffix(".apns")
         && !FileManager.default.fileExists(atPath: first)

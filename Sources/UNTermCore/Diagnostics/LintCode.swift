@@ -45,6 +45,17 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
   case contentAvailableWithAlert = "content-available-with-alert"
   case nothingToShow = "nothing-to-show"
   case controlCharacters = "control-characters"
+  // The APNs request's headers
+  case unknownApnsHeader = "unknown-apns-header"
+  case invalidPushType = "invalid-push-type"
+  case pushTypeMismatch = "push-type-mismatch"
+  case pushTypeNotShown = "push-type-not-shown"
+  case badPriority = "bad-priority"
+  case badCollapseID = "bad-collapse-id"
+  case badExpiration = "bad-expiration"
+  case expiredPush = "expired-push"
+  case badTopic = "bad-topic"
+  case topicMismatch = "topic-mismatch"
   // Attachments
   case attachmentWithoutMutableContent = "attachment-without-mutable-content"
   case remoteAttachment = "remote-attachment"
@@ -86,17 +97,23 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
     package var summary: String
     /// A few sentences: why it matters on iOS and what to do about it.
     package var help: String
+    /// The reason APNs refuses such a request with, when it does.
+    package var apns: APNsReason?
 
-    init(_ severity: Severity, _ summary: String, _ help: String) {
+    init(_ severity: Severity, _ summary: String, _ help: String, apns: APNsReason? = nil) {
       self.severity = severity
       self.summary = summary
       self.help = help
+      self.apns = apns
     }
   }
 
   package var severity: Severity { info.severity }
-  package var summary: String { info.summary }
+  /// One line; a refusal APNs makes names its status and reason, as APNs answers.
+  package var summary: String { info.summary + (info.apns.map { " APNs: \($0.response)." } ?? "") }
   package var help: String { info.help }
+  /// The reason APNs refuses such a request with, when it does.
+  package var apnsReason: APNsReason? { info.apns }
 
   package var info: Info {
     switch self {
@@ -163,9 +180,9 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
         "Devices read numbers as 64-bit integers or doubles; a number outside that range cannot mean what it says.")
     case .payloadTooLarge:
       return Info(
-        .error, "The payload is over 4096 bytes.",
-        "APNs refuses larger payloads with 413 PayloadTooLarge. Every byte of the file counts, as sent; move large content to a download in a service extension."
-      )
+        .error, "The payload is over 4096 bytes (5120 for a VoIP push).",
+        "APNs refuses larger payloads with 413 PayloadTooLarge. Every byte of the file counts, as sent, except a top-level apns-headers object, which is not part of the payload; move large content to a download in a service extension.",
+        apns: .payloadTooLarge)
     case .notAnObject:
       return Info(
         .error, "The payload is not a JSON object.",
@@ -256,6 +273,58 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
         .warning, "Alert text holds control characters or bidi embeddings, overrides or isolates.",
         "UNTerm shows them as visible placeholders; on a device they are invisible, and a bidi override can make text read differently from what it says (\"Trojan Source\"). Left-to-right and right-to-left marks, ordinary in right-to-left text, and line breaks are not reported."
       )
+    case .unknownApnsHeader:
+      return Info(
+        .warning,
+        "The apns-headers object has a key that is not an APNs header UNTerm reads, or a value of the wrong type.",
+        "apns-headers takes apns-push-type, apns-priority, apns-collapse-id, apns-expiration and apns-topic, as strings (the priority and the expiration may be numbers). The message suggests the closest name."
+      )
+    case .invalidPushType:
+      return Info(
+        .error, "apns-push-type is not a push type APNs knows.",
+        "The types are alert, background, location, voip, complication, fileprovider, mdm, liveactivity and pushtotalk.",
+        apns: .invalidPushType)
+    case .pushTypeMismatch:
+      return Info(
+        .error,
+        "apns-push-type does not match the payload: a background push with an alert, sound or badge, or an alert push with only content-available.",
+        "Apple: the header must accurately reflect the contents of the payload; on a mismatch APNs may return an error, delay the notification or drop it. Background pushes carry only content-available.",
+        apns: .invalidPushType)
+    case .pushTypeNotShown:
+      return Info(
+        .note, "The push type is not one the notification center shows.",
+        "voip, location, complication, fileprovider, mdm, liveactivity and pushtotalk pushes go to the app's frameworks (PushKit, Core Location, ActivityKit…), not to the notification center; UNTerm shows nothing for them."
+      )
+    case .badPriority:
+      return Info(
+        .error, "apns-priority is not 10, 5 or 1, or is 10 (the default) for a background push.",
+        "Background pushes, and pushes with only content-available, must use priority 5 (or 1): Apple calls priority 10 an error for them.",
+        apns: .badPriority)
+    case .badCollapseID:
+      return Info(
+        .error, "apns-collapse-id is longer than 64 bytes.",
+        "The collapse identifier merges notifications: one with the same identifier replaces the delivered one. APNs takes at most 64 bytes of UTF-8.",
+        apns: .badCollapseId)
+    case .badExpiration:
+      return Info(
+        .error, "apns-expiration is not a UNIX time in whole seconds.",
+        "The expiration is the UTC date, in seconds since 1970, after which APNs discards the push; 0 delivers once, at once, and is never stored.",
+        apns: .badExpirationDate)
+    case .expiredPush:
+      return Info(
+        .warning, "The push's apns-expiration has passed: APNs discards it and the device never shows it.",
+        "lint compares with the current time, a session with its own clock (a script's virtual one); UNTerm does not deliver an expired push."
+      )
+    case .badTopic:
+      return Info(
+        .error, "apns-topic is not a bundle identifier, or lacks the suffix its push type needs.",
+        "The topic is the app's bundle identifier; VoIP pushes add .voip, Live Activities .push-type.liveactivity, location pushes .location-query and so on.",
+        apns: .badTopic)
+    case .topicMismatch:
+      return Info(
+        .error, "apns-topic names another app than the payload's Simulator Target Bundle.",
+        "A device token belongs to one app: APNs refuses a topic that is not that app's.",
+        apns: .deviceTokenNotForTopic)
     case .attachmentWithoutMutableContent:
       return Info(
         .warning, "An attachment URL is given but aps.mutable-content is not 1.",

@@ -13,6 +13,8 @@ package struct Payload: @unchecked Sendable {
   package var diagnostics: [Diagnostic]
   /// The parsed document, when it parsed.
   package var document: JSONNode?
+  /// The payload as APNs would be sent it: the file's bytes less its `apns-headers` object.
+  package var sentBytes: [UInt8] = []
 
   /// Whether any finding is an error.
   package var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
@@ -36,11 +38,11 @@ package struct Payload: @unchecked Sendable {
       remote: info)
   }
 
-  /// Loads and checks a payload file (or `-`).
+  /// Loads and checks a payload file (or `-`); `headers` are the command line's APNs headers.
   package static func load(
-    _ path: String, categories: [String: UNNotificationCategory]? = nil
+    _ path: String, categories: [String: UNNotificationCategory]? = nil, headers: APNsHeaders = APNsHeaders()
   ) throws(UNTermError) -> Payload {
     let bytes = try InputFile.read(path)
-    return PayloadAnalyzer.analyze(bytes, file: path, categories: categories)
+    return PayloadAnalyzer.analyze(bytes, file: path, categories: categories, headers: headers)
   }
 }

@@ -32,26 +32,47 @@ package enum PayloadAnalyzer {
 
   /// Checks a payload and builds its content.
   ///
-  /// - Parameter categories: the registered categories, or `nil` when none were given.
+  /// - Parameters:
+  ///   - categories: the registered categories, or `nil` when none were given.
+  ///   - headers: the APNs request headers given on the command line; they override the file's
+  ///     `apns-headers` object, which is not part of the payload (nor of its size).
   package static func analyze(
-    _ bytes: [UInt8], file: String, categories: [String: UNNotificationCategory]?
+    _ bytes: [UInt8], file: String, categories: [String: UNNotificationCategory]?,
+    headers options: APNsHeaders = APNsHeaders()
   ) -> Payload {
     var sink = DiagnosticSink(file: file)
-    let size = payloadByteCount(bytes)
+    var parsed: JSONNode?
+    var failure: JSONParser.Failure?
+    do {
+      parsed = try JSONParser.parse(bytes)
+    } catch {
+      failure = error
+    }
+    // The payload as sent: the file, less its apns-headers object.
+    var sent = bytes
+    var headerSink = DiagnosticSink(file: file)
+    var fileHeaders = APNsHeaders()
+    if let root = parsed?.object, let node = root[APNsRules.headersKey] {
+      if let spans = JSONMemberSpans(bytes) { sent = spans.removing([APNsRules.headersKey], from: bytes) }
+      fileHeaders = readHeaders(node, &headerSink)
+    }
+    let headers = fileHeaders.overridden(by: options)
+    let size = payloadByteCount(sent)
     var info = UNRemotePayloadInfo(file: file, byteCount: size)
-    var payload = Payload(file: file, content: nil, info: info, diagnostics: [], document: nil)
+    info.headers = headers
+    var payload = Payload(file: file, content: nil, info: info, diagnostics: [], document: nil, sentBytes: sent)
 
-    if size > maximumPayloadBytes {
+    let limit = headers.pushType.flatMap(APNsPushType.init(rawValue:))?.payloadLimit ?? maximumPayloadBytes
+    if size > limit {
+      let what = limit == maximumPayloadBytes ? "payloads" : "\(headers.pushType ?? "") payloads"
       sink.report(
         .payloadTooLarge, at: .file,
-        "the payload is \(size) bytes; APNs refuses payloads over \(maximumPayloadBytes) bytes (413 PayloadTooLarge)"
+        "the payload is \(size) bytes\(sent.count != bytes.count ? " without its apns-headers" : ""); APNs refuses \(what) over \(limit) bytes (413 PayloadTooLarge)"
       )
     }
-    let document: JSONNode
-    do {
-      document = try JSONParser.parse(bytes)
-    } catch {
-      sink.report(error.kind.lintCode, at: .position(error.position), error.message)
+    sink.append(contentsOf: headerSink.diagnostics)
+    guard let document = parsed else {
+      if let failure { sink.report(failure.kind.lintCode, at: .position(failure.position), failure.message) }
       payload.diagnostics = sink.diagnostics
       return payload
     }
@@ -66,7 +87,7 @@ package enum PayloadAnalyzer {
 
     let content = UNMutableNotificationContent()
     var userInfo: [AnyHashable: Any] = [:]
-    for member in root.members where member.key != simulatorTargetBundleKey {
+    for member in root.members where member.key != simulatorTargetBundleKey && member.key != APNsRules.headersKey {
       if let value = foundationValue(member.value, path: JSONPath([.key(member.key)]), &sink) {
         userInfo[member.key] = value
       }
@@ -103,6 +124,10 @@ package enum PayloadAnalyzer {
     sink = checker.sink
     info.mutableContent = checker.mutableContent
     info.contentAvailable = checker.contentAvailable
+    let contents = APNsRules.Contents(
+      hasAlert: aps["alert"] != nil, hasSound: aps["sound"] != nil, hasBadge: aps["badge"] != nil,
+      contentAvailable: checker.contentAvailable, targetBundle: info.bundleIdentifier)
+    APNsRules.check(headers, fromOptions: Set(options.fields.map(\.field)), contents: contents, sink: &sink)
 
     if let (key, _) = urlKey(root), !info.mutableContent {
       sink.report(
@@ -114,6 +139,42 @@ package enum PayloadAnalyzer {
     payload.diagnostics = sink.diagnostics
     payload.content = sink.hasErrors ? nil : content
     return payload
+  }
+
+  /// The file's `apns-headers` object: the five headers, as strings (the priority and the
+  /// expiration may be whole numbers); anything else is reported and left out.
+  private static func readHeaders(_ node: JSONNode, _ sink: inout DiagnosticSink) -> APNsHeaders {
+    var headers = APNsHeaders()
+    let path = JSONPath([.key(APNsRules.headersKey)])
+    guard let object = node.object else {
+      sink.report(
+        .typeMismatch, path,
+        "must be an object of APNs headers (apns-push-type, apns-priority, …), not \(node.typeNameWithArticle)")
+      return headers
+    }
+    for member in object.members {
+      let keyPath = path.appending(member.key)
+      guard let field = APNsHeaders.Field(rawValue: member.key) else {
+        let names = APNsHeaders.Field.allCases.map(\.rawValue)
+        let hint = Suggestion.closest(to: member.key, in: names).map { " Did you mean \"\($0)\"?" } ?? ""
+        sink.report(
+          .unknownApnsHeader, keyPath,
+          "\(OneLine.quote(member.key)) is not an APNs header UNTerm reads (\(names.joined(separator: ", "))); it is ignored.\(hint)"
+        )
+        continue
+      }
+      if let text = member.value.string {
+        headers[field] = text
+      } else if let number = member.value.number, number.isIntegral, field == .priority || field == .expiration {
+        headers[field] = number.text
+      } else {
+        sink.report(
+          .unknownApnsHeader, keyPath,
+          "must be a string\(field == .priority || field == .expiration ? " or a whole number" : ""), not \(member.value.typeNameWithArticle); it is ignored"
+        )
+      }
+    }
+    return headers
   }
 
   package static func urlKey(_ root: JSONObject) -> (String, String)? {

@@ -1,4 +1,5 @@
 import Foundation
+import UserNotificationsUI
 
 /// One command of the session language: its name, its arguments' grammar, what it does, and how
 /// a line is read into a `ScriptCommand` with its caption. The parser, `unterm run --help`, the
@@ -175,12 +176,22 @@ extension ScriptCommand {
       }
       return .init(.push(file, identifier: identifier), caption: "push \((file as NSString).lastPathComponent)")
     },
-    .init("wait", "DURATION", "advance the virtual clock: 250ms, 2s, 1.5s") { a throws(SessionScript.ParseError) in
+    .init("wait", "DURATION", "advance the virtual clock: 250ms, 2s, 1.5s, 10m, 8h") {
+      a throws(SessionScript.ParseError) in
       let t = try a.next("a duration such as 2s, 250ms or 1.5s")
       guard let seconds = SessionScript.duration(t.text) else {
         throw a.fail(t, "expected a duration such as 2s, 250ms or 1.5s, not \"\(t.text)\"")
       }
       return .init(.wait(seconds), caption: "wait \(seconds < 1 ? "\(Int(seconds * 1000))ms" : "\(seconds)s")")
+    },
+    .init(
+      "wait until", "HH:MM", "advance the virtual clock to the next HH:MM (a Scheduled Summary's time, say)"
+    ) { a throws(SessionScript.ParseError) in
+      let time = try a.next("a time of day such as 18:00")
+      guard let day = DayTime(time.text) else {
+        throw a.fail(time, "expected a time of day such as 18:00, not \"\(time.text)\"")
+      }
+      return .init(.waitUntil(day), caption: "wait until \(day)")
     },
     .init(
       "key", "NAME [xN]",
@@ -263,6 +274,67 @@ extension ScriptCommand {
       }
       return .init(.snapshot(name, region: region))
     },
+    .init(
+      "focus", "off|dnd|NAME [allow APP,…]",
+      "turn a Focus on (Do Not Disturb or a named one) or off; allow names the apps it lets through, by bundle identifier or name"
+    ) { a throws(SessionScript.ParseError) in
+      let t = try a.next("off, dnd or a Focus's name")
+      guard let mode = FocusMode(argument: t.text) else { throw a.fail(t, "expected off, dnd or a Focus's name") }
+      var allow: [String]?
+      if let keyword = a.optional() {
+        guard keyword.text == "allow", !keyword.quoted else {
+          throw a.fail(keyword, "expected 'allow APP,…' or the end of the line, not \"\(keyword.text)\"")
+        }
+        let list = try a.next("a comma list of apps after 'allow'")
+        let apps = list.text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+          !$0.isEmpty
+        }
+        guard !apps.isEmpty else { throw a.fail(list, "expected a comma list of bundle identifiers or app names") }
+        allow = apps
+      }
+      return .init(.focus(mode, allow: allow), caption: mode.isOn ? "Focus: \(mode.displayName)" : "Focus off")
+    },
+    .init(
+      "summary", "HH:MM[,HH:MM…]|off",
+      "Scheduled Summary at these times of day (or off, which delivers what it held at once)"
+    ) { a throws(SessionScript.ParseError) in
+      let t = try a.next("times of day such as 08:00,18:00, or off")
+      if t.text == "off", !t.quoted { return .init(.summary([]), caption: "Scheduled Summary off") }
+      guard let times = DayTime.list(t.text) else {
+        throw a.fail(t, "expected times of day such as 08:00,18:00, or off, not \"\(t.text)\"")
+      }
+      return .init(
+        .summary(times), caption: "Scheduled Summary at \(times.map(\.description).joined(separator: ", "))")
+    },
+    .init(
+      "text-size", DynamicTypeSize.allCases.map(\.rawValue).joined(separator: "|"),
+      "the Dynamic Type size (l is iOS's default; ax1 to ax5 are the accessibility sizes)"
+    ) { a throws(SessionScript.ParseError) in
+      let names = DynamicTypeSize.allCases.map(\.rawValue)
+      let t = try a.next("a text size: \(names.joined(separator: ", "))")
+      guard let size = DynamicTypeSize(rawValue: t.text) else {
+        throw a.fail(t, "expected a text size (\(names.joined(separator: ", "))), not \"\(t.text)\"")
+      }
+      return .init(.textSize(size), caption: "text size \(size.displayName)")
+    },
+    .init("foreground", "on|off", "bring the app to the foreground (willPresent then decides) or send it back") {
+      a throws(SessionScript.ParseError) in
+      let t = try a.next("on or off")
+      guard t.text == "on" || t.text == "off" else { throw a.fail(t, "expected on or off, not \"\(t.text)\"") }
+      return .init(
+        .foreground(t.text == "on"), caption: t.text == "on" ? "app to the foreground" : "app to the background")
+    },
+    .init(
+      "remove", "ID ...",
+      "remove notifications by request identifier, delivered, held or pending, as removeDeliveredNotifications and removePendingNotificationRequests do (a failure if none has the identifier)"
+    ) { a throws(SessionScript.ParseError) in
+      var ids = [try a.next("a request identifier").text]
+      while let more = a.optional() { ids.append(more.text) }
+      return .init(.remove(ids), caption: "remove \(ids.joined(separator: ", "))")
+    },
+    .init(
+      "clear", "remove every delivered notification, as removeAllDeliveredNotifications does", .clear,
+      caption: "clear Notification Center"),
     .init(
       "media-dir", "PATH",
       "attachments of later pushes may be read from inside PATH (relative to the script), as unterm run --media-dir"

@@ -1,4 +1,5 @@
 import Foundation
+import UserNotificationsUI
 
 /// One command of the session language, as the runner carries it out. Its grammar, help and
 /// caption are declared in `ScriptCommand.declarations`.
@@ -28,6 +29,17 @@ package enum ScriptCommand: Hashable, Sendable {
   case expectBadge(Int)
   case snapshot(String, region: ScreenRegion)
   case mediaDirectory(String)
+  /// Advances the clock to the next time of day (a Scheduled Summary's, say).
+  case waitUntil(DayTime)
+  case focus(FocusMode, allow: [String]?)
+  case summary([DayTime])
+  case textSize(DynamicTypeSize)
+  /// Brings the app to the foreground (`true`) or sends it to the background.
+  case foreground(Bool)
+  /// Removes notifications by identifier: delivered, held for the summary, or pending.
+  case remove([String])
+  /// Removes every delivered notification (and what the summary holds).
+  case clear
 }
 
 /// A parsed `.session` script.
@@ -169,7 +181,7 @@ package struct SessionScript: Sendable {
 
   /// Durations: `250ms`, `2s`, `1.5s`, `1m`.
   package static func duration(_ text: String) -> TimeInterval? {
-    for (suffix, factor) in [("ms", 0.001), ("s", 1.0), ("m", 60.0)] where text.hasSuffix(suffix) {
+    for (suffix, factor) in [("ms", 0.001), ("s", 1.0), ("m", 60.0), ("h", 3600.0)] where text.hasSuffix(suffix) {
       let number = text.dropLast(suffix.count)
       guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
         let value = Double(number), value.isFinite, value >= 0, value <= 86_400 * 365

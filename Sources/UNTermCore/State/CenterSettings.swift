@@ -1,3 +1,6 @@
+import Foundation
+import UserNotificationsUI
+
 /// How a session starts: the device and what the user chose on the command line or in the
 /// embedding program. Sent once as `Event.configure`.
 package struct CenterSettings: Hashable, Sendable {
@@ -15,6 +18,19 @@ package struct CenterSettings: Hashable, Sendable {
   /// Whether responses are recorded in a log (`--log`): each is then acknowledged only when the
   /// session answers `Event.responseLogged`.
   package var keepsLog = false
+  /// Focus: off, Do Not Disturb or a named Focus (`--focus`).
+  package var focus = FocusMode.off
+  /// Apps whose notifications a Focus lets through, by bundle identifier or name (`--focus-allow`).
+  package var focusAllowList: [String] = []
+  /// Whether time-sensitive notifications break through Focus and the summary
+  /// (`--no-time-sensitive` turns it off).
+  package var timeSensitiveBreaksThrough = true
+  /// Scheduled Summary times (`--summary`); none: no summary.
+  package var summaryTimes: [DayTime] = []
+  /// The time zone summary times are read in: the session clock's.
+  package var timeZone = TimeZone(identifier: "UTC") ?? .current
+  /// The user's Dynamic Type size (`--text-size`).
+  package var textSize = DynamicTypeSize.default
 
   package init() {}
 }

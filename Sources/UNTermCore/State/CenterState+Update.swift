@@ -112,6 +112,14 @@ extension CenterState {
     themeName = settings.theme
     logHealth = settings.keepsLog ? .healthy : .none
     if !themeNames.contains(settings.theme) { themeNames.append(settings.theme) }
+    focus = settings.focus
+    if case .named(let name) = settings.focus { namedFocus = name }
+    focusAllowList = settings.focusAllowList
+    timeSensitiveBreaksThrough = settings.timeSensitiveBreaksThrough
+    summaryTimes = settings.summaryTimes
+    timeZone = settings.timeZone
+    summaryCheckedUntil = now
+    textSize = settings.textSize
   }
 
   private mutating func adopt(_ adopted: NotificationStore, clockShift shift: TimeInterval) {
@@ -168,6 +176,11 @@ extension CenterState {
 
   private mutating func advance(to date: Date) {
     if date > now { now = date }
+    // A summary time passed: what was held arrives as one summary.
+    if !held.isEmpty, let due = DayTime.last(of: summaryTimes, after: summaryCheckedUntil, upTo: now, in: timeZone) {
+      deliverSummary(at: due)
+    }
+    summaryCheckedUntil = max(summaryCheckedUntil, now)
     if let banner, banner.expiresAt <= now {
       self.banner = nil
     }
@@ -190,6 +203,18 @@ extension CenterState {
       if presentation.contains(.badge) { store.applyBadge(of: content) }
       note(.info, "\(id): no alert text, so nothing is shown (background update or badge/sound only)")
       return Outcome()
+    }
+    // Scheduled Summary and Focus decide how quietly it arrives.
+    var presentation = presentation
+    switch arrival(of: notification, presentation: presentation) {
+    case .held:
+      hold(notification, presentation: presentation)
+      return Outcome()
+    case .silenced(let by):
+      presentation = presentation.silenced
+      silenced[id] = by
+    case .presented:
+      silenced[id] = nil
     }
     var effects: [Effect] = []
     if case .expanded(var e) = overlay, e.extensionView != nil,
@@ -249,6 +274,14 @@ extension CenterState {
     case .add(let request):
       // Requests normally arrive presented (`deliver`); a bare add lands in the list.
       try? store.apply(.add(request), now: now)
+    case .removeDelivered(let ids):
+      // Notifications held for the summary were delivered to the device: they go too.
+      let gone = Set(ids)
+      held.removeAll { gone.contains($0.request.identifier) }
+      try? store.apply(operation, now: now)
+    case .removeAllDelivered:
+      held = []
+      try? store.apply(operation, now: now)
     default:
       try? store.apply(operation, now: now)
     }
@@ -256,7 +289,9 @@ extension CenterState {
   }
 
   /// Drops references to notifications no longer delivered.
-  private mutating func forgetRemoved() {
+  mutating func forgetRemoved() {
+    silenced = silenced.filter { store.delivered($0.key) != nil }
+    summaries = summaries.filter { store.count(of: $0.key) > 0 }
     if let focus = listFocus, store.delivered(focus) == nil {
       listFocus = ListLayout.first(self)
     }
@@ -334,6 +369,8 @@ extension CenterState {
       let names = themeNames.isEmpty ? [themeName] : themeNames
       let index = names.firstIndex(of: themeName).map { ($0 + 1) % names.count } ?? 0
       return perform(.setTheme(names[index]))
+    case .cycleFocus:
+      return perform(.setFocusMode(nextFocusMode, allow: nil))
     case .appToBackground:
       if appState == .foreground {
         appState = .background
@@ -630,7 +667,21 @@ extension CenterState {
       passcode = code
       return Outcome()
     case .setAppState(let newState):
+      if newState != appState {
+        note(.info, newState == .foreground ? "\(appName) is in the foreground" : "\(appName) moved to the background")
+      }
       appState = newState
+      return Outcome()
+    case .setFocusMode(let mode, let allow):
+      applyFocusMode(mode, allow: allow)
+      return Outcome()
+    case .setSummary(let times):
+      setSummary(times)
+      return Outcome()
+    case .setTextSize(let size):
+      textSize = size
+      note(.info, "Text size: \(size.displayName)\(size == .default ? " (the default)" : "")")
+      ListLayout.scrollToFocus(&self)
       return Outcome()
     case .focus(let id):
       guard store.delivered(id) != nil else { return Outcome() }

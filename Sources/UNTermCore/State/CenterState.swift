@@ -1,5 +1,6 @@
 import Foundation
 import UserNotifications
+import UserNotificationsUI
 
 /// Everything the emulator shows and remembers: the notification store plus the screen's state.
 ///
@@ -196,13 +197,38 @@ package struct CenterState: @unchecked Sendable {
   package internal(set) var extensionResponsesInFlight: Set<ObjectIdentifier> = []
   /// Content extensions by the category they serve.
   package internal(set) var extensions: [String: ContentExtensionAttributes] = [:]
+  /// The Focus on now.
+  package internal(set) var focus = FocusMode.off
+  /// The named Focus `F` cycles to after Do Not Disturb (the last one set), if any.
+  package internal(set) var namedFocus: String?
+  /// Apps a Focus lets through, by bundle identifier or name.
+  package internal(set) var focusAllowList: [String] = []
+  /// Whether time-sensitive notifications break through Focus and the summary.
+  package internal(set) var timeSensitiveBreaksThrough = true
+  /// Notifications a Focus delivered silently, by request identifier: the Focus's name.
+  package internal(set) var silenced: [String: String] = [:]
+  /// Scheduled Summary times; empty: no summary.
+  package internal(set) var summaryTimes: [DayTime] = []
+  /// The session clock's time zone, which summary times are read in.
+  package internal(set) var timeZone = TimeZone(identifier: "UTC") ?? .current
+  /// Notifications held for the next summary, in arrival order.
+  package internal(set) var held: [UNNotification] = []
+  /// Summary times up to this date have been dealt with.
+  package internal(set) var summaryCheckedUntil: Date
+  /// The summaries in the list, by their stack.
+  package internal(set) var summaries: [NotificationStore.GroupKey: DeliveredSummary] = [:]
+  /// The user's Dynamic Type size.
+  package internal(set) var textSize = DynamicTypeSize.default
 
   /// How long a banner stays before it retires into the list.
   package static let bannerDuration: TimeInterval = 5
   /// How many responses and notices are kept for the panes.
   package static let paneLimit = 50
 
-  package init(now: Date) { self.now = now }
+  package init(now: Date) {
+    self.now = now
+    summaryCheckedUntil = now
+  }
 
   // MARK: - Derived
 
@@ -257,10 +283,20 @@ package struct CenterState: @unchecked Sendable {
     return Array(all.prefix(10))
   }
 
-  /// The next moment the state changes by itself: a banner retiring or a trigger firing.
+  /// The next moment the state changes by itself: a banner retiring, a trigger firing, a
+  /// summary being delivered.
   package var nextDeadline: Date? {
-    [banner?.expiresAt, store.nextFireDate, expanded?.playback.nextChange(after: now)].compactMap { $0 }.min()
+    [banner?.expiresAt, store.nextFireDate, expanded?.playback.nextChange(after: now), nextSummary]
+      .compactMap { $0 }.min()
   }
+
+  /// When the held notifications are delivered as a summary, if any are held.
+  package var nextSummary: Date? {
+    held.isEmpty ? nil : DayTime.next(of: summaryTimes, after: summaryCheckedUntil, in: timeZone)
+  }
+
+  /// The next summary time after now, whether or not anything is held (the status bar's).
+  package var nextSummaryTime: Date? { DayTime.next(of: summaryTimes, after: now, in: timeZone) }
 
   /// The audio or movie attachment the expanded view's player plays: the first attachment,
   /// when it is not an image (the view shows the first attachment only).

@@ -78,6 +78,12 @@ package enum Command: Hashable, Sendable {
   case setAppState(CenterState.AppState)
   /// Collapses the fanned-out stack (iOS's "Show less").
   case showLess
+  /// Turns a Focus on or off; `allow` replaces the apps it lets through when given.
+  case setFocusMode(FocusMode, allow: [String]?)
+  /// Sets the Scheduled Summary times; none turns the summary off (delivering what it held).
+  case setSummary([DayTime])
+  /// Changes the Dynamic Type size.
+  case setTextSize(DynamicTypeSize)
 }
 
 /// What the shell must do after an update.

@@ -86,7 +86,7 @@ package enum KeyPattern: Hashable, Sendable {
 /// says which key does it where.
 package enum KeyAction: Hashable, Sendable {
   // Anywhere but a text field
-  case quit, showKeys, toggleLock, switchDevice, nextTheme, appToBackground
+  case quit, showKeys, toggleLock, switchDevice, nextTheme, appToBackground, cycleFocus
   // The list or a banner
   case focusPrevious, focusNext, focusPageUp, focusPageDown, focusFirst, focusLast
   case longPress, tap, clear, toggleList, hideBanner, showLess
@@ -297,9 +297,10 @@ package enum KeyBindings {
         context == .main && !state.isLocked ? StatusHint("c", state.isListOpen ? "close list" : "list") : nil
       }),
     KeyBinding(
-      "lock or unlock the device",
-      about: "lock / unlock (the passcode when one is set)",
-      [([.key(.character("L"))], screens, .toggleLock)],
+      "lock or unlock; F: Focus on or off",
+      about:
+        "lock / unlock (the passcode when one is set); `F` cycles Focus: off → Do Not Disturb → the named Focus (`--focus NAME`), if one was given → off, and the status bar shows it",
+      [([.key(.character("L"))], screens, .toggleLock), ([.key(.character("F"))], screens, .cycleFocus)],
       hint: { state, context in context == .main ? StatusHint("L", state.isLocked ? "unlock" : "lock") : nil }),
     KeyBinding(
       "switch iPhone / iPad",

@@ -54,7 +54,8 @@ package enum ListLayout {
   package static func height(of id: String, _ state: CenterState) -> Int {
     guard let key = state.store.groupKey(ofDelivered: id) else { return 0 }
     if isGroupExpanded(key, state) { return cardHeight + (hasShowLessRow(id, state) ? 1 : 0) }
-    return state.store.count(of: key) > 1 ? cardHeight + 1 : cardHeight
+    // A stack, and a Scheduled Summary of any size, has its summary row below the card.
+    return state.store.count(of: key) > 1 || state.summaries[key] != nil ? cardHeight + 1 : cardHeight
   }
 
   /// The entry drawn below another.

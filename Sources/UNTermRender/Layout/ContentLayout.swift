@@ -33,17 +33,20 @@ package struct ContentBlock: @unchecked Sendable {
     self.rows = rows
   }
 
-  /// A text block: one row per line, lines × line height points.
+  /// A text block at the user's text size: wrapped as the size's wider letters wrap, one row
+  /// per line, lines × the style's leading at that size in points.
   package static func text(
-    _ text: String, role: Role, style: UNTextStyle, width: Int, maxLines: Int? = nil, name: String
+    _ text: String, role: Role, style: UNTextStyle, size: DynamicTypeSize, width: Int, maxLines: Int? = nil,
+    name: String
   ) -> ContentBlock {
     let safe = TerminalText.sanitize(text)
+    let columns = Projection.textColumns(width, style: style, size: size)
     let lines =
-      maxLines.map { TextLayout.wrap(safe, width: width, maxLines: $0) }
-      ?? TextLayout.wrap(safe, width: width)
+      maxLines.map { TextLayout.wrap(safe, width: columns, maxLines: $0) }
+      ?? TextLayout.wrap(safe, width: columns)
     return ContentBlock(
       kind: .text(lines: lines, role: role, style: style), name: name,
-      points: Double(lines.count) * style.lineHeight, rows: lines.count)
+      points: Double(lines.count) * style.lineHeight(at: size), rows: lines.count)
   }
 
   /// A non-text block of a height in points.
@@ -105,8 +108,10 @@ package struct BudgetedContent: @unchecked Sendable {
       } else {
         let visible: Int
         switch block.kind {
-        case .text(_, _, let style):
-          visible = min(block.rows, Int((remaining / style.lineHeight).rounded(.down)))
+        case .text:
+          // Each line is one leading at the text size the block was laid out at.
+          let leading = block.points / Double(max(1, block.rows))
+          visible = min(block.rows, Int((remaining / leading).rounded(.down)))
         case .image, .spacer:
           visible = min(block.rows, Int((remaining / Projection.pointsPerRow).rounded(.down)))
         case .media, .progress, .button:

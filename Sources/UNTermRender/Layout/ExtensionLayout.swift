@@ -27,12 +27,14 @@ package enum ExtensionLayout {
   static let buttonHeight = 44.0
   static let progressHeight = 20.0
 
-  /// Measures a view for a device; `columns` is the text width in cells.
+  /// Measures a view for a device at a text size; `columns` is the text width in cells at the
+  /// default size.
   package static func measure(
-    _ view: ExtensionView, for notification: UNNotification?, device: DeviceProfile, columns: Int,
-    images: (any ImageProvider)?
+    _ view: ExtensionView, for notification: UNNotification?, device: DeviceProfile, textSize: DynamicTypeSize,
+    columns: Int, images: (any ImageProvider)?
   ) -> ExtensionMeasurement {
-    let blocks = self.blocks(view, notification: notification, device: device, columns: columns, images: images)
+    let blocks = self.blocks(
+      view, notification: notification, device: device, textSize: textSize, columns: columns, images: images)
     let initial = (device.notificationWidth * view.attributes.initialContentSizeRatio).rounded()
     let fitted = blocks.reduce(0) { $0 + $1.points }
     let preferred = view.keepsInitialHeight ? initial : (view.preferredHeight ?? fitted)
@@ -47,8 +49,8 @@ package enum ExtensionLayout {
 
   /// The view's elements as content blocks.
   package static func blocks(
-    _ view: ExtensionView, notification: UNNotification?, device: DeviceProfile, columns: Int,
-    images: (any ImageProvider)?
+    _ view: ExtensionView, notification: UNNotification?, device: DeviceProfile, textSize: DynamicTypeSize,
+    columns: Int, images: (any ImageProvider)?
   ) -> [ContentBlock] {
     var blocks: [ContentBlock] = []
     var buttonIndex = 0
@@ -75,7 +77,9 @@ package enum ExtensionLayout {
             ContentBlock(kind: .text(lines: [], role: role(for: style), style: style), name: name, points: 0, rows: 0))
         } else {
           blocks.append(
-            .text(text, role: role(for: style), style: style, width: columns, maxLines: maxLines, name: name))
+            .text(
+              text, role: role(for: style), style: style, size: textSize, width: columns, maxLines: maxLines,
+              name: name))
         }
       case .spacer(let points):
         blocks.append(.sized(.spacer, name: name, points: points))

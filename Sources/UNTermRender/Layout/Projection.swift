@@ -1,4 +1,5 @@
 import UNTermCore
+import UserNotificationsUI
 
 /// The one place points become cells.
 ///
@@ -28,6 +29,14 @@ package enum Projection {
 
   /// Points covered by whole rows of a non-text block.
   package static func points(rows: Int) -> Double { Double(rows) * pointsPerRow }
+
+  /// Columns a line of text of a style takes at a Dynamic Type size, out of `width` at the
+  /// default size: letters grow with the point size (Apple's table), so fewer fit on a line.
+  /// Never more than `width`: a terminal cannot draw smaller letters.
+  package static func textColumns(_ width: Int, style: UNTextStyle, size: DynamicTypeSize) -> Int {
+    guard width > 0 else { return width }
+    return max(1, Int((Double(width) / style.widthScale(at: size)).rounded(.down)))
+  }
 
   /// The card's width in columns on a screen, including its border.
   package static func cardColumns(_ device: DeviceProfile, screenWidth: Int) -> Int {

@@ -1,5 +1,6 @@
 import UNTermCore
 import UserNotifications
+import UserNotificationsUI
 
 extension Renderer {
   /// Body lines a banner shows: iOS shows two to four; UNTerm keeps the banner four text lines
@@ -37,12 +38,14 @@ extension Renderer {
     let textWidth = thumbnail == nil ? inner : inner - Self.thumbnailSize.columns - 1
     guard textWidth > 4 else { return }
     var lines: [(String, Role)] = []
-    if !shown.title.isEmpty { lines.append((TextLayout.truncate(shown.title, width: textWidth), .title)) }
+    // At larger text sizes fewer letters fit a line: each style wraps as its size says.
+    func columns(_ style: UNTextStyle) -> Int { Projection.textColumns(textWidth, style: style, size: state.textSize) }
+    if !shown.title.isEmpty { lines.append((TextLayout.truncate(shown.title, width: columns(.headline)), .title)) }
     if !shown.subtitle.isEmpty {
-      lines.append((TextLayout.truncate(shown.subtitle, width: textWidth), .subtitle))
+      lines.append((TextLayout.truncate(shown.subtitle, width: columns(.subheadline)), .subtitle))
     }
     let maxBody = Self.bannerBodyLines(hasTitle: !shown.title.isEmpty, hasSubtitle: !shown.subtitle.isEmpty)
-    for line in TextLayout.wrap(shown.body, width: textWidth, maxLines: maxBody) where !shown.body.isEmpty {
+    for line in TextLayout.wrap(shown.body, width: columns(.body), maxLines: maxBody) where !shown.body.isEmpty {
       lines.append((line, .body))
     }
     if let unavailable { lines.append((TextLayout.truncate(unavailable, width: textWidth), .secondary)) }

@@ -135,6 +135,11 @@ extension Renderer {
     let y = state.screenHeight - 1
     canvas.fill(Rect(x: 0, y: y, width: state.screenWidth, height: 1), role: .statusBar)
     var left = " \(state.device.displayName) · \(state.isLocked ? "Locked" : "Unlocked")"
+    if state.focus.isOn { left += " · " + TerminalText.sanitize(state.focus.displayName, multiline: false) }
+    if let next = state.nextSummaryTime {
+      left += " · Summary \(state.time(of: next))" + (state.held.isEmpty ? "" : " (\(state.held.count) held)")
+    }
+    if state.textSize != .default { left += " · Text \(state.textSize.displayName)" }
     if state.store.badge > 0 { left += " · badge \(state.store.badge)" }
     if state.appState == .foreground { left += " · app open" }
     var x = 0

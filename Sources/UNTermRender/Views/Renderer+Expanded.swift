@@ -18,13 +18,16 @@ extension Renderer {
           elapsed: playback.elapsed(at: state.now)))
     }
     if !shown.title.isEmpty {
-      blocks.append(.text(shown.title, role: .title, style: .headline, width: width, name: "title"))
+      blocks.append(
+        .text(shown.title, role: .title, style: .headline, size: state.textSize, width: width, name: "title"))
     }
     if !shown.subtitle.isEmpty {
-      blocks.append(.text(shown.subtitle, role: .subtitle, style: .subheadline, width: width, name: "subtitle"))
+      blocks.append(
+        .text(
+          shown.subtitle, role: .subtitle, style: .subheadline, size: state.textSize, width: width, name: "subtitle"))
     }
     if !shown.body.isEmpty {
-      blocks.append(.text(shown.body, role: .body, style: .body, width: width, name: "body"))
+      blocks.append(.text(shown.body, role: .body, style: .body, size: state.textSize, width: width, name: "body"))
     }
     return blocks
   }
@@ -44,7 +47,8 @@ extension Renderer {
         kind: .media(attachment, playing: playing, elapsed: elapsed), name: name, points: 44, rows: 1)
     case .image:
       if let unavailable = unavailableImageLine(attachment) {
-        return .text(unavailable, role: .secondary, style: .footnote, width: width, maxLines: 1, name: name)
+        return .text(
+          unavailable, role: .secondary, style: .footnote, size: state.textSize, width: width, maxLines: 1, name: name)
       }
       let image = ImageReference(attachment: attachment, path: nil, label: attachment.url.lastPathComponent)
       let aspect = images?.aspectRatio(of: image) ?? 9.0 / 16.0
@@ -70,7 +74,7 @@ extension Renderer {
         if !defaults.isEmpty { rows.append(.blank) }
       }
       let measured = ExtensionLayout.measure(
-        view, for: notification, device: state.device, columns: inner, images: images)
+        view, for: notification, device: state.device, textSize: state.textSize, columns: inner, images: images)
       rows += expandRows(measured.content, media: view, focus: view.buttonFocus)
       if measured.overflow > 0 { rows.append(.marker(overflowLabel(measured.overflow, budget: measured.budget))) }
       if view.attributes.overridesDefaultTitle, let title = view.title, !title.isEmpty {

@@ -1,5 +1,6 @@
 import UNTermCore
 import UserNotifications
+import UserNotificationsUI
 
 extension Renderer {
   func drawList(_ canvas: inout Canvas, _ state: CenterState, area: Rect) {
@@ -47,8 +48,10 @@ extension Renderer {
       var cardY = y
       if ListLayout.hasShowLessRow(id, state) {
         // A fanned-out stack offers "Show less" above its newest card, as iOS does.
+        let summaryTitle = state.store.groupKey(ofDelivered: id).flatMap { state.summaries[$0]?.title }
         canvas.text(
-          TextLayout.truncate("▴ Show less · s", width: area.width), x: area.x, y: y, role: .secondary)
+          TextLayout.truncate((summaryTitle.map { "▴ \($0) · " } ?? "▴ ") + "Show less · s", width: area.width),
+          x: area.x, y: y, role: .secondary)
         cardY += 1
       }
       drawListCard(
@@ -75,15 +78,17 @@ extension Renderer {
     drawHeader(&canvas, state, notification, x: rect.x + 2, y: rect.y + 1, width: inner)
     let shown = DisplayedNotification(notification, in: state)
     var lines: [(String, Role)] = []
+    // At larger text sizes fewer letters fit a line: each style wraps as its size says.
+    func columns(_ style: UNTextStyle) -> Int { Projection.textColumns(inner, style: style, size: state.textSize) }
     if !shown.title.isEmpty {
       let heading = shown.subtitle.isEmpty ? shown.title : "\(shown.title) · \(shown.subtitle)"
-      lines.append((TextLayout.truncate(heading, width: inner), .title))
-      lines += TextLayout.wrap(shown.body, width: inner, maxLines: 1).map { ($0, .body) }
+      lines.append((TextLayout.truncate(heading, width: columns(.headline)), .title))
+      lines += TextLayout.wrap(shown.body, width: columns(.body), maxLines: 1).map { ($0, .body) }
     } else if !shown.subtitle.isEmpty {
-      lines.append((TextLayout.truncate(shown.subtitle, width: inner), .subtitle))
-      lines += TextLayout.wrap(shown.body, width: inner, maxLines: 1).map { ($0, .body) }
+      lines.append((TextLayout.truncate(shown.subtitle, width: columns(.subheadline)), .subtitle))
+      lines += TextLayout.wrap(shown.body, width: columns(.body), maxLines: 1).map { ($0, .body) }
     } else {
-      lines += TextLayout.wrap(shown.body, width: inner, maxLines: 2).map { ($0, .body) }
+      lines += TextLayout.wrap(shown.body, width: columns(.body), maxLines: 2).map { ($0, .body) }
     }
     // An image that cannot be drawn says so on the card's second line.
     if !shown.isHidden, let attachment = thumbnailAttachment(notification),

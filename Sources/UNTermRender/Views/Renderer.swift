@@ -138,6 +138,10 @@ package struct Renderer: ScreenLayout {
     if let label = DisplayedNotification.levelLabel(notification.request.content) {
       name += " · " + label
     }
+    // A Focus delivered it without banner or sound: the card says so, and which Focus.
+    if let focus = state.silenced[notification.request.identifier] {
+      name += " · Silenced (" + TerminalText.sanitize(focus, multiline: false) + ")"
+    }
     let nameText = TextLayout.truncate(name, width: max(0, width - rightWidth - 1))
     canvas.text(nameText, x: x, y: y, role: .appName, clip: Rect(x: x, y: y, width: width, height: 1))
     if rightWidth < width {
@@ -156,6 +160,11 @@ package struct Renderer: ScreenLayout {
   /// with `%@` gives way to the default.
   func summary(for key: NotificationStore.GroupKey, _ state: CenterState) -> String? {
     let members = state.store.members(of: key)
+    if let scheduled = state.summaries[key] {
+      // A Scheduled Summary: its name and how many it holds, the featured one leading.
+      let n = members.count
+      return "\(scheduled.title) · \(n) notification\(n == 1 ? "" : "s")"
+    }
     guard members.count > 1, let leading = members.first else { return nil }
     let behind = members.dropFirst().map(\.request.content)
     let count = behind.reduce(0) { $0 + max(1, $1.summaryArgumentCount) }

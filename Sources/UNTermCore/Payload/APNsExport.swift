@@ -1,0 +1,189 @@
+import Foundation
+import UserNotifications
+
+/// Quotes words for a POSIX shell (sh, bash, zsh): a word of safe characters as it is, anything
+/// else in single quotes, where nothing is special and a `'` is written `'\''`. Every byte but
+/// NUL survives, newlines included.
+package enum ShellQuote {
+  private static let safe = Set(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-".unicodeScalars)
+
+  package static func quote(_ word: String) -> String {
+    if !word.isEmpty, word.unicodeScalars.allSatisfy({ safe.contains($0) }) { return word }
+    return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+  }
+}
+
+/// What sends a payload to a real Simulator or device: the `xcrun simctl push` command line, an
+/// `.apns` file, or the HTTP/2 request to APNs as a `curl` command. Nothing is sent from UNTerm.
+package enum APNsExport {
+  /// APNs' hosts (Apple, "Sending notification requests to APNs").
+  package enum Environment: String, CaseIterable, Sendable {
+    case development, production
+
+    package var host: String {
+      self == .development ? "api.sandbox.push.apple.com" : "api.push.apple.com"
+    }
+  }
+
+  /// Why a payload cannot be exported.
+  package struct Problem: Error, Sendable {
+    package var message: SafeText
+  }
+
+  /// The payload with nothing a terminal would act on, meaning the same JSON: inside strings, DEL,
+  /// C1 and bidi controls and the line and paragraph separators become `\uXXXX` escapes; between
+  /// values, a carriage return is dropped and a tab becomes a space. Printed output passes the
+  /// sanitizer (`SafeText`), which then changes nothing, so what a shell runs is the payload.
+  package static func terminalSafe(_ bytes: [UInt8]) -> [UInt8] {
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard SafeText(sanitizing: text, multiline: true).text != text else { return bytes }
+    var out = ""
+    var inString = false
+    var escaped = false
+    for scalar in text.unicodeScalars {
+      if inString {
+        if escaped {
+          escaped = false
+        } else if scalar == "\\" {
+          escaped = true
+        } else if scalar == "\"" {
+          inString = false
+        } else if scalar.value != 0x0A,
+          SafeText.placeholder(for: scalar) != nil || [0x2028, 0x2029].contains(scalar.value)
+        {
+          let hex = String(scalar.value, radix: 16)
+          out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+          continue
+        }
+        out.unicodeScalars.append(scalar)
+      } else {
+        switch scalar {
+        case "\"": inString = true
+        case "\r": continue
+        case "\t":
+          out += " "
+          continue
+        default: break
+        }
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return Array(out.utf8)
+  }
+
+  /// A word that must reach the shell as it is: refused when the sanitizer would change it.
+  private static func plain(_ word: String, _ what: String) throws(Problem) -> String {
+    guard SafeText(sanitizing: word).text == word else {
+      throw Problem(
+        message: "\(what) \(OneLine.quote(word)) holds control characters, which a command line cannot carry")
+    }
+    return word
+  }
+
+  /// The payload as it is printed: terminal-safe, and still within APNs' limit.
+  private static func printable(_ bytes: [UInt8], limit: Int) throws(Problem) -> [UInt8] {
+    let safe = terminalSafe(bytes)
+    guard safe.count <= limit else {
+      throw Problem(
+        message:
+          "written with its control characters escaped, the payload is \(safe.count) bytes, over APNs' \(limit); escape them in the file and shorten it"
+      )
+    }
+    return safe
+  }
+
+  /// The payload's size limit (VoIP pushes may be larger).
+  private static func limit(of payload: Payload) -> Int {
+    payload.info.headers.pushType.flatMap(APNsPushType.init(rawValue:))?.payloadLimit
+      ?? PayloadAnalyzer.maximumPayloadBytes
+  }
+
+  /// The environment variables the curl command reads the secrets from; it stops with a message
+  /// when one is not set.
+  package static let deviceTokenVariable = "DEVICE_TOKEN"
+  package static let authTokenVariable = "APNS_AUTH_TOKEN"
+
+  /// The app a payload goes to: the topic (less its push type's suffix), else its `Simulator
+  /// Target Bundle`.
+  package static func bundle(of payload: Payload) -> String? {
+    let headers = payload.info.headers
+    if let topic = headers.topic, !topic.isEmpty {
+      let suffix = headers.pushType.flatMap(APNsPushType.init(rawValue:))?.topicSuffix
+      return suffix.map { topic.hasSuffix($0) ? String(topic.dropLast($0.count)) : topic } ?? topic
+    }
+    return payload.info.bundleIdentifier
+  }
+
+  /// The payload's bytes as sent, as text (the parser has checked they are UTF-8).
+  private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+  /// `xcrun simctl push DEVICE BUNDLE -` fed the payload on its standard input.
+  package static func simctl(_ payload: Payload, simulator: String) throws(Problem) -> String {
+    guard let bundle = bundle(of: payload) else {
+      throw Problem(
+        message:
+          "simctl push needs the app's bundle identifier: give --topic ID, an apns-topic header or a \"Simulator Target Bundle\" key"
+      )
+    }
+    let body = try printable(payload.sentBytes, limit: limit(of: payload))
+    return
+      "printf '%s' \(ShellQuote.quote(text(body))) | xcrun simctl push \(ShellQuote.quote(try plain(simulator, "the simulator"))) \(ShellQuote.quote(try plain(bundle, "the bundle identifier"))) -"
+  }
+
+  /// The payload as an `.apns` file: the same bytes, with `Simulator Target Bundle` naming the
+  /// app (put in, or put right).
+  package static func apnsFile(_ payload: Payload) throws(Problem) -> [UInt8] {
+    guard let bundle = bundle(of: payload) else {
+      throw Problem(
+        message:
+          "an .apns file names its app: give --topic ID, an apns-topic header or a \"Simulator Target Bundle\" key")
+    }
+    let key = PayloadAnalyzer.simulatorTargetBundleKey
+    let sent = try printable(payload.sentBytes, limit: limit(of: payload))
+    guard let spans = JSONMemberSpans(sent) else { throw Problem(message: "the payload is not an object") }
+    if spans.members.contains(where: { $0.key == key }) && payload.info.bundleIdentifier == bundle {
+      return sent
+    }
+    let without = spans.removing([key], from: sent)
+    guard let cleaned = JSONMemberSpans(without) else { throw Problem(message: "the payload is not an object") }
+    return terminalSafe(cleaned.inserting(key: key, value: try plain(bundle, "the bundle identifier"), into: without))
+  }
+
+  /// The request to APNs: HTTP/2 POST to `/3/device/TOKEN` with the headers, authorized with a
+  /// provider token (JWT). Both tokens come from environment variables, so no secret is written
+  /// into the command; `Simulator Target Bundle` is the Simulator's and is left out of the body.
+  package static func curl(_ payload: Payload, environment: Environment) throws(Problem) -> String {
+    var headers = payload.info.headers
+    guard let bundle = bundle(of: payload) else {
+      throw Problem(
+        message:
+          "APNs needs the topic (the app's bundle identifier) with a provider token: give --topic ID, an apns-topic header or a \"Simulator Target Bundle\" key"
+      )
+    }
+    let pushType = headers.pushType.flatMap(APNsPushType.init(rawValue:))
+    if headers.topic == nil { headers[.topic] = bundle + (pushType?.topicSuffix ?? "") }
+    if headers.pushType == nil {
+      // Apple asks for the header on every push; it must say what the payload holds.
+      headers[.pushType] =
+        payload.info.contentAvailable && payload.content?.hasAlertText != true
+          && payload.content?.badge == nil && payload.content?.sound == nil ? "background" : "alert"
+    }
+    var body = try printable(payload.sentBytes, limit: limit(of: payload))
+    if payload.info.bundleIdentifier != nil, let spans = JSONMemberSpans(body) {
+      body = spans.removing([PayloadAnalyzer.simulatorTargetBundleKey], from: body)
+    }
+    var lines = ["curl --http2 --fail-with-body"]
+    for (field, value) in headers.fields {
+      lines.append("  --header \(ShellQuote.quote("\(field.rawValue): \(try plain(value, field.rawValue))"))")
+    }
+    lines.append(
+      "  --header \"authorization: bearer ${\(authTokenVariable):?set \(authTokenVariable) to your provider token (a JWT signed with your APNs key)}\""
+    )
+    lines.append("  --data-binary \(ShellQuote.quote(text(body)))")
+    lines.append(
+      "  \"https://\(environment.host)/3/device/${\(deviceTokenVariable):?set \(deviceTokenVariable) to the device token (hex)}\""
+    )
+    return lines.joined(separator: " \\\n")
+  }
+}

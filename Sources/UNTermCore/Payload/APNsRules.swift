@@ -1,0 +1,228 @@
+import Foundation
+import UserNotifications
+
+/// The reasons APNs gives when it refuses a request, as far as a payload and its headers can
+/// earn one. Apple's list: "Handling error responses from Apple Push Notification service",
+/// https://developer.apple.com/documentation/usernotifications/handling-error-responses-from-apns
+/// (the `reason` key of the response's JSON body, with the `:status` it comes with).
+package enum APNsReason: String, CaseIterable, Sendable {
+  case badCollapseId = "BadCollapseId"
+  case badExpirationDate = "BadExpirationDate"
+  case badPriority = "BadPriority"
+  case badTopic = "BadTopic"
+  case deviceTokenNotForTopic = "DeviceTokenNotForTopic"
+  case invalidPushType = "InvalidPushType"
+  case payloadTooLarge = "PayloadTooLarge"
+
+  /// The HTTP status APNs answers with.
+  package var status: Int { self == .payloadTooLarge ? 413 : 400 }
+
+  /// Apple's description of the reason.
+  package var meaning: String {
+    switch self {
+    case .badCollapseId: return "The collapse identifier exceeds the maximum allowed size."
+    case .badExpirationDate: return "The apns-expiration value is invalid."
+    case .badPriority: return "The apns-priority value is invalid."
+    case .badTopic: return "The apns-topic value is invalid."
+    case .deviceTokenNotForTopic: return "The device token doesn't match the specified topic."
+    case .invalidPushType: return "The apns-push-type value is invalid."
+    case .payloadTooLarge: return "The message payload is too large."
+    }
+  }
+
+  /// `400 BadPriority`.
+  package var response: String { "\(status) \(rawValue)" }
+}
+
+/// The values of `apns-push-type`, with the topic each needs (Apple, "Sending notification
+/// requests to APNs", https://developer.apple.com/documentation/usernotifications/sending-notification-requests-to-apns).
+package enum APNsPushType: String, CaseIterable, Sendable {
+  case alert, background, location, voip, complication, fileprovider, mdm, liveactivity, pushtotalk
+
+  /// What the app's bundle identifier must end with in `apns-topic` for this type.
+  package var topicSuffix: String? {
+    switch self {
+    case .alert, .background, .mdm: return nil
+    case .location: return ".location-query"
+    case .voip: return ".voip"
+    case .complication: return ".complication"
+    case .fileprovider: return ".pushkit.fileprovider"
+    case .liveactivity: return ".push-type.liveactivity"
+    case .pushtotalk: return ".voip-ptt"
+    }
+  }
+
+  /// Whether the notification center handles it (the others go to PushKit, Core Location,
+  /// ActivityKit and so on).
+  package var reachesNotificationCenter: Bool { self == .alert || self == .background }
+
+  /// The largest payload APNs takes for the type: VoIP pushes may be 5 KB.
+  package var payloadLimit: Int { self == .voip ? 5120 : PayloadAnalyzer.maximumPayloadBytes }
+}
+
+/// APNs' rules for a request's headers, checked against its payload: one place, used by the
+/// payload analyzer (lint, every push) and by the session (an expired push is not delivered).
+///
+/// - `apns-push-type` is one of `APNsPushType`; a `background` push carries no alert, sound or
+///   badge and an `alert` push more than `content-available` (Apple: the header "must accurately
+///   reflect the contents of your notification's payload"), else `InvalidPushType`.
+/// - `apns-priority` is 10, 5 or 1 (10 when left out); a `background` push, or one with only
+///   `content-available`, may not use 10 (Apple: "Using priority 10 is an error"), else
+///   `BadPriority`.
+/// - `apns-collapse-id` is at most 64 bytes, else `BadCollapseId`.
+/// - `apns-expiration` is a UNIX time in whole seconds (0: deliver once, now), else
+///   `BadExpirationDate`; a push whose time has passed is discarded, never delivered.
+/// - `apns-topic` is the app's bundle identifier with the type's suffix, else `BadTopic`; one
+///   that names another app than the payload's `Simulator Target Bundle` is
+///   `DeviceTokenNotForTopic`.
+package enum APNsRules {
+  /// The longest collapse identifier, in bytes.
+  package static let collapseIDLimit = 64
+  /// The priorities APNs takes.
+  package static let priorities = ["10", "5", "1"]
+  /// The payload's file key holding the headers; not part of the payload.
+  package static let headersKey = "apns-headers"
+
+  /// What the payload holds that the rules look at.
+  package struct Contents: Sendable {
+    package var hasAlert: Bool
+    package var hasSound: Bool
+    package var hasBadge: Bool
+    package var contentAvailable: Bool
+    /// The payload's `Simulator Target Bundle`, the app a real device token belongs to.
+    package var targetBundle: String?
+
+    package init(hasAlert: Bool, hasSound: Bool, hasBadge: Bool, contentAvailable: Bool, targetBundle: String?) {
+      self.hasAlert = hasAlert
+      self.hasSound = hasSound
+      self.hasBadge = hasBadge
+      self.contentAvailable = contentAvailable
+      self.targetBundle = targetBundle
+    }
+
+    /// Only `content-available`: a background update.
+    var isBackgroundOnly: Bool { contentAvailable && !hasAlert && !hasSound && !hasBadge }
+  }
+
+  /// Checks the headers. A field given on the command line (`fromOptions`) is reported as its
+  /// option; the others at their place in the file's `apns-headers`.
+  package static func check(
+    _ headers: APNsHeaders, fromOptions: Set<APNsHeaders.Field>, contents: Contents, sink: inout DiagnosticSink
+  ) {
+    func report(_ code: LintCode, _ field: APNsHeaders.Field, _ message: SafeText) {
+      let apns: SafeText = code.apnsReason.map { " (APNs answers \($0.response))" } ?? ""
+      if fromOptions.contains(field) {
+        sink.report(code, at: .file, "\(option(for: field)) \(OneLine.quote(headers[field] ?? "")): \(message)\(apns)")
+      } else {
+        sink.report(code, JSONPath([.key(headersKey), .key(field.rawValue)]), message + apns)
+      }
+    }
+    var pushType: APNsPushType?
+    if let value = headers.pushType {
+      pushType = APNsPushType(rawValue: value)
+      if pushType == nil {
+        let hint =
+          Suggestion.closest(to: value, in: APNsPushType.allCases.map(\.rawValue)).map { " Did you mean \"\($0)\"?" }
+          ?? ""
+        report(
+          .invalidPushType, .pushType,
+          "\(OneLine.quote(value)) is not a push type; APNs takes \(APNsPushType.allCases.map(\.rawValue).joined(separator: ", ")).\(hint)"
+        )
+      }
+    }
+    switch pushType {
+    case .background?:
+      let visible = [("alert", contents.hasAlert), ("sound", contents.hasSound), ("badge", contents.hasBadge)]
+        .filter(\.1).map(\.0)
+      if !visible.isEmpty {
+        report(
+          .pushTypeMismatch, .pushType,
+          "a background push carries only content-available, but this payload has \(visible.joined(separator: ", ")); send it as an alert push"
+        )
+      }
+    case .alert?:
+      if contents.isBackgroundOnly {
+        report(
+          .pushTypeMismatch, .pushType,
+          "an alert push must alert, sound or badge, but this payload has only content-available; send it as a background push (apns-priority 5)"
+        )
+      }
+    case .some(let other) where !other.reachesNotificationCenter:
+      report(
+        .pushTypeNotShown, .pushType,
+        "a \(other.rawValue) push goes to the app (\(other == .liveactivity ? "ActivityKit" : "PushKit or its own framework")), not to the notification center; UNTerm shows nothing for it"
+      )
+    default:
+      break
+    }
+    let priority = headers.priority
+    if let priority, !priorities.contains(priority) {
+      report(.badPriority, .priority, "the priority must be 10, 5 or 1, not \(OneLine.quote(priority))")
+    } else if priority ?? "10" == "10" && (pushType == .background || (pushType == nil && contents.isBackgroundOnly)) {
+      let what = pushType == .background ? "a background push" : "a push with only content-available"
+      let message: SafeText =
+        "\(what) must be sent with apns-priority 5 (or 1); \(priority == nil ? "left out, it is 10, and " : "")priority 10 is an error for it"
+      if priority != nil {
+        report(.badPriority, .priority, message)
+      } else {
+        report(.badPriority, headers.pushType != nil ? .pushType : .priority, message)
+      }
+    }
+    if let id = headers.collapseID, id.utf8.count > collapseIDLimit {
+      report(
+        .badCollapseID, .collapseID,
+        "the collapse identifier is \(id.utf8.count) bytes; APNs takes at most \(collapseIDLimit)")
+    }
+    if let value = headers.expiration, expirationDate(value) == nil {
+      report(
+        .badExpiration, .expiration,
+        "the expiration must be a UNIX time in whole seconds (0 delivers once, now), not \(OneLine.quote(value))")
+    }
+    if let topic = headers.topic {
+      if topic.isEmpty || topic.contains(where: { $0.isWhitespace || $0.isNewline })
+        || !topic.unicodeScalars.allSatisfy(\.isASCII)
+      {
+        report(.badTopic, .topic, "a topic is the app's bundle identifier: letters, digits, dots and hyphens")
+      } else if let suffix = pushType?.topicSuffix, !topic.hasSuffix(suffix) {
+        report(
+          .badTopic, .topic,
+          "a \(pushType?.rawValue ?? "") push's topic is the app's bundle identifier followed by \(suffix)")
+      } else if let bundle = contents.targetBundle {
+        let app = pushType?.topicSuffix.map { String(topic.dropLast($0.count)) } ?? topic
+        if app != bundle {
+          report(
+            .topicMismatch, .topic,
+            "the topic names the app \(OneLine.quote(app)), but the payload's Simulator Target Bundle is \(OneLine.quote(bundle)): the device token belongs to another app"
+          )
+        }
+      }
+    }
+  }
+
+  /// The expiration date a header value stands for; `nil` when it is not a UNIX time.
+  package static func expirationDate(_ value: String) -> Date? {
+    guard !value.isEmpty, value.count <= 12, value.allSatisfy({ $0.isASCII && $0.isNumber }), let seconds = Int(value)
+    else { return nil }
+    return Date(timeIntervalSince1970: TimeInterval(seconds))
+  }
+
+  /// When the push expired, if it did before `now`: APNs discards it and the device never gets it.
+  /// `0` means "deliver once, now": it never counts as expired.
+  package static func expired(_ headers: APNsHeaders, at now: Date) -> Date? {
+    guard let value = headers.expiration, let date = expirationDate(value), date.timeIntervalSince1970 > 0,
+      date < now
+    else { return nil }
+    return date
+  }
+
+  /// The command-line option for a header.
+  package static func option(for field: APNsHeaders.Field) -> String {
+    switch field {
+    case .pushType: return "--push-type"
+    case .priority: return "--priority"
+    case .collapseID: return "--collapse-id"
+    case .expiration: return "--expiration"
+    case .topic: return "--topic"
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import UNTermCore
+import UNTermHeadless
+import UserNotifications
+
+/// The center's calls `unterm center` makes over the session socket, as an app makes them:
+/// list the delivered and pending notifications (`getDeliveredNotifications`,
+/// `getPendingNotificationRequests`), remove some (`removeDeliveredNotifications`,
+/// `removePendingNotificationRequests`), or clear them all (`removeAllDeliveredNotifications`).
+///
+/// On the wire, after the greeting, each is one line — `LIST`, `REMOVE ID`, `CLEAR` — answered
+/// by one line: `OK` and the result, or `ERROR` and why. The list is one line of JSON (the writer
+/// escapes every line break).
+package enum CenterCommands {
+  /// One request.
+  package enum Command: Equatable, Sendable {
+    case list
+    case remove(String)
+    case clear
+
+    /// Reads a request line; `nil` for any other line.
+    package init?(line: String) {
+      if line == "LIST" {
+        self = .list
+      } else if line == "CLEAR" {
+        self = .clear
+      } else if line.hasPrefix("REMOVE "), line.count > "REMOVE ".count {
+        self = .remove(String(line.dropFirst("REMOVE ".count)))
+      } else {
+        return nil
+      }
+    }
+
+    /// The request line, without its newline.
+    package var line: String {
+      switch self {
+      case .list: return "LIST"
+      case .remove(let id): return "REMOVE \(id)"
+      case .clear: return "CLEAR"
+      }
+    }
+  }
+
+  /// What `remove` answers: the identifier named a notification, or nothing.
+  package static let removed = "removed"
+  package static let unknown = "unknown"
+
+  /// Carries a request out on the session's thread; the reply line.
+  static func carryOut(_ command: Command, in session: Session) -> String {
+    switch command {
+    case .list:
+      return "OK " + JSONWriter.write(listing(session.state))
+    case .remove(let id):
+      let state = session.state
+      let known =
+        state.store.delivered(id) != nil || state.store.pending[id] != nil
+        || state.held.contains { $0.request.identifier == id }
+      session.send(.center(.removeDelivered([id])))
+      session.send(.center(.removePending([id])))
+      if known {
+        session.send(.notice(.info, "Removed \(id) (unterm center remove)", revealsContent: false))
+      }
+      return "OK " + (known ? removed : unknown)
+    case .clear:
+      let count = session.state.store.deliveredCount + session.state.held.count
+      session.send(.center(.removeAllDelivered))
+      session.send(.notice(.info, "Cleared \(count) notification\(count == 1 ? "" : "s") (unterm center clear)"))
+      return "OK \(count)"
+    }
+  }
+
+  /// The center as `list --json` prints it: delivered (newest first), held for the Scheduled
+  /// Summary (in arrival order) and pending (soonest first), each with its identifier, thread,
+  /// category and date (delivered, arrived, or when its trigger fires).
+  package static func listing(_ state: CenterState) -> JSONWriter.Value {
+    func entry(_ request: UNNotificationRequest, date: Date) -> JSONWriter.Value {
+      .object([
+        ("identifier", .string(request.identifier)),
+        ("threadIdentifier", .string(request.content.threadIdentifier)),
+        ("categoryIdentifier", .string(request.content.categoryIdentifier)),
+        ("date", .string(ISO8601.format(date))),
+      ])
+    }
+    let pending = state.store.pending.values.sorted {
+      ($0.fireDate, $0.addedSequence) < ($1.fireDate, $1.addedSequence)
+    }
+    return .object([
+      ("delivered", .array(state.store.deliveredNewestFirst.map { entry($0.request, date: $0.date) })),
+      ("held", .array(state.held.map { entry($0.request, date: $0.date) })),
+      ("pending", .array(pending.map { entry($0.request, date: $0.fireDate) })),
+    ])
+  }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import UNTermCore
+import UNTermHeadless
+
+/// `unterm export --simctl|--curl|--apns PAYLOAD ...`: what sends each payload to a real
+/// Simulator or device. Nothing is sent.
+enum ExportCommand {
+  static func run(_ arguments: Arguments) throws(UNTermError) -> ExitCode {
+    let (parsed, files) = try arguments.parse()
+    if parsed.help {
+      UNTermMain.showHelp(Help.export)
+      return .success
+    }
+    let forms = parsed.export.forms
+    guard forms.count == 1, let form = forms.first else {
+      throw arguments.usage("export needs exactly one of --simctl, --apns and --curl")
+    }
+    guard !files.isEmpty else { throw arguments.usage("export needs at least one PAYLOAD file (or - for stdin)") }
+    if form == .apns && files.count > 1 { throw arguments.usage("--apns prints one .apns file: give one PAYLOAD") }
+    var outputs: [SafeText] = []
+    for file in files {
+      let payload = try Payload.load(file, headers: parsed.session.apnsHeaders)
+      // What APNs would refuse is not worth sending: the first error, as lint reports it.
+      if let error = payload.diagnostics.first(where: { $0.severity == .error }) { throw UNTermError(error) }
+      let shown = OneLine.flatten(file)
+      // Made terminal-safe by APNsExport (controls inside strings are \u escapes), so the
+      // sanitizer changes nothing in what a shell will run.
+      func printed(_ text: String) -> SafeText { SafeText(sanitizing: text, multiline: true) }
+      do throws(APNsExport.Problem) {
+        switch form {
+        case .simctl:
+          let left = payload.info.headers.fields.map(\.field.rawValue)
+          if !left.isEmpty {
+            UNTermMain.warn(
+              "\(shown): note: simctl push sends no APNs headers; \(left.joined(separator: ", ")) stay behind")
+          }
+          outputs.append(printed(try APNsExport.simctl(payload, simulator: parsed.export.simulator)))
+        case .apns:
+          outputs.append(printed(String(decoding: try APNsExport.apnsFile(payload), as: UTF8.self)))
+        case .curl:
+          outputs.append(printed(try APNsExport.curl(payload, environment: parsed.export.environment)))
+        }
+      } catch {
+        throw UNTermError(.usage, file: shown, error.message)
+      }
+    }
+    if form == .apns {
+      // The file as it is, its own final newline or none.
+      Console.write(outputs.joined())
+    } else {
+      Console.line(outputs.joined(separator: "\n"))
+    }
+    return .success
+  }
+}
