@@ -328,7 +328,10 @@ package final class Session: @unchecked Sendable {
   /// service extension first. An `apns-collapse-id` is the request's identifier, as on iOS, so
   /// it replaces the notification delivered with it; a push whose `apns-expiration` has passed
   /// on the session's clock is discarded, as APNs discards it.
-  package func push(_ payload: Payload, identifier: String? = nil) throws(UNTermError) {
+  ///
+  /// - Returns: the request's identifier (a refused payload takes none).
+  @discardableResult
+  package func push(_ payload: Payload, identifier: String? = nil) throws(UNTermError) -> String {
     let collapsed = payload.info.headers.collapseID.flatMap { $0.isEmpty ? nil : $0 }
     var request = try payload.request(identifier: collapsed ?? identifier ?? "pending")
     if collapsed == nil && identifier == nil { request = request.replacing(identifier: nextRequestIdentifier()) }
@@ -338,11 +341,11 @@ package final class Session: @unchecked Sendable {
           .warning,
           "\(request.identifier) is not delivered: its apns-expiration (\(ISO8601.format(expired))) has passed, so APNs discards it",
           revealsContent: false))
-      return
+      return request.identifier
     }
     guard ServicePipeline.applies(to: request) else {
       present(request)
-      return
+      return request.identifier
     }
     let service: UNNotificationServiceExtension
     let name: String
@@ -361,6 +364,7 @@ package final class Session: @unchecked Sendable {
       name = "the built-in service extension"
     }
     pipeline.start(request, with: service, name: name, now: state.now, budget: configuration.serviceTimeout)
+    return request.identifier
   }
 
   /// Waits, in real time, for running service extensions to finish, up to `limit`; whatever is

@@ -294,10 +294,9 @@ final class DeliveryLoop: @unchecked Sendable {
         request.bytes, file: request.name, categories: session.state.store.categories, headers: headers)
       let shownName = OneLine.flatten((request.name as NSString).lastPathComponent)
       do throws(UNTermError) {
-        // Refuse a bad payload before it takes a request identifier.
-        _ = try payload.request(identifier: "")
-        let id = session.nextRequestIdentifier()
-        try session.push(payload, identifier: id)
+        // A bad payload is refused before it takes a request identifier; an apns-collapse-id is
+        // the identifier.
+        let id = try session.push(payload)
         session.send(.notice(.info, "Pushed \(shownName) as \(id)"))
         reply = "OK \(id)"
       } catch {

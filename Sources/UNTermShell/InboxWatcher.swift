@@ -177,9 +177,8 @@ final class InboxWatcher: @unchecked Sendable {
       let shownPath = OneLine.flatten(path)
       do throws(UNTermError) {
         let payload = PayloadAnalyzer.analyze(bytes, file: path, categories: session.state.store.categories)
-        _ = try payload.request(identifier: "")  // refuse a bad payload before it takes an identifier
-        let id = session.nextRequestIdentifier()
-        try session.push(payload, identifier: id)
+        // A bad payload is refused before it takes an identifier; an apns-collapse-id is one.
+        let id = try session.push(payload)
         switch filer.file(name, identity: identity, into: InboxFiler.delivered) {
         case .failure(let reason):
           session.send(

@@ -66,7 +66,10 @@ enum Help {
     files given this way count as registered. A script is checked for every syntax error and for
     files it names that do not exist; an attachment --media-dir lets lint read is decoded as the
     session would. With --extension, give a payload of its category: --strict fails a design
-    measured without one, and holds designs to --device's budget when given, else to both.
+    measured without one, and holds designs to --device's budget when given, else to both. Each
+    design is sized at the default text size (l) and the largest (ax5); an overflow is a finding
+    at the sizes held, --text-sizes (else --text-size). APNs request headers (a payload's
+    apns-headers, or the options) are checked as APNs checks them, each refusal with APNs' reason.
     `unterm lint --explain CODE` says what a code means; README lists them all.
 
     Exit codes: 0 no errors (warnings allowed) · 1 an error was found · 2 usage error ·
@@ -162,7 +165,9 @@ extension Help {
     /tmp/unterm-UID/session.sock, or the --socket PATH the session was started with; only your
     own user may connect, and payloads are sent only to a session of your own user). Relative
     attachment paths resolve against each payload's folder. A payload the session refuses is
-    reported here and in the session's activity pane.
+    reported here and in the session's activity pane. The APNs header options go with every
+    payload, over each file's apns-headers; a payload with an apns-collapse-id is delivered under
+    that identifier, replacing the notification delivered with it.
 
     Exit codes: 0 delivered · 1 no session is running · 2 usage error ·
     65 the session refused a payload · 66 a file is missing

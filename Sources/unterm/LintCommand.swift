@@ -79,7 +79,7 @@ enum LintCommand {
     for (file, bytes) in inputs.payloads {
       let payload = PayloadAnalyzer.analyze(bytes, file: file, categories: registered, headers: options.apnsHeaders)
       report.diagnostics += payload.diagnostics
-      report.diagnostics += APNsLint.expiry(payload, now: now)
+      report.diagnostics += APNsLint.expiry(payload, now: now, fromOptions: options.apnsHeaders.expiration != nil)
       payloads.append(payload)
     }
     for (file, bytes) in inputs.scripts {
@@ -296,15 +296,18 @@ enum AttachmentLint {
 
 /// The APNs findings that need a clock: a push whose expiration has passed.
 enum APNsLint {
-  static func expiry(_ payload: Payload, now: Date) -> [Diagnostic] {
+  static func expiry(_ payload: Payload, now: Date, fromOptions: Bool) -> [Diagnostic] {
     guard let date = APNsRules.expired(payload.info.headers, at: now) else { return [] }
+    let field = APNsHeaders.Field.expiration
+    // Where the expiration was given: the option, or the file's apns-headers.
+    let location: DiagnosticLocation =
+      fromOptions ? .file : .path(JSONPath([.key(APNsRules.headersKey), .key(field.rawValue)]))
+    let prefix = fromOptions ? "--expiration \(OneLine.quote(payload.info.headers.expiration ?? "")): " : ""
     return [
       Diagnostic(
-        file: payload.file,
-        location: .path(JSONPath([.key(APNsRules.headersKey), .key(APNsHeaders.Field.expiration.rawValue)])),
-        code: .expiredPush,
+        file: payload.file, location: location, code: .expiredPush,
         message:
-          "the push expired at \(ISO8601.format(date)); APNs discards it and the device never shows it (UNTerm does not deliver it)"
+          "\(prefix)the push expired at \(ISO8601.format(date)); APNs discards it and the device never shows it (UNTerm does not deliver it)"
       )
     ]
   }

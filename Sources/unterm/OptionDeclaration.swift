@@ -246,11 +246,12 @@ extension OptionValue where Value == Date {
 struct OptionDeclaration: Sendable {
   /// Where the help and README list an option, and which commands take the options there.
   enum Section: CaseIterable, Sendable {
-    case session, headers, render, lint, run, log, delivery, sheet, export, center, general
+    case session, modes, headers, render, lint, run, log, delivery, sheet, export, center, general
 
     var title: String {
       switch self {
       case .session: return "Session options"
+      case .modes: return "Modes"
       case .headers: return "APNs request headers"
       case .render: return "Render options"
       case .lint: return "Lint options"
@@ -265,12 +266,15 @@ struct OptionDeclaration: Sendable {
     }
 
     /// Whether a usage line names the section (`[SESSION OPTIONS]`) instead of its options.
-    var collapsesInUsage: Bool { self == .session || self == .headers || self == .render || self == .sheet }
+    var collapsesInUsage: Bool {
+      self == .session || self == .modes || self == .headers || self == .render || self == .sheet
+    }
 
     /// The commands that take the section's options (an option may name more).
     var commands: Set<UNTermCommand> {
       switch self {
       case .session: return [.interactive, .render, .lint, .sheet, .export]
+      case .modes: return [.interactive, .render, .lint, .sheet, .export, .run]
       case .headers: return [.interactive, .render, .lint, .sheet, .push, .export]
       case .render: return [.render]
       case .lint: return [.lint]

@@ -64,33 +64,33 @@ extension OptionDeclaration {
     .option(
       "--focus", .focus,
       "Focus: Do Not Disturb (dnd) or a named Focus; passive and active notifications of apps it does not allow arrive silently in the list (no banner, no sound), time-sensitive and critical ones break through",
-      default: "off", in: .session, also: [.run]
+      default: "off", in: .modes
     ) { $0.session.focus = $1 },
     .option(
       "--focus-allow", .list("APP,…", of: "bundle identifiers or app names") { $0.isEmpty ? nil : $0 },
       "apps a Focus lets through as usual, by bundle identifier or by the name their header shows",
-      default: "none", in: .session, also: [.run]
+      default: "none", in: .modes
     ) { $0.session.focusAllowList = $1 },
     .flag(
       "--no-time-sensitive",
       help:
         "time-sensitive notifications no longer break through Focus or the summary (the user turned Time Sensitive off); critical ones still do",
-      in: .session, also: [.run]
+      in: .modes
     ) { $0.session.timeSensitiveBreaksThrough = false },
     .option(
       "--summary", .dayTimes,
       "Scheduled Summary times on the session clock: passive and active notifications are held and arrive together at the next time, the highest relevance-score first",
-      default: "none", in: .session, also: [.run]
+      default: "none", in: .modes
     ) { $0.session.summaryTimes = $1 },
     .option(
       "--text-size", OptionValue<DynamicTypeSize>.choice,
       "Dynamic Type size (xs to xxxl, then the accessibility sizes ax1 to ax5): line heights and letters per line follow Apple's table",
-      default: DynamicTypeSize.default.rawValue, in: .session, also: [.run]
+      default: DynamicTypeSize.default.rawValue, in: .modes
     ) { $0.session.textSize = $1 },
     .option(
       "--foreground-options", .presentationOptions,
       "the built-in delegate's answer to willPresent while the app is in the foreground",
-      default: "banner,list,sound,badge", in: .session, also: [.run]
+      default: "banner,list,sound,badge", in: .modes
     ) { $0.session.foregroundOptions = $1 },
     .flag(
       "--trace",

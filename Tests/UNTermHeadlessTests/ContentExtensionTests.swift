@@ -100,7 +100,10 @@ struct ContentExtensionTests {
       extensionFiles: [Fixtures.sample("extension-media-card.json"), Fixtures.sample("extension-chat-card.json")],
       payloads: payloads, categories: categories, strict: false)
     #expect(!missing)
-    let sizes = diagnostics.filter { $0.code == .extensionSize }.map(\.details)
+    let all = diagnostics.filter { $0.code == .extensionSize }.map(\.details)
+    // Each device at the default text size and at the largest accessibility size.
+    #expect(all.map { $0["textSize"] ?? "" } == ["l", "ax5", "l", "ax5", "l", "ax5", "l", "ax5"])
+    let sizes = all.filter { $0["textSize"] == "l" }
     #expect(sizes.map { $0["device"] } == ["iphone", "ipad", "iphone", "ipad"])
     #expect(sizes.map { $0["initialHeight"] } == ["269", "375", "180", "250"])
     #expect(sizes.map { $0["preferredHeight"] } == ["352", "312", "246", "246"])

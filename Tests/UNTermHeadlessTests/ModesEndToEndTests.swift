@@ -232,6 +232,24 @@ struct ModesEndToEndTests {
     #expect(refused.report?.contains("bad-priority") == true || refused.report?.contains("apns-priority 5") == true)
   }
 
+  @Test func lintSaysAPushHasExpiredAndWhere() throws {
+    let dir = try folder([
+      "late.json": #"{"apns-headers":{"apns-expiration":1767225600},"aps":{"alert":{"title":"Too late"}}}"#,
+      "plain.json": #"{"aps":{"alert":{"title":"Any time"}}}"#,
+    ])
+    let late = try Fixtures.run(Fixtures.unterm, ["lint", dir.appendingPathComponent("late.json").path])
+    #expect(late.status == 0, "a warning, not an error")
+    #expect(
+      late.stdout.contains(
+        "late.json:apns-headers.apns-expiration: warning[expired-push]: the push expired at 2026-01-01T00:00:00Z"))
+    let option = try Fixtures.run(
+      Fixtures.unterm, ["lint", "--expiration", "1000", dir.appendingPathComponent("plain.json").path])
+    #expect(
+      option.stdout.contains(
+        #"plain.json:$: warning[expired-push]: --expiration "1000": the push expired at 1970-01-01T00:16:40Z"#),
+      "\(option.stdout)")
+  }
+
   @Test func lintReportsEachDesignAtTheDefaultAndTheLargestSize() throws {
     let base = [
       "lint", "--categories", Fixtures.sample("categories.json"), "--extension",

@@ -15,7 +15,9 @@ struct OptionParsingTests {
       "FILE": "x.json", "NAME|FILE": "dark", "CODE": "1234", "NAME": "Mail", "DIR": "/tmp", "DURATION": "2s",
       "COLSxROWS": "100x30", "ISO8601": "2026-11-29T20:00:00Z", "X": "2", "PATH": "/tmp/s.sock",
       "iphone,ipad": "ipad", "unlocked,locked": "locked", "banner,expanded,center": "list,banner",
-      "NAME|FILE,…": "dark,default",
+      "NAME|FILE,…": "dark,default", "off|dnd|NAME": "Work", "APP,…": "Messages,com.example.chat",
+      "HH:MM[,HH:MM…]": "08:00,18:00", "banner,list,sound,badge|none": "none", "SIZE,…": "l,ax3", "TYPE": "alert",
+      "ID": "match-7", "UNIX-TIME": "0", "BUNDLE-ID": "com.example.app", "DEVICE": "iPhone 16",
     ]
     if let value = values[placeholder] { return value }
     #expect(placeholder.contains("|") && placeholder == placeholder.lowercased(), "no example for \(placeholder)")

@@ -109,6 +109,8 @@ package enum APNsRules {
   package static func check(
     _ headers: APNsHeaders, fromOptions: Set<APNsHeaders.Field>, contents: Contents, sink: inout DiagnosticSink
   ) {
+    // Without headers there is nothing to check: UNTerm does not guess what a server sends.
+    guard !headers.isEmpty else { return }
     func report(_ code: LintCode, _ field: APNsHeaders.Field, _ message: SafeText) {
       let apns: SafeText = code.apnsReason.map { " (APNs answers \($0.response))" } ?? ""
       if fromOptions.contains(field) {
