@@ -157,7 +157,7 @@ struct InteractiveShellTests {
     Thread.detachNewThread {
       session.queue.post { try? session.push(payload) }
     }
-    for _ in 0..<200 where session.queue.isEmpty { Thread.sleep(forTimeInterval: 0.005) }
+    #expect(Eventually.wait { !session.queue.isEmpty }, "the other thread never posted")
     rig.terminal.input([.wake], after: 0.5)
     #expect(rig.run() == nil)
     #expect(rig.screen.joined().contains("Design review"))

@@ -196,15 +196,11 @@ struct LiveDeliveryTests {
       except Exception: pass
       open(sys.argv[2], "wb").write(data)
       """
-    let fake = Process()
-    fake.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-    fake.arguments = [
-      "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script, socket, received,
-    ]
-    let ready = Pipe()
-    fake.standardOutput = ready
-    try fake.run()
-    _ = ready.fileHandleForReading.availableData
+    let fake = try ChildProcess(
+      "/usr/bin/setpriv",
+      ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script, socket, received],
+      environment: ChildProcess.environment(), pipeOutput: true)
+    _ = fake.readOutput { String(decoding: $0, as: UTF8.self).contains("ready") }
     do {
       _ = try PushClient.push([("/tmp/secret.json", Array(#"{"aps":{"alert":"secret"}}"#.utf8))], socket: socket)
       Issue.record("the payload was sent to another user's program")
@@ -214,7 +210,7 @@ struct LiveDeliveryTests {
           == "\(socket): error: the program listening on this socket runs as another user (uid 65534); refusing to send payloads to it"
       )
     }
-    fake.waitUntilExit()
+    try fake.wait()
     let got = FileManager.default.contents(atPath: received).map { String(decoding: $0, as: UTF8.self) } ?? ""
     #expect(!got.contains("secret"))
   }
@@ -277,38 +273,55 @@ struct LiveDeliveryTests {
     #expect(errors(session).contains { $0.hasPrefix("\(inbox.path)/folder.json: error: a folder is not delivered") })
     #expect(!delivered(session, "read through a link"))
 
-    // And the next session's scan does not deliver the link either: it was moved aside.
+    // And the next session's scan does not deliver the link either: it was moved aside. The
+    // scan takes every file it finds in one round, so once a file dropped beside it has arrived,
+    // the link would have too.
     delivery.stop()
+    try Data(#"{"aps":{"alert":"scanned"}}"#.utf8).write(to: inbox.appendingPathComponent("zz-scanned.json"))
     let next = try Fixtures.session()
     let again = LiveDelivery(session: next, socketPath: dir.appendingPathComponent("s.sock").path, inbox: inbox)
     _ = again.start()
     defer { again.stop() }
-    Thread.sleep(forTimeInterval: 0.3)
-    next.drain()
+    waitUntil(next) { delivered(next, "scanned") }
+    #expect(delivered(next, "scanned"))
     #expect(!delivered(next, "read through a link"))
   }
 
+  /// The second open has to come within the settle delay of the first close. A busy machine
+  /// can pause the test longer than any fixed delay: such a try proves nothing and does not
+  /// count, and the next allows four times as long.
   @Test func aFileWrittenThroughTwoOpensArrivesWhole() throws {
-    let dir = try Fixtures.temporaryDirectory()
-    let inbox = dir.appendingPathComponent("inbox")
-    let session = try Fixtures.session()
-    var limits = LiveDelivery.Limits()
-    limits.settleDelay = 1.5
-    let delivery = LiveDelivery(
-      session: session, socketPath: dir.appendingPathComponent("s.sock").path, inbox: inbox, limits: limits)
-    _ = delivery.start()
-    defer { delivery.stop() }
-    let file = inbox.appendingPathComponent("halves.json")
-    try Data(#"{"aps":{"alert":"#.utf8).write(to: file)  // like `echo … > f; echo … >> f`
-    waitUntil(session, timeout: 0.3) { false }  // the shell drains all the while
-    let handle = try FileHandle(forWritingTo: file)
-    handle.seekToEndOfFile()
-    handle.write(Data(#""both halves"}}"#.utf8))
-    try handle.close()
-    waitUntil(session) { delivered(session, "both halves") || !errors(session).isEmpty }
-    #expect(delivered(session, "both halves"))
-    #expect(errors(session) == [])
-    #expect(!FileManager.default.fileExists(atPath: inbox.appendingPathComponent("rejected").path))
+    var settle: TimeInterval = 1.5
+    for _ in 0..<3 {
+      let dir = try Fixtures.temporaryDirectory()
+      let inbox = dir.appendingPathComponent("inbox")
+      let session = try Fixtures.session()
+      var limits = LiveDelivery.Limits()
+      limits.settleDelay = settle
+      let delivery = LiveDelivery(
+        session: session, socketPath: dir.appendingPathComponent("s.sock").path, inbox: inbox, limits: limits)
+      _ = delivery.start()
+      defer { delivery.stop() }
+      let file = inbox.appendingPathComponent("halves.json")
+      let beforeFirst = Date()
+      try Data(#"{"aps":{"alert":"#.utf8).write(to: file)  // like `echo … > f; echo … >> f`
+      waitUntil(session, timeout: 0.3) { false }  // the shell drains all the while
+      let handle = try FileHandle(forWritingTo: file)
+      handle.seekToEndOfFile()
+      handle.write(Data(#""both halves"}}"#.utf8))
+      try handle.close()
+      let gap = Date().timeIntervalSince(beforeFirst)
+      waitUntil(session) { delivered(session, "both halves") || !errors(session).isEmpty }
+      guard gap < settle else {
+        settle *= 4
+        continue
+      }
+      #expect(delivered(session, "both halves"))
+      #expect(errors(session) == [])
+      #expect(!FileManager.default.fileExists(atPath: inbox.appendingPathComponent("rejected").path))
+      return
+    }
+    Issue.record("the machine never wrote the second half within the settle delay (last tried \(settle / 4) s)")
   }
 
   @Test func aFileRenamedInArrivesAtOnceAndDotFilesAreLeftAlone() throws {
@@ -321,13 +334,18 @@ struct LiveDeliveryTests {
       session: session, socketPath: dir.appendingPathComponent("s.sock").path, inbox: inbox, limits: limits)
     _ = delivery.start()
     defer { delivery.stop() }
+    // A dot file renamed in first: were dot files taken, it would go at once, before the next.
+    let hidden = inbox.appendingPathComponent(".hidden.json")
+    try Data(#"{"aps":{"alert":"hidden"}}"#.utf8).write(to: inbox.appendingPathComponent(".hidden.tmp"))
+    #expect(rename(inbox.appendingPathComponent(".hidden.tmp").path, hidden.path) == 0)
     let temporary = inbox.appendingPathComponent(".incoming.json")
     try Data(#"{"aps":{"alert":"renamed in"}}"#.utf8).write(to: temporary)
-    Thread.sleep(forTimeInterval: 0.2)
-    #expect(FileManager.default.fileExists(atPath: temporary.path), "a dot file is not touched")
     #expect(rename(temporary.path, inbox.appendingPathComponent("incoming.json").path) == 0)
-    waitUntil(session, timeout: 5) { delivered(session, "renamed in") }
+    // Well before the 60 s a closed file would wait.
+    waitUntil(session, timeout: 30) { delivered(session, "renamed in") }
     #expect(delivered(session, "renamed in"))
+    #expect(FileManager.default.fileExists(atPath: hidden.path), "a dot file is not touched")
+    #expect(!delivered(session, "hidden"))
   }
 
   @Test func namesInRejectedNeverCollide() throws {
@@ -422,7 +440,11 @@ struct LiveDeliveryTests {
     let dir = try Fixtures.temporaryDirectory()
     let session = try Fixtures.session()
     let socket = dir.appendingPathComponent("s.sock").path
-    let delivery = LiveDelivery(session: session, socketPath: socket, inbox: nil)
+    // No idle connection times out while the test runs, however slow the machine: a push that
+    // had to wait for them would never be answered.
+    var limits = LiveDelivery.Limits()
+    limits.requestTimeout = 600
+    let delivery = LiveDelivery(session: session, socketPath: socket, inbox: nil, limits: limits)
     _ = delivery.start()
     defer { delivery.stop() }
     let threadsBefore = count("/proc/self/task")
@@ -433,7 +455,9 @@ struct LiveDeliveryTests {
       let fd = try #require(connect(socket))
       idle.append(fd)
     }
-    Thread.sleep(forTimeInterval: 0.2)
+    // Every connection has been accepted once all but the newest `connections` were told to go.
+    let told = Eventually.wait { closedByTheSession(idle) >= 1000 - limits.connections }
+    #expect(told, "only \(closedByTheSession(idle)) idle connections were closed")
     let threads = count("/proc/self/task") - threadsBefore
     let descriptors = count("/proc/self/fd") - descriptorsBefore
     let started = Date()
@@ -446,31 +470,45 @@ struct LiveDeliveryTests {
       return
     }
     #expect(delivered(session, "through the crowd"))
-    #expect(took < 5)
     #expect(threads < 20, "a thread per connection")
     // Our 1,000 client ends, plus at most the cap of served ones.
     #expect(descriptors < 1000 + LiveDelivery.Limits().connections + 20)
   }
 
+  /// Never before the deadline; after it, the connection is closed while one on a session
+  /// with a long deadline, opened earlier, stays open (real time decides nothing else here:
+  /// a busy machine only makes the wait longer).
   @Test func aConnectionThatSendsNothingIsClosedAtItsDeadline() throws {
     let dir = try Fixtures.temporaryDirectory()
-    let session = try Fixtures.session()
+    var patient = LiveDelivery.Limits()
+    patient.requestTimeout = 600
+    let control = LiveDelivery(
+      session: try Fixtures.session(), socketPath: dir.appendingPathComponent("c.sock").path, inbox: nil,
+      limits: patient)
+    _ = control.start()
+    defer { control.stop() }
+    let controlFD = try #require(connect(dir.appendingPathComponent("c.sock").path))
+    defer { close(controlFD) }
+
     let socket = dir.appendingPathComponent("s.sock").path
     var limits = LiveDelivery.Limits()
     limits.requestTimeout = 0.3
-    let delivery = LiveDelivery(session: session, socketPath: socket, inbox: nil, limits: limits)
+    let delivery = LiveDelivery(session: try Fixtures.session(), socketPath: socket, inbox: nil, limits: limits)
     _ = delivery.start()
     defer { delivery.stop() }
     let fd = try #require(connect(socket))
     defer { close(fd) }
-    var timeout = timeval(tv_sec: 5, tv_usec: 0)
+    var timeout = timeval(tv_sec: Int(Eventually.limit), tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     let started = Date()
     let reply = LineConnection(fd: fd).readLine()
+    let took = Date().timeIntervalSince(started)
+    print("an idle connection with a 0.3 s deadline was closed after \(took) s")
     #expect(reply == "ERROR timed out: no complete request within the time allowed")
-    #expect(Date().timeIntervalSince(started) < 3)
+    #expect(took >= 0.3)
     var byte: UInt8 = 0
     #expect(recv(fd, &byte, 1, 0) == 0, "closed after the message")
+    #expect(closedByTheSession([controlFD]) == 0, "the connection with a 600 s deadline was closed too")
   }
 
   // MARK: - In tmux, as a user does it
@@ -523,13 +561,15 @@ struct LiveDeliveryTests {
   }
 
   /// Drains the session (the work the socket and the inbox post to it) until `condition` holds.
-  private func waitUntil(_ session: Session, timeout: TimeInterval = 10, _ condition: () -> Bool) {
-    let limit = Date().addingTimeInterval(timeout)
-    while Date() < limit {
-      session.drain()
-      if condition() { return }
-      Thread.sleep(forTimeInterval: 0.01)
-    }
+  private func waitUntil(_ session: Session, timeout: TimeInterval = Eventually.limit, _ condition: () -> Bool) {
+    Eventually.wait(upTo: timeout, between: session.drain, condition)
+  }
+
+  /// How many of these client ends the session has said something to or closed.
+  private func closedByTheSession(_ fds: [Int32]) -> Int {
+    var polled = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+    _ = poll(&polled, nfds_t(polled.count), 0)
+    return polled.filter { $0.revents != 0 }.count
   }
 
   /// Pushes from another thread while this one drains the session, as the shell would.

@@ -45,7 +45,7 @@ struct LiveReportTests {
     defer { tmux.kill() }
     tmux.type("LANG=C.UTF-8 \(Fixtures.unterm) run --live --speed 100 \(failing); echo EXIT=$?")
     tmux.keys("Enter")
-    try tmux.waitFor("EXIT=1", timeout: 30)
+    try tmux.waitFor("EXIT=1")
     let screen = tmux.screen()
     #expect(screen.contains("✗ \(failing)"), "\(screen)")
     #expect(screen.contains("live.session:3: expect badge 9"), "\(screen)")

@@ -69,23 +69,14 @@ struct ResponseLogTests {
     let seed = TestSeed()
     var generator = seed.generator
     for round in 0..<5 {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: helper)
-      process.arguments = [path, "1000000", "r\(round)"]
-      let out = Pipe()
-      process.standardOutput = out
-      try process.run()
+      let child = try ChildProcess(
+        helper, [path, "1000000", "r\(round)"], environment: ChildProcess.environment(), pipeOutput: true)
       let target = Int.random(in: 20...300, using: &generator)
-      var buffer = Data()
-      while buffer.split(separator: 0x0A).count < target {
-        let chunk = out.fileHandleForReading.availableData
-        if chunk.isEmpty { break }
-        buffer.append(chunk)
-      }
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-      #expect(process.terminationReason == .uncaughtSignal, "\(seed)")
-      buffer.append(out.fileHandleForReading.readDataToEndOfFile())
+      var buffer = child.readOutput { $0.split(separator: 0x0A).count >= target }
+      child.signal(SIGKILL)
+      let status = try child.wait()
+      #expect(status & 0x7F == SIGKILL, "\(seed)")
+      buffer += child.readOutput(upTo: 10) { _ in false }
       let lines = String(decoding: buffer, as: UTF8.self).split(separator: "\n")
       // The last line may be cut off mid-print; a whole "ack" line was printed after its sync.
       acknowledged += lines.dropLast().filter { $0.hasPrefix("ack ") }.map { String($0.dropFirst(4)) }

@@ -4,6 +4,10 @@ import UNTermTestSupport
 
 @testable import UNTermCore
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Drives the real `unterm` binary in tmux as a person would: keys in, screens out.
 @Suite("End to end in tmux", .serialized, .enabled(if: TmuxDriver.isAvailable))
 struct TmuxEndToEndTests {
@@ -17,7 +21,7 @@ struct TmuxEndToEndTests {
       "stty -a > \(dir.path)/before.txt;",
       "LANG=C.UTF-8 NO_COLOR= \(Fixtures.unterm) --categories \(Fixtures.sample("categories.json"))",
       "--passcode 2468 --log \(log) --socket \(socket) \(Fixtures.sample("message.json"));",
-      "echo EXIT=$?; stty -a > \(dir.path)/after.txt; echo DONE",
+      "echo EXIT=$?; stty -a > \(dir.path)/after.txt; echo AFTER-$((1 + 1))",
     ].joined(separator: " ")
     tmux.type(command)
     tmux.keys("Enter")
@@ -71,11 +75,8 @@ struct TmuxEndToEndTests {
     for pid in pids { kill(pid, SIGTERM) }
     // (The command line itself reads "EXIT=$?", so only the real status matches.)
     try tmux.waitFor("EXIT=143")
-    let limit = Date().addingTimeInterval(5)
-    while !FileManager.default.fileExists(atPath: "\(dir.path)/after.txt") && Date() < limit {
-      Thread.sleep(forTimeInterval: 0.05)
-    }
-    Thread.sleep(forTimeInterval: 0.2)
+    // `stty -a > after.txt; echo AFTER-$((1 + 1))`: once AFTER-2 shows, the file is whole.
+    try tmux.waitFor("AFTER-2")
     let before = try String(contentsOfFile: "\(dir.path)/before.txt", encoding: .utf8)
     let after = try String(contentsOfFile: "\(dir.path)/after.txt", encoding: .utf8)
     #expect(before == after)
@@ -157,16 +158,16 @@ struct TmuxEndToEndTests {
     #expect(result.stderr.contains("no UNTerm session is running"))
   }
 
-  private func waitForLines(_ path: String, count: Int, timeout: TimeInterval = 10) throws -> [String] {
-    let limit = Date().addingTimeInterval(timeout)
-    while Date() < limit {
-      if let data = FileManager.default.contents(atPath: path) {
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-        if lines.count >= count { return lines }
-      }
-      Thread.sleep(forTimeInterval: 0.05)
+  private func waitForLines(_ path: String, count: Int) throws -> [String] {
+    func lines() -> [String] {
+      FileManager.default.contents(atPath: path).map {
+        String(decoding: $0, as: UTF8.self).split(separator: "\n").map(String.init)
+      } ?? []
     }
-    throw TmuxDriver.Timeout(description: "the log did not reach \(count) line(s)")
+    guard Eventually.wait(every: 0.05, { lines().count >= count }) else {
+      throw TmuxDriver.Timeout(description: "the log did not reach \(count) line(s)")
+    }
+    return lines()
   }
 }
 
@@ -183,14 +184,25 @@ struct TmuxDriver {
   }
 
   let server = "unterm-test-\(UUID().uuidString.prefix(8))"
+  /// The tmux server and the shell in its pane (a session leader: what runs there is in its
+  /// session), so `kill` can make sure nothing outlives the test.
+  private let serverPID: pid_t?
+  private let panePID: pid_t?
 
   init(width: Int, height: Int) throws {
-    let result = run([
-      "new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-s", "main",
-      "env -i PATH=/usr/bin:/bin HOME=/tmp TERM=xterm-256color bash --norc --noprofile",
-    ])
-    guard result != nil else { throw Timeout(description: "tmux would not start") }
-    Thread.sleep(forTimeInterval: 0.3)
+    let result = Fixtures.spawn(
+      Self.path,
+      [
+        "-L", server, "new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-s", "main", "-P", "-F",
+        "#{pid} #{pane_pid}",
+        "env -i PATH=/usr/bin:/bin HOME=/tmp TERM=xterm-256color PS1='$ ' bash --norc --noprofile",
+      ])
+    let pids = result.output.split(whereSeparator: \.isWhitespace).compactMap { pid_t($0) }
+    serverPID = pids.first
+    panePID = pids.dropFirst().first
+    guard result.status == 0 else { throw Timeout(description: "tmux would not start") }
+    // Keys typed before the shell reads its terminal could be echoed twice or lost.
+    try waitFor("$")
   }
 
   /// Runs a tmux command on this server; `nil` when it failed.
@@ -208,22 +220,24 @@ struct TmuxDriver {
     run(["send-keys", "-t", "main", "-H"] + text.utf8.map { String(format: "%02x", $0) })
   }
 
-  func waitUntil(timeout: TimeInterval = 10, _ condition: (String) -> Bool) throws {
-    let limit = Date().addingTimeInterval(timeout)
-    while Date() < limit {
-      if condition(screen()) { return }
-      Thread.sleep(forTimeInterval: 0.05)
+  /// Waits until the screen satisfies `condition`: at once when it does, at most `timeout`.
+  func waitUntil(timeout: TimeInterval = Eventually.limit, _ condition: (String) -> Bool) throws {
+    guard Eventually.wait(upTo: timeout, every: 0.05, { condition(screen()) }) else {
+      throw Timeout(description: "the screen did not change as expected:\n\(screen())")
     }
-    throw Timeout(description: "the screen did not change as expected:\n\(screen())")
   }
-  func kill() { run(["kill-server"]) }
 
-  func waitFor(_ text: String, timeout: TimeInterval = 10) throws {
-    let limit = Date().addingTimeInterval(timeout)
-    while Date() < limit {
-      if screen().contains(text) { return }
-      Thread.sleep(forTimeInterval: 0.05)
+  /// Ends the server, and kills whatever still runs in the pane's session and the server itself
+  /// (a program that ignored the hang-up, a server that did not answer).
+  func kill() {
+    run(["kill-server"])
+    if let panePID { ProcessSessions.kill(session: panePID) }
+    if let serverPID { Glibc.kill(serverPID, SIGKILL) }
+  }
+
+  func waitFor(_ text: String, timeout: TimeInterval = Eventually.limit) throws {
+    guard Eventually.wait(upTo: timeout, every: 0.05, { screen().contains(text) }) else {
+      throw Timeout(description: "\(OneLine.quote(text)) did not appear; the screen:\n\(screen())")
     }
-    throw Timeout(description: "\(OneLine.quote(text)) did not appear; the screen:\n\(screen())")
   }
 }

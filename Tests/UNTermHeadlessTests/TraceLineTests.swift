@@ -34,10 +34,12 @@ struct TraceLineTests {
   @Test func theTimingIsAFieldTheScreenNeverShows() throws {
     let png = TestImages.png(width: 4, height: 2) { _, _ in (0, 128, 255) }
     let server = try LoopbackHTTPServer(routes: ["/pic": .init(contentType: "image/png", body: png)])
+    defer { server.stop() }
     let (session, lines) = try session()
     try Fixtures.push(
       #"{"aps":{"alert":"hi","mutable-content":1},"media-url":"\#(server.url("/pic"))"}"#, into: session)
-    session.settleServiceExtensions()
+    // The download takes real time, however long the machine makes it.
+    Eventually.wait(between: session.settleServiceExtensions) { session.state.store.delivered("req-1") != nil }
     let download = try #require(lines.all.first { $0.text.hasSuffix("downloaded \(png.count) bytes") })
     #expect(download.text == "req-1: downloaded \(png.count) bytes")
     #expect(download.timing?.hasPrefix("in ") == true)

@@ -68,35 +68,18 @@ package enum Fixtures {
     try session.push(payload, identifier: id)
   }
 
-  /// Runs a process and collects its output.
+  /// Runs a program to its end and collects its output (`ChildProcess`: its own process group,
+  /// output to files, no pipe to fill). A program still running after `timeout` seconds is
+  /// killed with its group, and the run throws with what it wrote.
   package static func run(
     _ executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil,
-    directory: String? = nil
+    directory: String? = nil, timeout: TimeInterval = ChildProcess.defaultLimit
   ) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-    var env = ProcessInfo.processInfo.environment
-    env["NO_COLOR"] = nil
-    env["CI"] = nil
-    for (k, v) in environment ?? [:] { env[k] = v }
-    process.environment = env
-    let out = Pipe()
-    let err = Pipe()
-    let input = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = input
-    try process.run()
-    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-    try input.fileHandleForWriting.close()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (
-      process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self)
-    )
+    let child = try ChildProcess(
+      executable, arguments, environment: ChildProcess.environment(environment), directory: directory,
+      stdin: stdin ?? "")
+    let raw = try child.wait(upTo: timeout)
+    return (ChildProcess.exitCode(raw), child.output, child.errors)
   }
 
   /// What a listing of a missing or empty fixture folder gives instead of no names.
@@ -139,50 +122,28 @@ package enum Fixtures {
 #endif
 
 extension Fixtures {
-  /// Runs a program with `posix_spawn` and `waitpid`, output to a file: for programs that leave
-  /// daemons behind (tmux), which keep `Process`'s pipes open and its exit unnoticed.
-  package static func spawn(_ executable: String, _ arguments: [String], timeout: TimeInterval = 15) -> (
+  /// Runs a program and returns its status and standard output: for programs that leave daemons
+  /// behind (tmux), which would keep a pipe open. Never waits forever: a program still running
+  /// after `timeout` is killed with its group, and the status is -1.
+  package static func spawn(_ executable: String, _ arguments: [String], timeout: TimeInterval = 60) -> (
     status: Int32, output: String
   ) {
-    let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("unterm-spawn-\(UUID().uuidString)")
-      .path
-    defer { unlink(outputFile) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, outputFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    var environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { for pointer in environment { free(pointer) } }
-    var pid: pid_t = 0
-    let spawned = withFreshSignals { posix_spawn(&pid, executable, &actions, $0, argv, &environment) }
-    guard spawned == 0 else { return (-1, "") }
-    // Never wait forever: a stuck client is killed after `timeout`.
-    var status: Int32 = 0
-    let limit = Date().addingTimeInterval(timeout)
-    while true {
-      let done = waitpid(pid, &status, WNOHANG)
-      if done == pid { break }
-      if done < 0 && errno != EINTR { return (-1, "") }
-      if Date() > limit {
-        kill(pid, SIGKILL)
-        _ = waitpid(pid, &status, 0)
-        return (-1, "")
-      }
-      usleep(5_000)
-    }
-    let output = (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? ""
-    return ((status >> 8) & 0xFF, output)
+    guard
+      let child = try? ChildProcess(
+        executable, arguments, environment: ProcessInfo.processInfo.environment, stdin: nil),
+      let raw = try? child.wait(upTo: timeout)
+    else { return (-1, "") }
+    return (ChildProcess.exitCode(raw), child.output)
   }
 
   /// Runs `body` with spawn attributes that start a program with no signal blocked and the
-  /// usual ones at their defaults. The test runner's threads block and ignore signals; a child
-  /// that inherits that (a tmux server, the shell in its pane, `unterm` on a pseudo-terminal)
-  /// would outlive `kill-server` or ignore the signals a test sends.
-  package static func withFreshSignals<T>(_ body: (UnsafePointer<posix_spawnattr_t>) -> T) -> T {
+  /// usual ones at their defaults, and, with `newGroup`, in a process group of its own (so it
+  /// and its helpers can be killed together). The test runner's threads block and ignore
+  /// signals; a child that inherits that (a tmux server, the shell in its pane, `unterm` on a
+  /// pseudo-terminal) would outlive `kill-server` or ignore the signals a test sends.
+  package static func withFreshSignals<T>(
+    newGroup: Bool = false, _ body: (UnsafePointer<posix_spawnattr_t>) -> T
+  ) -> T {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -193,7 +154,12 @@ extension Fixtures {
     sigemptyset(&defaults)
     for signal in [SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE] { sigaddset(&defaults, signal) }
     posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+    if newGroup {
+      posix_spawnattr_setpgroup(&attributes, 0)
+      flags |= POSIX_SPAWN_SETPGROUP
+    }
+    posix_spawnattr_setflags(&attributes, Int16(flags))
     return body(&attributes)
   }
 }

@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// A small HTTP/1.0 server on 127.0.0.1 for tests: fixed routes, optional delays, bodies that
-/// never end or arrive a byte at a time, declared lengths that lie; one thread per connection.
+/// never end or arrive a byte at a time, declared lengths that lie, requests never answered;
+/// one thread per connection.
 package final class LoopbackHTTPServer: @unchecked Sendable {
   package struct Route: Sendable {
     /// What the body does after `body` is sent.
@@ -36,10 +37,13 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
     package var declaredLength: DeclaredLength
     /// Extra header lines ("Location: …").
     package var headers: [String]
+    /// Never answers while the server runs: a server slower than any budget, however long the
+    /// test takes on a busy machine (a fixed delay can run out first there).
+    package var stalls: Bool
 
     package init(
       status: Int = 200, contentType: String = "application/octet-stream", body: [UInt8], delay: TimeInterval = 0,
-      stream: Stream = .none, declaredLength: DeclaredLength = .actual, headers: [String] = []
+      stream: Stream = .none, declaredLength: DeclaredLength = .actual, headers: [String] = [], stalls: Bool = false
     ) {
       self.status = status
       self.contentType = contentType
@@ -48,22 +52,46 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
       self.stream = stream
       self.declaredLength = declaredLength
       self.headers = headers
+      self.stalls = stalls
     }
   }
 
   /// A stream stops by itself after this long, so no thread outlives a test for long.
   package static let longestStream: TimeInterval = 60
 
-  private let routes: [String: Route]
-  private var listener: Int32 = -1
-  package private(set) var port: Int = 0
-  private let lock = NSLock()
-  private var stopped = false
-  private var sentBytes: [String: Int] = [:]
+  /// What the server's threads share; they hold this, not the server, so the server stops
+  /// (and its threads end) when the test lets go of it.
+  private final class State: @unchecked Sendable {
+    let routes: [String: Route]
+    let listener: Int32
+    let condition = NSCondition()
+    var stopped = false
+    var requests = 0
+    var sentBytes: [String: Int] = [:]
+
+    init(routes: [String: Route], listener: Int32) {
+      self.routes = routes
+      self.listener = listener
+    }
+
+    var isStopped: Bool {
+      condition.lock()
+      defer { condition.unlock() }
+      return stopped
+    }
+
+    func count(_ path: String, _ bytes: Int) {
+      condition.lock()
+      sentBytes[path, default: 0] += bytes
+      condition.unlock()
+    }
+  }
+
+  private let state: State
+  package let port: Int
 
   package init(routes: [String: Route]) throws {
-    self.routes = routes
-    listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard listener >= 0 else { throw POSIXError(.EIO) }
     var yes: Int32 = 1
     setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -76,15 +104,19 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
         bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
-    guard bound == 0, listen(listener, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
+    guard bound == 0, listen(listener, 16) == 0 else {
+      close(listener)
+      throw POSIXError(.EADDRINUSE)
+    }
     var actual = sockaddr_in()
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     _ = withUnsafeMutablePointer(to: &actual) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
     }
     port = Int(UInt16(bigEndian: actual.sin_port))
-    let thread = Thread { [weak self] in self?.acceptLoop() }
-    thread.start()
+    let state = State(routes: routes, listener: listener)
+    self.state = state
+    Thread { Self.acceptLoop(state) }.start()
   }
 
   deinit { stop() }
@@ -94,39 +126,44 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
 
   /// Body bytes sent so far on a path (all connections), for checking where a client stopped.
   package func bytesSent(_ path: String) -> Int {
-    lock.lock()
-    defer { lock.unlock() }
-    return sentBytes[path] ?? 0
+    state.condition.lock()
+    defer { state.condition.unlock() }
+    return state.sentBytes[path] ?? 0
   }
 
+  /// How many requests have arrived so far.
+  package var requestCount: Int {
+    state.condition.lock()
+    defer { state.condition.unlock() }
+    return state.requests
+  }
+
+  /// Stops accepting; streams end and stalled requests end unanswered.
   package func stop() {
-    lock.lock()
-    let wasStopped = stopped
-    stopped = true
-    lock.unlock()
+    state.condition.lock()
+    let wasStopped = state.stopped
+    state.stopped = true
+    state.condition.broadcast()
+    state.condition.unlock()
     if !wasStopped {
-      shutdown(listener, Int32(SHUT_RDWR))
-      close(listener)
+      shutdown(state.listener, Int32(SHUT_RDWR))
+      close(state.listener)
     }
   }
 
-  private var isStopped: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return stopped
-  }
-
-  private func acceptLoop() {
-    while true {
-      let client = accept(listener, nil, nil)
-      if client < 0 { return }
-      let thread = Thread { [weak self] in self?.serve(client) }
-      thread.start()
+  private static func acceptLoop(_ state: State) {
+    while !state.isStopped {
+      let client = accept(state.listener, nil, nil)
+      if client < 0 {
+        if errno == EINTR || errno == ECONNABORTED { continue }
+        return
+      }
+      Thread { serve(client, state) }.start()
     }
   }
 
   /// Sends all of `bytes`; false once the client has gone (no SIGPIPE).
-  private func send(_ client: Int32, _ bytes: [UInt8]) -> Bool {
+  private static func send(_ client: Int32, _ bytes: [UInt8]) -> Bool {
     var sent = 0
     while sent < bytes.count {
       let n = bytes[sent...].withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -136,13 +173,7 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
     return true
   }
 
-  private func count(_ path: String, _ bytes: Int) {
-    lock.lock()
-    sentBytes[path, default: 0] += bytes
-    lock.unlock()
-  }
-
-  private func serve(_ client: Int32) {
+  private static func serve(_ client: Int32, _ state: State) {
     defer { close(client) }
     var buffer = [UInt8](repeating: 0, count: 4096)
     var request: [UInt8] = []
@@ -153,7 +184,16 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
     }
     let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
     let path = line.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
-    let route = routes[path] ?? Route(status: 404, contentType: "text/plain", body: Array("not found".utf8))
+    let route = state.routes[path] ?? Route(status: 404, contentType: "text/plain", body: Array("not found".utf8))
+    state.condition.lock()
+    state.requests += 1
+    state.condition.unlock()
+    if route.stalls {
+      state.condition.lock()
+      while !state.stopped { state.condition.wait() }
+      state.condition.unlock()
+      return
+    }
     if route.delay > 0 { Thread.sleep(forTimeInterval: route.delay) }
     var header = "HTTP/1.0 \(route.status) X\r\nContent-Type: \(route.contentType)\r\n"
     switch route.declaredLength {
@@ -165,21 +205,21 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
     for extra in route.headers { header += extra + "\r\n" }
     header += "Connection: close\r\n\r\n"
     guard send(client, Array(header.utf8)), send(client, route.body) else { return }
-    count(path, route.body.count)
+    state.count(path, route.body.count)
     let started = Date()
     switch route.stream {
     case .none:
       return
     case .endless:
       let zeros = [UInt8](repeating: 0, count: 64 * 1024)
-      while !isStopped, Date().timeIntervalSince(started) < Self.longestStream, send(client, zeros) {
-        count(path, zeros.count)
+      while !state.isStopped, Date().timeIntervalSince(started) < longestStream, send(client, zeros) {
+        state.count(path, zeros.count)
       }
     case .drip(let interval):
-      while !isStopped, Date().timeIntervalSince(started) < Self.longestStream {
+      while !state.isStopped, Date().timeIntervalSince(started) < longestStream {
         Thread.sleep(forTimeInterval: interval)
         guard send(client, [0]) else { return }
-        count(path, 1)
+        state.count(path, 1)
       }
     }
   }

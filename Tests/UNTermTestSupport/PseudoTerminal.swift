@@ -94,8 +94,9 @@ package final class PseudoTerminal {
     if pid > 0 { kill(pid, signal) }
   }
 
-  /// Reads what the program wrote, until `text` has appeared.
-  package func waitFor(_ text: String, timeout: TimeInterval = 10) throws {
+  /// Reads what the program wrote, until `text` has appeared: at once when it has, at most
+  /// `timeout` (generous: the machine may be busy).
+  package func waitFor(_ text: String, timeout: TimeInterval = Eventually.limit) throws {
     let wanted = Array(text.utf8)
     let limit = Date().addingTimeInterval(timeout)
     while Date() < limit {
@@ -107,9 +108,12 @@ package final class PseudoTerminal {
   }
 
   /// Waits for the program to end (reading its output, and that of the terminal given as its
-  /// standard error, meanwhile); the raw `waitpid` status.
+  /// standard error, meanwhile); the raw `waitpid` status. A program still running after
+  /// `timeout` is killed (the test fails, it does not hang).
   @discardableResult
-  package func waitForExit(timeout: TimeInterval = 10, standardError: PseudoTerminal? = nil) throws -> Int32 {
+  package func waitForExit(timeout: TimeInterval = Eventually.limit, standardError: PseudoTerminal? = nil) throws
+    -> Int32
+  {
     if let exitStatus { return exitStatus }
     let limit = Date().addingTimeInterval(timeout)
     var status: Int32 = 0
@@ -124,8 +128,12 @@ package final class PseudoTerminal {
       }
       usleep(10_000)
     }
+    kill(pid, SIGKILL)
+    _ = waitpid(pid, &status, 0)
+    exitStatus = status
     throw Failure(
-      description: "the program did not end; output: \(TerminalBytes.escaped(Array(output.suffix(400))))")
+      description: "the program did not end and was killed; output: \(TerminalBytes.escaped(Array(output.suffix(400))))"
+    )
   }
 
   /// Reads what has been written so far into `output`.
