@@ -29,7 +29,8 @@ package struct ScreenRequest: Sendable {
 }
 
 /// Draws a `ScreenRequest`: builds the session (`SessionFactory`), pushes each payload and
-/// lets its service extension finish (within the configured budget, in real time), sizes the
+/// lets its service extension finish (`Session.finishServiceExtensions`: its own work however
+/// long it takes, a wait on a server up to the configured budget in real time), sizes the
 /// screen, then picks the view.
 package enum RenderPipeline {
   /// The session, left on the requested screen.

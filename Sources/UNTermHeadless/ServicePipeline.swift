@@ -7,11 +7,19 @@ import UserNotifications
 /// the original content when the handler is never called or hands back no alert text.
 ///
 /// The extension runs on its own queue; its content handler may be called from any thread. The
-/// budget runs on the session's clock (virtual in scripts), so a run is deterministic: before
-/// the clock moves, `settle` lets running extensions finish in real time for a short grace.
+/// budget runs on the session's clock (virtual in scripts and `render`). So that a run shows the
+/// same on a loaded machine as on an idle one, real time never cuts an extension's own work:
+/// while its `didReceive` (or `serviceExtensionTimeWillExpire()`) is running, `settle` waits for
+/// it, however long that takes (up to `hangGuard`). Only an extension that has gone quiet — its
+/// code returned, its handler not called yet: waiting on a server or a timer — is waited for a
+/// grace of real time, once; after that its budget on the session's clock decides.
+///
+/// Results are handed to the session in push order for each identifier, so a request pushed
+/// again is shown after the first run's result, whichever finished first.
 package final class ServicePipeline: @unchecked Sendable {
   /// One extension run.
   private final class Job: @unchecked Sendable {
+    let sequence: Int
     let request: UNNotificationRequest
     let service: UNNotificationServiceExtension
     let name: String
@@ -20,13 +28,22 @@ package final class ServicePipeline: @unchecked Sendable {
     let startedReal = Date()
     var result: UNNotificationContent?
     var handlerCalled = false
+    /// The handler's result is queued for the session (`post`), or the job finished without it.
+    var handedOver = false
     var finished = false
+    /// What `finish` fixed as the content to show (`nil`: the original).
+    var outcome: UNNotificationContent?
     var expiring = false
+    /// Whether the extension's own code (`didReceive`) is running, or has yet to start.
+    var working = true
+    /// When `didReceive` returned (real time): from then on the extension waits on something else.
+    var quietSince: Date?
 
     init(
-      request: UNNotificationRequest, service: UNNotificationServiceExtension, name: String, started: Date,
-      deadline: Date
+      sequence: Int, request: UNNotificationRequest, service: UNNotificationServiceExtension, name: String,
+      started: Date, deadline: Date
     ) {
+      self.sequence = sequence
       self.request = request
       self.service = service
       self.name = name
@@ -37,11 +54,18 @@ package final class ServicePipeline: @unchecked Sendable {
 
   private let lock = NSLock()
   private let condition = NSCondition()
-  private var jobs: [String: Job] = [:]
+  /// Runs not yet shown, in push order.
+  private var jobs: [Job] = []
+  private var sequence = 0
   private let extensionQueue = DispatchQueue(label: "unterm.service-extension", attributes: .concurrent)
 
-  /// How long a content handler may take after `serviceExtensionTimeWillExpire()` returns.
+  /// How long a content handler may take after `serviceExtensionTimeWillExpire()` returns; on a
+  /// real clock (the interactive session) also how long that call itself may take.
   package static let expiryGrace: TimeInterval = 1
+
+  /// How long an extension's own code is waited for before it is taken to hang; only then does
+  /// real time stand in for the budget on a virtual clock.
+  package static let hangGuard: TimeInterval = 60
 
   /// Called on the session's queue with the content to present (`nil`: the original).
   package var deliver: ((UNNotificationRequest, UNNotificationContent?) -> Void)?
@@ -62,10 +86,12 @@ package final class ServicePipeline: @unchecked Sendable {
     _ request: UNNotificationRequest, with service: UNNotificationServiceExtension, name: String,
     now: Date, budget: TimeInterval
   ) {
-    let job = Job(
-      request: request, service: service, name: name, started: now, deadline: now.addingTimeInterval(budget))
     lock.lock()
-    jobs[request.identifier] = job
+    sequence += 1
+    let job = Job(
+      sequence: sequence, request: request, service: service, name: name, started: now,
+      deadline: now.addingTimeInterval(budget))
+    jobs.append(job)
     lock.unlock()
     trace?("\(request.identifier): mutable-content 1 → \(name) started (budget \(Self.format(budget)))")
     let handler: (UNNotificationContent) -> Void = { [weak self, weak job] content in
@@ -73,9 +99,25 @@ package final class ServicePipeline: @unchecked Sendable {
       self.handlerCalled(job, content)
     }
     let box = ServiceBox(service: service, request: request, handler: handler)
-    extensionQueue.async {
+    extensionQueue.async { [weak self] in
       box.service.didReceive(box.request, withContentHandler: box.handler)
+      self?.returned(job)
     }
+  }
+
+  /// `didReceive` returned: what the extension still does, it does without its own code running.
+  private func returned(_ job: Job) {
+    lock.lock()
+    job.working = false
+    job.quietSince = Date()
+    lock.unlock()
+    wake()
+  }
+
+  private func wake() {
+    condition.lock()
+    condition.broadcast()
+    condition.unlock()
   }
 
   private func handlerCalled(_ job: Job, _ content: UNNotificationContent) {
@@ -90,15 +132,17 @@ package final class ServicePipeline: @unchecked Sendable {
     lock.unlock()
     let elapsed = Date().timeIntervalSince(job.startedReal)
     trace?(TraceLine("\(job.request.identifier): content handler called", timing: "after \(Self.format(elapsed))"))
-    // Post the delivery before waking anyone waiting in `settle`, so it is queued when they
-    // drain.
+    // The trace line and the delivery are queued before anyone waiting in `settle` or `expire`
+    // learns of the call, so they are there when it drains.
     post? { [weak self] in self?.finish(job) }
-    condition.lock()
-    condition.broadcast()
-    condition.unlock()
+    lock.lock()
+    job.handedOver = true
+    lock.unlock()
+    wake()
   }
 
-  /// Presents a job's content once, validating it first.
+  /// Fixes a job's content (validated), then shows every finished run whose earlier runs of
+  /// the same identifier are shown.
   private func finish(_ job: Job) {
     lock.lock()
     guard !job.finished else {
@@ -106,10 +150,28 @@ package final class ServicePipeline: @unchecked Sendable {
       return
     }
     job.finished = true
-    if jobs[job.request.identifier] === job { jobs[job.request.identifier] = nil }
-    let result = job.result
+    job.handedOver = true
+    job.outcome = job.result
+    var ready: [Job] = []
+    var kept: [Job] = []
+    var waiting: Set<String> = []
+    for candidate in jobs {
+      let id = candidate.request.identifier
+      if candidate.finished && !waiting.contains(id) {
+        ready.append(candidate)
+      } else {
+        waiting.insert(id)
+        kept.append(candidate)
+      }
+    }
+    jobs = kept
     lock.unlock()
-    guard let content = result else {
+    wake()
+    for done in ready { show(done) }
+  }
+
+  private func show(_ job: Job) {
+    guard let content = job.outcome else {
       trace?("\(job.request.identifier): the handler was never called; the original content is shown")
       deliver?(job.request, nil)
       return
@@ -128,22 +190,27 @@ package final class ServicePipeline: @unchecked Sendable {
   package var nextDeadline: Date? {
     lock.lock()
     defer { lock.unlock() }
-    return jobs.values.filter { !$0.finished && !$0.expiring }.map(\.deadline).min()
+    return jobs.filter { !$0.finished && !$0.handlerCalled && !$0.expiring }.map(\.deadline).min()
   }
 
-  /// Whether any extension is still running.
+  /// Whether any run is not shown yet.
   package var isBusy: Bool {
     lock.lock()
     defer { lock.unlock() }
-    return jobs.values.contains { !$0.finished }
+    return !jobs.isEmpty
   }
 
-  /// Expires every extension whose deadline is at or before `now`: calls
-  /// `serviceExtensionTimeWillExpire()`, waits a moment for the handler, then shows what it
-  /// got, or the original.
-  package func expire(at now: Date) {
+  /// Expires every extension whose deadline is at or before `now`, earliest first: calls
+  /// `serviceExtensionTimeWillExpire()`, waits for it to return and a moment for the handler,
+  /// then shows what it got, or the original.
+  ///
+  /// - Parameter patient: on a virtual clock, `serviceExtensionTimeWillExpire()` is waited for
+  ///   however long it runs (up to `hangGuard`), so a best attempt it hands over is never lost
+  ///   to a busy machine; on a real clock it gets `expiryGrace`.
+  package func expire(at now: Date, patient: Bool = true) {
     lock.lock()
-    let due = jobs.values.filter { !$0.finished && !$0.handlerCalled && !$0.expiring && $0.deadline <= now }
+    let due = jobs.filter { !$0.finished && !$0.handlerCalled && !$0.expiring && $0.deadline <= now }
+      .sorted { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }
     for job in due { job.expiring = true }
     lock.unlock()
     for job in due {
@@ -156,39 +223,46 @@ package final class ServicePipeline: @unchecked Sendable {
         box.service.serviceExtensionTimeWillExpire()
         done.signal()
       }
-      _ = done.wait(timeout: .now() + Self.expiryGrace)
-      waitForHandler(job, until: Date().addingTimeInterval(Self.expiryGrace))
+      _ = done.wait(timeout: .now() + (patient ? Self.hangGuard : Self.expiryGrace))
+      waitForHandOver(job, until: Date().addingTimeInterval(Self.expiryGrace))
       finish(job)
     }
   }
 
-  private func waitForHandler(_ job: Job, until limit: Date) {
+  private func waitForHandOver(_ job: Job, until limit: Date) {
     condition.lock()
     defer { condition.unlock() }
-    while !handlerSeen(job) && Date() < limit {
-      _ = condition.wait(until: limit)
-    }
-  }
-
-  private func handlerSeen(_ job: Job) -> Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return job.handlerCalled
-  }
-
-  /// Waits in real time, up to `grace`, for running extensions to call their handlers; used
-  /// before the clock moves, so quick extensions always finish first.
-  package func settle(grace: TimeInterval) {
-    let limit = Date().addingTimeInterval(grace)
-    condition.lock()
-    while Date() < limit {
-      lock.lock()
-      let pending = jobs.values.contains { !$0.finished && !$0.handlerCalled }
-      lock.unlock()
-      if !pending { break }
+    while !handedOver(job) && Date() < limit {
       _ = condition.wait(until: min(limit, Date().addingTimeInterval(0.05)))
     }
-    condition.unlock()
+  }
+
+  private func handedOver(_ job: Job) -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return job.handedOver
+  }
+
+  /// Waits, in real time, until every running extension has handed over its result or gone
+  /// quiet for `quiet` seconds; one still running its own code is waited for up to `hangGuard`.
+  /// `service` runs on every wake-up (the session drains its queue there, so an extension that
+  /// asks the center something while it works gets its answer).
+  package func settle(quiet: TimeInterval, service: () -> Void = {}) {
+    while true {
+      service()
+      let now = Date()
+      lock.lock()
+      let pending = jobs.contains { job in
+        guard !job.finished, !job.handedOver else { return false }
+        if job.working { return now < job.startedReal.addingTimeInterval(Self.hangGuard) }
+        return now < (job.quietSince ?? now).addingTimeInterval(quiet)
+      }
+      lock.unlock()
+      if !pending { return }
+      condition.lock()
+      _ = condition.wait(until: now.addingTimeInterval(0.05))
+      condition.unlock()
+    }
   }
 
   static func format(_ seconds: TimeInterval) -> String {

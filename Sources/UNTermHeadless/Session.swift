@@ -367,14 +367,16 @@ package final class Session: @unchecked Sendable {
     return request.identifier
   }
 
-  /// Waits, in real time, for running service extensions to finish, up to `limit`; whatever is
-  /// still running then expires. `render` uses this: one screen, after everything arrived.
+  /// Waits, in real time, for running service extensions to finish: one waiting on a server or
+  /// a timer gets up to `limit` (its budget), one still running its own code (copying a local
+  /// file) however long it takes; whatever is still running then expires. `render` uses this:
+  /// one screen, after everything arrived.
   package func finishServiceExtensions(within limit: TimeInterval) {
     guard pipeline.isBusy else { return }
-    pipeline.settle(grace: limit)
+    pipeline.settle(quiet: limit, service: drain)
     drain()
     if pipeline.isBusy {
-      pipeline.expire(at: .distantFuture)
+      pipeline.expire(at: .distantFuture, patient: true)
       drain()
     }
   }
@@ -421,7 +423,7 @@ package final class Session: @unchecked Sendable {
       steps += 1
       // Requests whose triggers are due come back as `.present` effects.
       send(.tick(max(deadline, state.now)))
-      pipeline.expire(at: state.now)
+      pipeline.expire(at: state.now, patient: settlesBeforeTime)
       drain()
       if nextDeadline == deadline { break }
     }
@@ -439,14 +441,18 @@ package final class Session: @unchecked Sendable {
   /// render), no in the interactive session, whose clock is real.
   package var settlesBeforeTime = true
 
-  /// How long, in real time, a running service extension gets before the virtual clock moves.
+  /// How long, in real time, a service extension that has gone quiet (its `didReceive`
+  /// returned, its handler not called: it waits on a server or a timer) is waited for before
+  /// the virtual clock moves on without it. Its own work is never cut short by real time.
   package static let settleGrace: TimeInterval = 1
 
-  /// Lets quick service extensions finish before the clock moves or the screen is checked,
-  /// so a script runs the same way every time.
+  /// Lets service extensions finish before the clock moves or the screen is checked, so a
+  /// script runs the same way every time, on a busy machine too: an extension still running its
+  /// own code (copying a local file) is always waited for; one waiting on a server gets
+  /// `settleGrace` once, then its budget on the virtual clock decides.
   package func settleServiceExtensions() {
     guard pipeline.isBusy else { return }
-    pipeline.settle(grace: Self.settleGrace)
+    pipeline.settle(quiet: Self.settleGrace, service: drain)
     drain()
   }
 

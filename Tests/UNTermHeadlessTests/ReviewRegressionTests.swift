@@ -54,12 +54,19 @@ struct ReviewRegressionTests {
     #expect(store.group(before: a).flatMap { store.leading(of: $0) }?.request.identifier == "b1")
   }
 
+  /// The first run answers only after the second has: the second push is still what shows,
+  /// whichever run finishes first and however the machine schedules them.
   @Test func aRepushedIdentifierIsDeliveredAfterTheFirstRunFinishes() throws {
     let session = try Fixtures.session()
-    session.serviceExtension = { DelayedEcho() }
+    let order = AnswerOrder()
+    session.serviceExtension = { DelayedEcho(order: order) }
+    var shown: [String] = []
+    session.onDelivery = { shown.append($0.request.content.body) }
     try Fixtures.push(#"{"aps":{"alert":"first","mutable-content":1}}"#, into: session, as: "same")
     try Fixtures.push(#"{"aps":{"alert":"second","mutable-content":1}}"#, into: session, as: "same")
-    for _ in 0..<20 where session.pipeline.isBusy { session.settleServiceExtensions() }
+    #expect(Eventually.wait(between: session.settleServiceExtensions) { !session.pipeline.isBusy })
+    #expect(order.answered == ["second", "first"])
+    #expect(shown == ["first", "second"])
     #expect(session.state.store.delivered("same")?.request.content.body == "second")
   }
 
@@ -75,10 +82,8 @@ struct ReviewRegressionTests {
     session.send(.command(.longPress))
     session.send(.command(.chooseAction("mute")))
     session.send(.key(.escape))
-    for _ in 0..<50 where got.isEmpty {
-      Thread.sleep(forTimeInterval: 0.01)
-      session.drain()
-    }
+    // The extension answers on another thread, whenever the machine gets to it.
+    #expect(Eventually.wait(between: session.drain) { !got.isEmpty })
     #expect(got == ["mute"])
     #expect(session.state.store.delivered("req-1") == nil)
   }
@@ -176,14 +181,50 @@ struct ReviewRegressionTests {
   }
 }
 
+/// Answers for "second" at once and for "first" only after "second" has answered: the first
+/// run finishes last, on any machine.
 final class DelayedEcho: UNNotificationServiceExtension, @unchecked Sendable {
+  let order: AnswerOrder
+  init(order: AnswerOrder) { self.order = order }
+
   override func didReceive(
     _ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
   ) {
-    let delay = request.content.body == "first" ? 0.05 : 0.2
     let content = request.content
     let box = HandlerCarrier(handler: contentHandler)
-    DispatchQueue.global().asyncAfter(deadline: .now() + delay) { box.handler(content) }
+    let order = self.order
+    DispatchQueue.global().async {
+      if content.body == "first" { order.waitFor("second") }
+      order.answer(content.body)
+      box.handler(content)
+    }
+  }
+}
+
+/// The order in which `DelayedEcho` runs answered.
+final class AnswerOrder: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var stored: [String] = []
+
+  func answer(_ body: String) {
+    condition.lock()
+    stored.append(body)
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// Waits (bounded, so a broken run cannot hang the test) until `body` has answered.
+  func waitFor(_ body: String) {
+    let limit = Date().addingTimeInterval(Eventually.limit)
+    condition.lock()
+    while !stored.contains(body) && condition.wait(until: limit) {}
+    condition.unlock()
+  }
+
+  var answered: [String] {
+    condition.lock()
+    defer { condition.unlock() }
+    return stored
   }
 }
 
