@@ -12,7 +12,7 @@
 void cmd_set_error(char *err, size_t errlen, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
 
-/** Milliseconds on the monotonic clock. */
+/** Milliseconds of CPU time the calling thread has used (the decode budget's clock). */
 uint64_t cmd_now_ms(void);
 
 /** The deadline for a budget in milliseconds, or 0 for none. */

@@ -75,6 +75,7 @@ typedef struct dc_decoder {
   cmd_source *source;
   const cmd_limits *limits;
   uint64_t deadline;
+  uint32_t budget_ms; /* each thread gets this much of its own CPU time (cmd_deadline) */
   char *err;
   size_t errlen;
   uint8_t *segment;
@@ -666,10 +667,12 @@ static uint64_t bit_position(const bit_reader *r) { return r->loaded * 8 - (uint
 
 static void *second_half_run(void *argument) {
   second_half *half = argument;
+  /* The budget is CPU time on each thread's own clock, so this thread starts its own. */
+  uint64_t deadline = cmd_deadline(half->d->budget_ms);
   bit_reader *r = &half->reader;
   reader_load(r);
   for (uint32_t i = 0; i < half->total; i++) {
-    if (__atomic_load_n(&half->stop, __ATOMIC_ACQUIRE) || ((i & 255) == 0 && cmd_past(half->d->deadline))) break;
+    if (__atomic_load_n(&half->stop, __ATOMIC_ACQUIRE) || ((i & 255) == 0 && cmd_past(deadline))) break;
     fill(r);
     half->starts[i] = bit_position(r);
     __atomic_store_n(&half->published, i + 1, __ATOMIC_RELEASE);
@@ -1074,6 +1077,7 @@ int cmd_decode_jpeg_dc(cmd_source *source, const cmd_limits *limits, cmd_sink *s
   d->source = source;
   d->limits = limits;
   d->deadline = cmd_deadline(limits->max_millis);
+  d->budget_ms = limits->max_millis;
   d->err = err;
   d->errlen = errlen;
   d->reader.source = source;

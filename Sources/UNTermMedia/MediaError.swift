@@ -19,7 +19,7 @@ package struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
     case tooLarge
     /// A progressive JPEG has more scans than allowed.
     case tooManyScans
-    /// Decoding ran past the time budget.
+    /// Decoding used more CPU time than its budget.
     case timedOut
     /// Memory ran out or the decoder's memory cap was hit.
     case outOfMemory

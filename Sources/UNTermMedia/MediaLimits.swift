@@ -15,7 +15,8 @@ package struct MediaLimits: Hashable, Sendable {
   package var maxPixels: Int
   /// Largest number of progressive JPEG scans.
   package var maxScans: Int
-  /// Wall-clock budget for one decode.
+  /// Budget for one decode, in the decoding thread's CPU time (not wall-clock time, so a busy
+  /// machine does not make a good image undrawable).
   package var timeBudget: Duration
   /// Cap on libjpeg's large working buffers (progressive coefficient arrays), in bytes.
   package var maxDecoderMemory: Int

@@ -36,6 +36,8 @@ package final class ChildProcess {
   /// The read end of the standard-output pipe (`pipeOutput`), non-blocking.
   package let outputPipe: Int32
   private var status: Int32?
+  /// The CPU time (user and system) the program used, once it has ended.
+  package private(set) var cpuSeconds: Double = 0
 
   /// Starts `executable`.
   ///
@@ -111,13 +113,17 @@ package final class ChildProcess {
   package var hasExited: Bool {
     if status != nil { return true }
     var raw: Int32 = 0
-    let done = waitpid(pid, &raw, WNOHANG)
+    var usage = rusage()
+    let done = wait4(pid, &raw, WNOHANG, &usage)
     if done == pid || (done < 0 && errno == ECHILD) {
       status = raw
+      cpuSeconds = Self.seconds(usage.ru_utime) + Self.seconds(usage.ru_stime)
       return true
     }
     return false
   }
+
+  private static func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
 
   /// Waits up to `limit` seconds for the program to end; its raw `waitpid` status. A program
   /// still running then is killed with its group, and the wait throws with what it wrote.
