@@ -6,7 +6,7 @@ import UserNotifications
 @testable import UNTermCore
 @testable import UNTermHeadless
 
-@Suite("Apple's documentation sample")
+@Suite("Apple's documentation sample", .hangGuard)
 struct AppleSampleTests {
   @Test func documentationServiceExtensionRunsUnchanged() throws {
     let png = TestImages.png(width: 2, height: 2) { _, _ in (0, 200, 0) }

@@ -12,7 +12,7 @@ import UNTermTestSupport
 ///
 /// One browser at a time (`.serialized`): each is heavy, and the other suites' timings share the
 /// machine.
-@Suite("Pictures in a browser", .enabled(if: Chromium.isAvailable, Chromium.missing), .serialized)
+@Suite("Pictures in a browser", .enabled(if: Chromium.isAvailable, Chromium.missing), .serialized, .hangGuard)
 struct BrowserTests {
   private let now = ["--now", "2026-11-29T20:00:00Z"]
   private var categories: [String] { ["--categories", Fixtures.sample("categories.json")] }

@@ -5,7 +5,7 @@ import UNTermTestSupport
 @testable import UNTermCore
 
 /// The `unterm` binary as users and CI call it: exit codes, one-line errors, output formats.
-@Suite("unterm command line")
+@Suite("unterm command line", .hangGuard)
 struct CommandLineTests {
   private func unterm(_ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil) throws
     -> (status: Int32, stdout: String, stderr: String)
@@ -251,7 +251,7 @@ struct CommandLineTests {
   }
 }
 
-@Suite("unterm lint on a folder")
+@Suite("unterm lint on a folder", .hangGuard)
 struct LintFolderTests {
   /// A folder holds payloads, a categories file, descriptors: each is checked as what it is.
   @Test func aWholeSamplesFolderLintsClean() throws {
@@ -276,7 +276,7 @@ struct LintFolderTests {
   }
 }
 
-@Suite("More command-line checks")
+@Suite("More command-line checks", .hangGuard)
 struct MoreCommandLineTests {
   private func write(_ text: String, _ name: String = "payload.json") throws -> String {
     let url = try Fixtures.temporaryDirectory().appendingPathComponent(name)

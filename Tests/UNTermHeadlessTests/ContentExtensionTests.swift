@@ -8,7 +8,7 @@ import UNTermTestSupport
 @testable import UserNotifications
 @testable import UserNotificationsUI
 
-@Suite("Content extensions")
+@Suite("Content extensions", .hangGuard)
 struct ContentExtensionTests {
   private func descriptor(_ json: String, file: String = "/tmp/ext.json") -> (ContentExtensionDescriptor?, [Diagnostic])
   {
@@ -234,7 +234,7 @@ final class SilentExtension: UNNotificationContentViewController, UNNotification
   func didReceive(_ notification: UNNotification) { view.elements = [.label("silent")] }
 }
 
-@Suite("Program content extensions", .serialized)
+@Suite("Program content extensions", .serialized, .hangGuard)
 struct ProgramExtensionTests {
   private func session(_ make: @escaping () -> any UNNotificationContentExtension & UNNotificationContentViewController)
     throws -> (Session, () -> [String])

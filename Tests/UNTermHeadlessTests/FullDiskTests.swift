@@ -9,7 +9,8 @@ import UNTermTestSupport
 
 /// Issue 18.1 and 18.2 on a disk that is really full: a 64 KiB tmpfs, filled, so ENOSPC comes
 /// from the kernel. Mounting needs root; elsewhere these are skipped, saying why.
-@Suite("A full disk, for real", .enabled(if: SmallFilesystem.isAvailable, SmallFilesystem.unavailableReason))
+@Suite(
+  "A full disk, for real", .enabled(if: SmallFilesystem.isAvailable, SmallFilesystem.unavailableReason), .hangGuard)
 struct FullDiskTests {
   private func script(_ lines: [String]) throws -> String {
     let url = try Fixtures.temporaryDirectory().appendingPathComponent("s.session")

@@ -10,7 +10,7 @@ import UNTermTestSupport
 
 /// The interactive loop itself — keys in, frames out, pastes, resizes, suspend, posted work —
 /// run on the in-memory terminal with its virtual clock, reading the screen it shows.
-@Suite("The interactive loop on an in-memory terminal", .serialized)
+@Suite("The interactive loop on an in-memory terminal", .serialized, .hangGuard)
 struct InteractiveShellTests {
   /// A session with the sample categories and one message, a terminal, and a shell on both.
   private struct Rig {

@@ -5,7 +5,7 @@ import UNTermTestSupport
 @testable import UNTermCore
 
 /// `unterm help keys` prints the key table the session runs on.
-@Suite("unterm help keys")
+@Suite("unterm help keys", .hangGuard)
 struct KeyHelpCommandTests {
   private func words(_ text: String) -> String {
     text.replacingOccurrences(of: "`", with: "").split(whereSeparator: \.isWhitespace).joined(separator: " ")

@@ -6,7 +6,7 @@ import UNTermTestSupport
 
 /// The real binary in tmux: `?` lists the keys that were missing from it, and `t` says which
 /// theme it switched to.
-@Suite("Keys overlay and theme in tmux", .serialized, .enabled(if: TmuxDriver.isAvailable))
+@Suite("Keys overlay and theme in tmux", .serialized, .enabled(if: TmuxDriver.isAvailable), .hangGuard)
 struct KeyHelpEndToEndTests {
   @Test func theOverlayListsEveryKeyAndTNamesTheTheme() throws {
     let dir = try Fixtures.temporaryDirectory()

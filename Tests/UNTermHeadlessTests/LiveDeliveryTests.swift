@@ -10,7 +10,7 @@ import UNTermTestSupport
   import Glibc
 #endif
 
-@Suite("Live delivery", .serialized)
+@Suite("Live delivery", .serialized, .hangGuard)
 struct LiveDeliveryTests {
   @Test func socketAndInboxDeliverIntoTheSession() throws {
     let dir = try Fixtures.temporaryDirectory()

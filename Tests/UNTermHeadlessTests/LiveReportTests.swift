@@ -7,7 +7,7 @@ import UNTermTestSupport
 
 /// Issue 10 point 9: `--live` leaves its report on the screen, and a cast's header is the size
 /// its first frame is drawn at.
-@Suite("Live runs and casts")
+@Suite("Live runs and casts", .hangGuard)
 struct LiveReportTests {
   private func script(_ text: String) throws -> String {
     let url = try Fixtures.temporaryDirectory().appendingPathComponent("live.session")

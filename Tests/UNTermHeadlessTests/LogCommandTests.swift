@@ -6,7 +6,7 @@ import UNTermTestSupport
 @testable import UNTermHeadless
 
 /// Issue 18.4: `unterm log` reads a response log back; and 18.3 as `run` reports it.
-@Suite("unterm log")
+@Suite("unterm log", .hangGuard)
 struct LogCommandTests {
   private func write(_ lines: [String], final: Bool = true) throws -> String {
     let url = try Fixtures.temporaryDirectory().appendingPathComponent("log.jsonl")

@@ -10,7 +10,7 @@ import UserNotifications
 /// Issue 10 point 8: a design kept as `payloads/` beside `media/` works the same in scripts,
 /// `render`, `lint` and the interactive session, with the same option; a refusal says which
 /// option admits the file.
-@Suite("The media folder, in every command")
+@Suite("The media folder, in every command", .hangGuard)
 struct MediaFolderTests {
   /// `payloads/photo.json` names `../media/avatar.png`: outside the payload's own folder.
   private func makeDesign() throws -> URL {

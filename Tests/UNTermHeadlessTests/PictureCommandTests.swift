@@ -4,7 +4,7 @@ import UNTermTestSupport
 
 /// `unterm render --format` and `unterm sheet` as users call them: outputs, exit codes,
 /// one-line errors, a sheet that holds what it promises and nothing it should not.
-@Suite("Pictures on the command line")
+@Suite("Pictures on the command line", .hangGuard)
 struct PictureCommandTests {
   private func unterm(_ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil) throws
     -> (status: Int32, stdout: String, stderr: String)

@@ -8,7 +8,7 @@ import UNTermTestSupport
 
 /// Issue 10 point 7: scripts and snapshots do not depend on where the project lives, and a check
 /// can name the part of the screen it is about.
-@Suite("Portable scripts and screen regions")
+@Suite("Portable scripts and screen regions", .hangGuard)
 struct PortableScriptTests {
   /// A project as a QA engineer keeps one: payloads beside media, scripts in a folder of their
   /// own. The payload's attachment lies outside its folder, so the activity pane names paths.

@@ -7,7 +7,7 @@ import UNTermTestSupport
 
 /// Issue 10 points 10 and 12: the QA gates (`lint`, `lint --strict`, the interactive command's
 /// checks) pass or fail for reasons that are about the design.
-@Suite("QA gates")
+@Suite("QA gates", .hangGuard)
 struct QAGateTests {
   private func unterm(_ arguments: [String], directory: String? = nil) throws -> (
     status: Int32, stdout: String, stderr: String

@@ -9,7 +9,7 @@ import UNTermTestSupport
   import Glibc
 #endif
 
-@Suite("Durable response log")
+@Suite("Durable response log", .hangGuard)
 struct ResponseLogTests {
   @Test func recordsFollowTheContractFormat() throws {
     let session = try Fixtures.session { $0.logFile = nil }

@@ -9,7 +9,7 @@ import UNTermTestSupport
 @testable import UserNotificationsUI
 
 /// Defects a code review found, each pinned by a test.
-@Suite("Review regressions", .serialized)
+@Suite("Review regressions", .serialized, .hangGuard)
 struct ReviewRegressionTests {
   private func run(_ text: String) throws -> ScriptResult {
     let dir = try Fixtures.temporaryDirectory()

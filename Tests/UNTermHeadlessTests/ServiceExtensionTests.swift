@@ -8,7 +8,7 @@ import UNTermTestSupport
 
 /// The mutable-content pipeline, with a loopback server started by the test and the virtual
 /// clock of the session.
-@Suite("Service extensions", .serialized)
+@Suite("Service extensions", .serialized, .hangGuard)
 struct ServiceExtensionTests {
   static let png = TestImages.png(width: 4, height: 2) { x, y in y == 0 ? (255, 0, 0) : (0, 0, 255) }
 
@@ -433,7 +433,7 @@ final class StripsText: UNNotificationServiceExtension, @unchecked Sendable {
   }
 }
 
-@Suite("Audio attachments")
+@Suite("Audio attachments", .hangGuard)
 struct AudioAttachmentTests {
   @Test func playerLineShowsTheDurationAndTogglesPlayback() throws {
     let session = try Fixtures.session(size: (80, 20))

@@ -9,7 +9,7 @@ import UNTermTestSupport
 /// Every shell builds its session with `SessionFactory` (`Session.init` is internal to
 /// UNTermHeadless, so nothing else can), and `render` and the golden tests share
 /// `RenderPipeline`.
-@Suite("One way to build a session")
+@Suite("One way to build a session", .hangGuard)
 struct SessionFactoryTests {
   /// `unterm render` prints exactly the golden screens the tests draw through the pipeline.
   @Test(arguments: [("message.json", "expanded"), ("chat-thread.json", "center"), ("media-episode.json", "banner")])

@@ -7,7 +7,7 @@ import UNTermTestSupport
 /// The compiler keeps the single-writer rule: code outside UNTermCore can read every stored
 /// property of `CenterState` but assign to none of them. Each property is found by reflection,
 /// so a new one declared writable fails here.
-@Suite("Only the core writes the state")
+@Suite("Only the core writes the state", .hangGuard)
 struct SingleWriterCompileTests {
   /// The package name SwiftPM compiled the modules with (it follows the checkout's folder name).
   private static func packageName(products: URL) throws -> String {
@@ -38,7 +38,7 @@ struct SingleWriterCompileTests {
         "-typecheck", "-package-name", try Self.packageName(products: products), "-I",
         products.appendingPathComponent("Modules").path, "-module-cache-path", dir.appendingPathComponent("cache").path,
         file.path,
-      ])
+      ], timeout: 600)  // the compiler loading the modules can take minutes on a busy machine
     let errors = result.stderr.split(separator: "\n").filter { $0.contains(": error: ") }.map(String.init)
     return (result.status, errors)
   }

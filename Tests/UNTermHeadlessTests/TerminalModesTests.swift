@@ -7,7 +7,7 @@ import UNTermTestSupport
 #endif
 
 /// The real `unterm` binary on a pseudo-terminal (no tmux): what it leaves the terminal as.
-@Suite("Terminal modes on a pseudo-terminal", .serialized)
+@Suite("Terminal modes on a pseudo-terminal", .serialized, .hangGuard)
 struct TerminalModesTests {
   private func start(_ pty: PseudoTerminal, in dir: URL) throws {
     try pty.start(

@@ -9,7 +9,7 @@ import UNTermTestSupport
 #endif
 
 /// Drives the real `unterm` binary in tmux as a person would: keys in, screens out.
-@Suite("End to end in tmux", .serialized, .enabled(if: TmuxDriver.isAvailable))
+@Suite("End to end in tmux", .serialized, .enabled(if: TmuxDriver.isAvailable), .hangGuard)
 struct TmuxEndToEndTests {
   @Test func replyInBengaliThenAuthenticatedActionThenSIGTERM() throws {
     let dir = try Fixtures.temporaryDirectory()

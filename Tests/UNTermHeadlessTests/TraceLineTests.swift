@@ -7,7 +7,7 @@ import UNTermTestSupport
 
 /// Trace lines travel as values: the text the activity pane shows and the real-time timing
 /// only `--trace` prints are separate fields, never one string cut at a hidden separator.
-@Suite("Trace lines", .serialized)
+@Suite("Trace lines", .serialized, .hangGuard)
 struct TraceLineTests {
   private final class Lines: @unchecked Sendable {
     private let lock = NSLock()
