@@ -92,7 +92,9 @@ struct ServiceExtensionTests {
   static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
 
   /// Pushes a payload whose image-url is on the server and lets the extension finish the way
-  /// `render` does: at most the budget in real time. Returns the seconds it took.
+  /// `render` does: at most the budget in real time. Returns the seconds it took (printed, and
+  /// checked only against bounds a busy machine cannot reach: what stopped a download is read
+  /// from the trace).
   private func pushRemote(_ session: Session, _ url: String, budget: TimeInterval, in dir: URL) throws -> TimeInterval {
     let start = Date()
     try session.push(try payload(#"{"aps":{"alert":"original","mutable-content":1},"image-url":"\#(url)"}"#, in: dir))
@@ -105,9 +107,10 @@ struct ServiceExtensionTests {
       "/endless": .init(contentType: "image/png", body: Self.pngSignature, stream: .endless, declaredLength: .none)
     ])
     let dir = try Fixtures.temporaryDirectory()
-    let (session, trace) = try session(timeout: 10)
-    let seconds = try pushRemote(session, server.url("/endless"), budget: 10, in: dir)
-    #expect(seconds < 5, "\(seconds) s")
+    // A budget no busy machine runs out of first: the limit must be what stops it.
+    let (session, trace) = try session(timeout: 300)
+    let seconds = try pushRemote(session, server.url("/endless"), budget: 300, in: dir)
+    print("an endless download stopped at the image limit after \(seconds) s")
     let shown = try #require(delivered(session))
     #expect(shown.request.content.body == "original" && shown.request.content.attachments.isEmpty)
     #expect(
@@ -123,9 +126,11 @@ struct ServiceExtensionTests {
         contentType: "image/jpeg", body: [0xFF, 0xD8, 0xFF], stream: .endless, declaredLength: .claim(200_000_000))
     ])
     let dir = try Fixtures.temporaryDirectory()
-    let (session, trace) = try session(timeout: 10)
-    let seconds = try pushRemote(session, server.url("/huge"), budget: 10, in: dir)
-    #expect(seconds < 2, "\(seconds) s")
+    let (session, trace) = try session(timeout: 300)
+    let seconds = try pushRemote(session, server.url("/huge"), budget: 300, in: dir)
+    print("a declared length over the limit was refused after \(seconds) s")
+    // Refused on the header: the body was never taken to the limit.
+    #expect(server.bytesSent("/huge") < 10_000_000, "\(server.bytesSent("/huge")) bytes sent")
     #expect(delivered(session)?.request.content.attachments.isEmpty == true)
     #expect(
       trace().contains(
@@ -141,8 +146,9 @@ struct ServiceExtensionTests {
     let dir = try Fixtures.temporaryDirectory()
     let (session, trace) = try session(timeout: 2)
     let seconds = try pushRemote(session, server.url("/drip"), budget: 2, in: dir)
-    // The budget is a hard deadline: the download ends with it, not after.
-    #expect(seconds >= 1.9 && seconds < 2.5, "\(seconds) s")
+    // The budget is a hard deadline: never before it, and the drip (a minute long) is cut off,
+    // however late a busy machine gets there.
+    #expect(seconds >= 1.9 && seconds < 30, "\(seconds) s")
     let shown = try #require(delivered(session))
     #expect(shown.request.content.body == "original" && shown.request.content.attachments.isEmpty)
     #expect(

@@ -321,7 +321,7 @@ enum SafetyMatrix {
     #"{"actionIdentifier":\#(Hostile.json),"userText":\#(Hostile.json),"requestIdentifier":\#(Hostile.json),"categoryIdentifier":\#(Hostile.json),"threadIdentifier":\#(Hostile.json),"date":\#(Hostile.json),"device":\#(Hostile.json),"locked":false}"#
 }
 
-@Suite("Terminal safety: every command × every place untrusted text appears, bytes scanned on a PTY")
+@Suite("Terminal safety: every command × every place untrusted text appears, bytes scanned on a PTY", .hangGuard)
 struct TerminalSafetyMatrixTests {
   @Test(arguments: SafetyMatrix.rows)
   func row(_ row: SafetyRow) throws {
