@@ -13,7 +13,7 @@ import UNTermTestSupport
 
 /// `unterm export` (what sends a payload to a real device) and `unterm center` (the session's
 /// center over its socket), issue 13.4.
-@Suite("Export and the center over the socket", .serialized)
+@Suite("Export and the center over the socket", .serialized, .hangGuard)
 struct ExportAndCenterTests {
   /// A payload with everything a shell would take for its own: quotes of both kinds, `$`,
   /// backticks, a command substitution, `%` for printf, `!`, backslashes, line breaks between
@@ -160,14 +160,10 @@ struct ExportAndCenterTests {
 
   // MARK: - unterm center over the socket
 
-  /// Drains the session (the work the socket posts to it) until `condition` holds.
-  private func waitUntil(_ session: Session, timeout: TimeInterval = 15, _ condition: () -> Bool) {
-    let limit = Date().addingTimeInterval(timeout)
-    while Date() < limit {
-      session.drain()
-      if condition() { return }
-      Thread.sleep(forTimeInterval: 0.01)
-    }
+  /// Drains the session (the work the socket posts to it) until `condition` holds: as long as
+  /// the command it waits for may run (`Fixtures.run` kills it after that), and a little more.
+  private func waitUntil(_ session: Session, _ condition: () -> Bool) {
+    Eventually.wait(upTo: ChildProcess.defaultLimit + 10, between: session.drain, condition)
   }
 
   /// Runs the command line in another thread while this one serves the session.

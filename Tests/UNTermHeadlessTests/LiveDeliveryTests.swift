@@ -185,7 +185,7 @@ struct LiveDeliveryTests {
     let script = """
       import socket, sys
       s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(1); print("ready", flush=True)
-      c, _ = s.accept(); c.settimeout(2)
+      c, _ = s.accept(); c.settimeout(60)
       data = b""
       try:
           while len(data) < 100000:
@@ -329,7 +329,7 @@ struct LiveDeliveryTests {
     let inbox = dir.appendingPathComponent("inbox")
     let session = try Fixtures.session()
     var limits = LiveDelivery.Limits()
-    limits.settleDelay = 60  // a closed file would wait this long; a renamed one does not
+    limits.settleDelay = 600  // a closed file would wait this long; a renamed one does not
     let delivery = LiveDelivery(
       session: session, socketPath: dir.appendingPathComponent("s.sock").path, inbox: inbox, limits: limits)
     _ = delivery.start()
@@ -341,8 +341,8 @@ struct LiveDeliveryTests {
     let temporary = inbox.appendingPathComponent(".incoming.json")
     try Data(#"{"aps":{"alert":"renamed in"}}"#.utf8).write(to: temporary)
     #expect(rename(temporary.path, inbox.appendingPathComponent("incoming.json").path) == 0)
-    // Well before the 60 s a closed file would wait.
-    waitUntil(session, timeout: 30) { delivered(session, "renamed in") }
+    // Well before the 600 s a closed file would wait.
+    waitUntil(session) { delivered(session, "renamed in") }
     #expect(delivered(session, "renamed in"))
     #expect(FileManager.default.fileExists(atPath: hidden.path), "a dot file is not touched")
     #expect(!delivered(session, "hidden"))

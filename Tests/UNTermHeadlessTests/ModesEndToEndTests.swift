@@ -9,7 +9,7 @@ import UNTermTestSupport
 
 /// Focus, Scheduled Summary, Dynamic Type, the foreground answer and the APNs headers as users
 /// meet them: in scripts, `render`, `lint`, and the interactive loop on the in-memory terminal.
-@Suite("iOS modes end to end")
+@Suite("iOS modes end to end", .hangGuard)
 struct ModesEndToEndTests {
   private func folder(_ files: [String: String]) throws -> URL {
     let dir = try Fixtures.temporaryDirectory()

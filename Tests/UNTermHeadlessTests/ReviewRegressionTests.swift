@@ -54,35 +54,42 @@ struct ReviewRegressionTests {
     #expect(store.group(before: a).flatMap { store.leading(of: $0) }?.request.identifier == "b1")
   }
 
-  /// The first run answers only after the second has: the second push is still what shows,
-  /// whichever run finishes first and however the machine schedules them.
-  @Test func aRepushedIdentifierIsDeliveredAfterTheFirstRunFinishes() throws {
+  /// Whichever run of a pushed-again identifier answers last (each order is made to happen,
+  /// not left to how the machine schedules them), both are shown in push order and the second
+  /// push is what stays.
+  @Test(arguments: ["first", "second"])
+  func aRepushedIdentifierIsDeliveredAfterTheFirstRunFinishes(answeringLast last: String) throws {
     let session = try Fixtures.session()
     let order = AnswerOrder()
-    session.serviceExtension = { DelayedEcho(order: order) }
+    session.serviceExtension = { DelayedEcho(order: order, last: last) }
     var shown: [String] = []
     session.onDelivery = { shown.append($0.request.content.body) }
     try Fixtures.push(#"{"aps":{"alert":"first","mutable-content":1}}"#, into: session, as: "same")
     try Fixtures.push(#"{"aps":{"alert":"second","mutable-content":1}}"#, into: session, as: "same")
     #expect(Eventually.wait(between: session.settleServiceExtensions) { !session.pipeline.isBusy })
-    #expect(order.answered == ["second", "first"])
+    #expect(order.answered.last == last, "\(order.answered)")
+    #expect(order.answered.count == 2, "\(order.answered)")
     #expect(shown == ["first", "second"])
     #expect(session.state.store.delivered("same")?.request.content.body == "second")
   }
 
   @Test func anExtensionAnswerArrivingAfterTheViewClosedStillCounts() throws {
     let session = try Fixtures.session(size: (80, 30))
+    let release = Release()
     try session.addExtension(
       ProgramExtension(
         attributes: ContentExtensionAttributes(categories: ["chat"], initialContentSizeRatio: 0.5),
-        make: { SlowForwarder() }))
+        make: { SlowForwarder(answer: release) }))
     var got: [String] = []
     session.onResponse = { r, _ in got.append(r.actionIdentifier) }
     try Fixtures.push(#"{"aps":{"alert":"hi","category":"chat"}}"#, into: session)
     session.send(.command(.longPress))
     session.send(.command(.chooseAction("mute")))
     session.send(.key(.escape))
-    // The extension answers on another thread, whenever the machine gets to it.
+    #expect(session.state.expandedOrReturning == nil, "the view is closed before the answer")
+    #expect(got.isEmpty)
+    // Only now does the extension answer, on another thread, whenever the machine gets to it.
+    release.open()
     #expect(Eventually.wait(between: session.drain) { !got.isEmpty })
     #expect(got == ["mute"])
     #expect(session.state.store.delivered("req-1") == nil)
@@ -181,11 +188,15 @@ struct ReviewRegressionTests {
   }
 }
 
-/// Answers for "second" at once and for "first" only after "second" has answered: the first
-/// run finishes last, on any machine.
+/// Answers at once, except for the run whose body is `last`: that one answers only after the
+/// other has, so it finishes last on any machine.
 final class DelayedEcho: UNNotificationServiceExtension, @unchecked Sendable {
   let order: AnswerOrder
-  init(order: AnswerOrder) { self.order = order }
+  let last: String
+  init(order: AnswerOrder, last: String) {
+    self.order = order
+    self.last = last
+  }
 
   override func didReceive(
     _ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
@@ -193,8 +204,9 @@ final class DelayedEcho: UNNotificationServiceExtension, @unchecked Sendable {
     let content = request.content
     let box = HandlerCarrier(handler: contentHandler)
     let order = self.order
+    let last = self.last
     DispatchQueue.global().async {
-      if content.body == "first" { order.waitFor("second") }
+      if content.body == last { order.waitForAnyOther(than: last) }
       order.answer(content.body)
       box.handler(content)
     }
@@ -213,11 +225,12 @@ final class AnswerOrder: @unchecked Sendable {
     condition.unlock()
   }
 
-  /// Waits (bounded, so a broken run cannot hang the test) until `body` has answered.
-  func waitFor(_ body: String) {
+  /// Waits (bounded, so a broken run cannot hang the test) until a run other than `body` has
+  /// answered.
+  func waitForAnyOther(than body: String) {
     let limit = Date().addingTimeInterval(Eventually.limit)
     condition.lock()
-    while !stored.contains(body) && condition.wait(until: limit) {}
+    while !stored.contains(where: { $0 != body }) && condition.wait(until: limit) {}
     condition.unlock()
   }
 
@@ -232,14 +245,42 @@ private struct HandlerCarrier: @unchecked Sendable {
   let handler: (UNNotificationContent) -> Void
 }
 
+/// Answers an action from another thread once the test opens `answer`.
 final class SlowForwarder: UNNotificationContentViewController, UNNotificationContentExtension {
+  let answer: Release
+  init(answer: Release) {
+    self.answer = answer
+    super.init()
+  }
   func didReceive(_ notification: UNNotification) { view.elements = [.label("slow")] }
   func didReceive(
     _ response: UNNotificationResponse,
     completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void
   ) {
     let box = CompletionCarrier(completion: completion)
-    DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { box.completion(.dismissAndForwardAction) }
+    let answer = self.answer
+    DispatchQueue.global().async {
+      answer.wait()
+      box.completion(.dismissAndForwardAction)
+    }
+  }
+}
+
+/// Holds a thread until the test opens it (bounded, so a broken run cannot hang the test).
+final class Release: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var isOpen = false
+  func wait() {
+    let limit = Date().addingTimeInterval(Eventually.limit)
+    condition.lock()
+    while !isOpen && condition.wait(until: limit) {}
+    condition.unlock()
+  }
+  func open() {
+    condition.lock()
+    isOpen = true
+    condition.broadcast()
+    condition.unlock()
   }
 }
 

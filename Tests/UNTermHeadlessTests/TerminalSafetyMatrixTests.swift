@@ -90,7 +90,9 @@ final class Workspace {
 
   /// Runs `unterm` with standard output and standard error on two pseudo-terminals, as a user
   /// sees them; what each received is kept under `stdout` (or `screen`) and `stderr`.
-  func unterm(_ arguments: [String], as output: Output = .stdout, timeout: TimeInterval = 20) throws {
+  func unterm(_ arguments: [String], as output: Output = .stdout, timeout: TimeInterval = ChildProcess.defaultLimit)
+    throws
+  {
     let terminal = try PseudoTerminal(width: 100, height: 30)
     let errors = try PseudoTerminal()
     try terminal.start(Fixtures.unterm, arguments, environment: environment, standardError: errors)

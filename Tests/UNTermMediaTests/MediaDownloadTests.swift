@@ -129,10 +129,10 @@ struct MediaDownloadTests {
     let url = try #require(URL(string: server.url("/drip")))
     DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { download.cancel() }
     var outcome: MediaDownload.Outcome?
-    let seconds = elapsed { outcome = download.run(url, into: folder.url, timeout: 30) }
-    // Cancelled, not timed out (30 s), however late a busy machine gets there.
+    let seconds = elapsed { outcome = download.run(url, into: folder.url, timeout: 120) }
+    // Cancelled, not timed out (120 s), however late a busy machine gets there.
     #expect(outcome == .cancelled)
-    #expect(seconds < 29, "\(seconds) s")
+    #expect(seconds >= 0.4 && seconds < 110, "\(seconds) s")
     #expect(leftovers(folder).isEmpty)
   }
 
