@@ -21,13 +21,17 @@ struct PictureCommandTests {
     let base = ["render"] + now + categories + [Fixtures.sample("message-bengali.json")]
     let text = try unterm(base + ["--format", "text"])
     #expect(text.status == 0)
-    #expect(text.stdout == (try unterm(base + ["--color", "never"])).stdout)
+    expectSameScreen(
+      text.stdout, try unterm(base + ["--color", "never"]).stdout, "--format text against --color never")
     #expect(!text.stdout.contains("\u{1B}"))
     let ansi = try unterm(base + ["--format", "ansi"])
-    #expect(ansi.stdout == (try unterm(base + ["--color", "always"])).stdout)
+    expectSameScreen(
+      ansi.stdout, try unterm(base + ["--color", "always"]).stdout, "--format ansi against --color always")
     #expect(ansi.stdout.contains("\u{1B}["))
     // --format decides over --color.
-    #expect((try unterm(base + ["--color", "always", "--format", "text"])).stdout == text.stdout)
+    expectSameScreen(
+      try unterm(base + ["--color", "always", "--format", "text"]).stdout, text.stdout,
+      "--format text with --color always")
   }
 
   @Test(arguments: ["message-bengali.json", "message-urdu.json", "cjk-emoji.json"])

@@ -24,7 +24,7 @@ struct SessionFactoryTests {
     let base = (payload as NSString).deletingPathExtension
     let golden = try String(
       contentsOf: Fixtures.root.appendingPathComponent("Tests/Golden/\(base).iphone.\(view).txt"), encoding: .utf8)
-    #expect(result.stdout == golden)
+    expectSameScreen(result.stdout, golden, "unterm render against Tests/Golden/\(base).iphone.\(view).txt")
   }
 
   /// `lint --extension` measures the view a session shows, with the same numbers the session

@@ -82,3 +82,14 @@ package func expectGolden(
     + ScreenDifference.describe(expected: expected, actual: actual)
   Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
 }
+
+/// Compares two screens printed as text (`unterm render`, a golden file): on a difference both
+/// are shown whole, as `expectGolden` does, instead of as two escaped strings on one line.
+package func expectSameScreen(
+  _ actual: String, _ expected: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+) {
+  guard actual != expected else { return }
+  let lines = { (text: String) in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+  let message = "\(what) differs:\n" + ScreenDifference.describe(expected: lines(expected), actual: lines(actual))
+  Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+}
