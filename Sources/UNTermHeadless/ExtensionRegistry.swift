@@ -62,6 +62,22 @@ package final class ExtensionRegistry {
     for category in provider.attributes.categories { providers[category] = provider }
   }
 
+  /// Replaces every descriptor (the live preview reloaded them); a program's extensions stay.
+  /// Either all of them are taken or, on an error, none: the ones before stay.
+  package func replaceDescriptors(_ descriptors: [ContentExtensionDescriptor]) throws(UNTermError) {
+    let before = providers
+    providers = providers.filter {
+      if case .program = $0.value { return true }
+      return false
+    }
+    do {
+      for descriptor in descriptors { try add(.descriptor(descriptor)) }
+    } catch {
+      providers = before
+      throw error
+    }
+  }
+
   /// The attributes by category, for the state machine.
   package var attributesByCategory: [String: ContentExtensionAttributes] {
     providers.mapValues(\.attributes)

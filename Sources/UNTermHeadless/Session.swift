@@ -17,8 +17,8 @@ import UserNotificationsUI
 package final class Session: @unchecked Sendable {
   package private(set) var state: CenterState
   package let center: UNUserNotificationCenter
-  package private(set) var themes: ThemeCatalog
-  package private(set) var renderer: Renderer
+  package internal(set) var themes: ThemeCatalog
+  package internal(set) var renderer: Renderer
   package let configuration: SessionConfiguration
   package let queue = EventQueue()
   private var log: ResponseLog?
@@ -51,6 +51,9 @@ package final class Session: @unchecked Sendable {
   package private(set) var logReport: [String] = []
   /// Called for every notification presented.
   package var onDelivery: ((UNNotification) -> Void)?
+  /// Requests the live preview re-delivers: each replaces the notification of its identifier
+  /// where it stands when it arrives (`Session+Reload`).
+  var replacing: Set<String> = []
 
   /// Creates a session from the shared options; loads the categories, theme and log. Only
   /// `SessionFactory` calls it, so every shell builds its session the same way.
@@ -385,6 +388,7 @@ package final class Session: @unchecked Sendable {
   /// foreground, with the background rules otherwise.
   package func present(_ request: UNNotificationRequest) {
     noteUnavailableAttachments(of: request)
+    if replaceInPlace(request) { return }
     let notification = UNNotification(request: request, date: state.now)
     onDelivery?(notification)
     if state.appState == .foreground, let delegate = center.delegate {

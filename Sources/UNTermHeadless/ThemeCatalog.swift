@@ -40,6 +40,26 @@ package struct ThemeCatalog {
     loaded[nameOrPath] = theme
     return theme
   }
+
+  /// The file a theme is read from: the path itself, or `Themes/NAME.json`; `nil` for the
+  /// built-in default.
+  package func file(for nameOrPath: String) -> String? {
+    if nameOrPath.contains("/") || nameOrPath.hasSuffix(".json") { return nameOrPath }
+    guard let directory, names.contains(nameOrPath) else { return nil }
+    return directory.appendingPathComponent(nameOrPath + ".json").path
+  }
+
+  /// Reads a theme's file again (the live preview); the copy kept so far is replaced only when
+  /// the file loads.
+  package mutating func reload(_ nameOrPath: String) throws(UNTermError) -> Theme {
+    let kept = loaded.removeValue(forKey: nameOrPath)
+    do {
+      return try theme(nameOrPath)
+    } catch {
+      loaded[nameOrPath] = kept
+      throw error
+    }
+  }
 }
 
 /// The default theme compiled in, used when `Themes/` cannot be found.

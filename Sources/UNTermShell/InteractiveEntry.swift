@@ -37,14 +37,19 @@ package enum InteractiveEntry {
   }
 
   /// Runs a session (built by `SessionFactory`) in this terminal until the user quits, with
-  /// live delivery when `delivery` is given and the demo's notifications when `feeder` is. A
-  /// terminating signal restores the terminal and ends the process with that signal.
+  /// live delivery when `delivery` is given, the demo's notifications when `feeder` is, and
+  /// the live preview (`--watch`) when `preview` is. A terminating signal restores the terminal
+  /// and ends the process with that signal.
   ///
   /// - Throws: `UNTermError` (exit 1) when the terminal cannot be used.
-  package static func run(_ session: Session, delivery: Delivery?, feeder: DemoFeeder? = nil) throws(UNTermError) {
+  package static func run(
+    _ session: Session, delivery: Delivery?, feeder: DemoFeeder? = nil, preview: LivePreview? = nil
+  ) throws(UNTermError) {
     let live = delivery.map { LiveDelivery(session: session, socketPath: $0.socketPath, inbox: $0.inbox) }
     for note in live?.start() ?? [] { session.send(.notice(.info, note)) }
     defer { live?.stop() }
+    if let preview { session.send(.notice(.info, preview.start(), revealsContent: false)) }
+    defer { preview?.stop() }
     let signal: Int32?
     do {
       signal = try InteractiveShell(session: session, feeder: feeder).run()
@@ -53,6 +58,7 @@ package enum InteractiveEntry {
     }
     if let signal {
       live?.stop()
+      preview?.stop()
       CursesTerminal.terminate(with: signal)
     }
   }

@@ -128,6 +128,24 @@ package struct NotificationStore: @unchecked Sendable {
     return replaced
   }
 
+  /// Replaces a delivered notification with one of the same identifier where it stands: the
+  /// same place in its group and in the list. One that moved to another group (its thread or
+  /// app changed) joins that group as its newest member, as a delivery would.
+  ///
+  /// - Returns: `false` when no notification with this identifier is delivered.
+  @discardableResult
+  package mutating func replaceDelivered(_ notification: UNNotification) -> Bool {
+    let id = notification.request.identifier
+    guard var entry = entries[id] else { return false }
+    guard Self.groupKey(of: notification) == entry.group else {
+      deliver(notification)
+      return true
+    }
+    entry.notification = notification
+    entries[id] = entry
+    return true
+  }
+
   /// Removes delivered notifications; unknown identifiers are ignored, as on iOS.
   package mutating func removeDelivered(_ ids: some Sequence<String>) {
     for id in ids { removeEntry(id) }

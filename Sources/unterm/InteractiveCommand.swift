@@ -16,6 +16,7 @@ enum InteractiveCommand {
       return .success
     }
     let socket = parsed.socket ?? LiveDelivery.defaultSocketPath()
+    if parsed.watch { try WatchOption.requireFiles(parsed.session.watchedFiles(payloads: payloads), arguments) }
     // A missing or broken file is the first thing to say (exit 66 or 65), terminal or not.
     try parsed.session.checkFiles(payloads: payloads)
     if let problem = InteractiveEntry.terminalProblem() {
@@ -43,11 +44,18 @@ enum InteractiveCommand {
     if options.trace {
       session.traceOutput = { line in session.queue.post { session.send(.notice(.trace, line.printed.text)) } }
     }
+    var delivered: [LivePreview.Payload] = []
     for path in payloads {
+      // Each file keeps its identifier: `--watch` re-delivers it under the same one.
+      let identifier = session.nextRequestIdentifier()
       try session.push(
-        try Payload.load(path, categories: session.state.store.categories, headers: options.apnsHeaders))
+        try Payload.load(path, categories: session.state.store.categories, headers: options.apnsHeaders),
+        identifier: identifier)
+      delivered.append(LivePreview.Payload(file: path, identifier: identifier))
     }
-    try InteractiveEntry.run(session, delivery: InteractiveEntry.Delivery(socketPath: socket), feeder: feeder)
+    let preview = parsed.watch ? try LivePreview(session: session, payloads: delivered) : nil
+    try InteractiveEntry.run(
+      session, delivery: InteractiveEntry.Delivery(socketPath: socket), feeder: feeder, preview: preview)
     return .success
   }
 

@@ -51,6 +51,8 @@ struct ParsedOptions: Sendable {
   var center = CenterCommandOptions()
   /// `--socket`: where the interactive session listens and `push` connects.
   var socket: String?
+  /// `--watch`: reload and redraw on every save of a file on the command line.
+  var watch = false
   var help = false
 }
 
@@ -246,7 +248,7 @@ extension OptionValue where Value == Date {
 struct OptionDeclaration: Sendable {
   /// Where the help and README list an option, and which commands take the options there.
   enum Section: CaseIterable, Sendable {
-    case session, modes, headers, render, lint, run, log, delivery, sheet, export, center, general
+    case session, modes, headers, render, lint, run, log, delivery, sheet, watch, export, center, general
 
     var title: String {
       switch self {
@@ -259,6 +261,7 @@ struct OptionDeclaration: Sendable {
       case .log: return "Log options"
       case .delivery: return "Live delivery"
       case .sheet: return "Sheet options"
+      case .watch: return "Live preview"
       case .export: return "Export options"
       case .center: return "Center options"
       case .general: return "Other options"
@@ -282,6 +285,7 @@ struct OptionDeclaration: Sendable {
       case .log: return [.log]
       case .delivery: return [.interactive, .push, .center]
       case .sheet: return [.sheet]
+      case .watch: return [.interactive, .render, .sheet]
       case .export: return [.export]
       case .center: return [.center]
       case .general: return Set(UNTermCommand.allCases)

@@ -263,6 +263,14 @@ extension OptionDeclaration {
       "the themes to show each screen in", default: "--theme, else default", in: .sheet
     ) { $0.sheet.themes = $1 },
 
+    // Live preview.
+    .flag(
+      "--watch",
+      help:
+        "re-load and redraw on every save of a file on the command line (payloads, categories, descriptors and their Info.plists, the theme), through inotify; a file that does not load keeps the last good screen and its error shows (the activity pane; stderr for render and sheet) until it is fixed. render clears and reprints the screen (a form feed between screens when not on a terminal), sheet rewrites --out; both run until interrupted",
+      in: .watch
+    ) { $0.watch = true },
+
     // Every command.
     .flag("--help", "-h", help: "print this help", in: .general) { $0.help = true },
   ]

@@ -2,6 +2,7 @@ import Foundation
 import UNTermCore
 import UNTermHeadless
 import UNTermRender
+import UNTermShell
 
 #if canImport(Glibc)
   import Glibc
@@ -15,10 +16,37 @@ enum RenderCommand {
       UNTermMain.showHelp(Help.render)
       return .success
     }
+    guard !payloads.isEmpty else { throw arguments.usage("render needs at least one PAYLOAD file (or - for stdin)") }
+    guard parsed.watch else {
+      Console.write(try screen(parsed, payloads))
+      return .success
+    }
+    let configuration = parsed.session
+    try WatchOption.requireFiles(configuration.watchedFiles(payloads: payloads), arguments)
+    // The first screen must load, as without --watch: a mistyped path is said at once.
+    let first = try screen(parsed, payloads)
+    // On a terminal each screen replaces the last; through a pipe, a form feed separates them.
+    let onTerminal = isatty(STDOUT_FILENO) == 1
+    let clear: SafeText = onTerminal ? "\u{1B}[H\u{1B}[2J" : "\u{0C}"
+    Console.write((onTerminal ? clear : "") + first)
+    try WatchLoop.run(
+      watching: configuration.watchedFiles(payloads: payloads), resizes: onTerminal && parsed.render.size == nil
+    ) { _ in
+      do throws(UNTermError) {
+        Console.write(clear + (try screen(parsed, payloads)))
+      } catch {
+        // The last good screen stays; the error goes under it, until a save fixes it.
+        UNTermMain.warn(error.line)
+      }
+      return configuration.watchedFiles(payloads: payloads)
+    }
+  }
+
+  /// One screen, as the options ask for it, ready to print (a final line feed included).
+  private static func screen(_ parsed: ParsedOptions, _ payloads: [String]) throws(UNTermError) -> SafeText {
     let configuration = parsed.session
     let view = parsed.render.view
     let color = parsed.render.color
-    guard !payloads.isEmpty else { throw arguments.usage("render needs at least one PAYLOAD file (or - for stdin)") }
     var request = ScreenRequest(configuration: configuration, payloads: payloads, now: parsed.render.now ?? Date())
     request.timeZone = .current
     request.view = view
@@ -37,22 +65,18 @@ enum RenderCommand {
     // Pictures are markup made with the XML escaper; they pass the sanitizer too, as they may be
     // printed on a terminal (a file name in the title, say, holds no control there either).
     case (.svg, _):
-      Console.line(SafeText(sanitizing: frame.grid.svg(title: title), multiline: true))
-      return .success
+      return SafeText(sanitizing: frame.grid.svg(title: title), multiline: true) + "\n"
     case (.html, _):
-      Console.write(SafeText(sanitizing: frame.grid.html(title: title), multiline: true))
-      return .success
+      return SafeText(sanitizing: frame.grid.html(title: title), multiline: true)
     case (.text, _), (nil, .never): useColor = false
     case (.ansi, _), (nil, .always): useColor = !noColor
     case (nil, .auto): useColor = !noColor && isatty(STDOUT_FILENO) == 1
     }
     if useColor {
       let depth = ColorDepth.detect(environment: environment)
-      Console.line(frame.grid.ansiText(depth: depth == .none ? .sixteen : depth))
-    } else {
-      Console.line(SafeText(sanitizing: frame.grid.text, multiline: true))
+      return frame.grid.ansiText(depth: depth == .none ? .sixteen : depth) + "\n"
     }
-    return .success
+    return SafeText(sanitizing: frame.grid.text, multiline: true) + "\n"
   }
 }
 

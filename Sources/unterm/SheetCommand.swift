@@ -2,6 +2,7 @@ import Foundation
 import UNTermCore
 import UNTermHeadless
 import UNTermRender
+import UNTermShell
 
 #if canImport(Glibc)
   import Glibc
@@ -19,6 +20,40 @@ enum SheetCommand {
     guard !files.isEmpty else { throw arguments.usage("sheet needs at least one PAYLOAD file (or - for stdin)") }
     let options = parsed.sheet
     guard !options.out.isEmpty else { throw arguments.usage("--out needs a file name (or - for standard output)") }
+    if parsed.watch && options.out == "-" {
+      throw arguments.usage("--watch rewrites the sheet's file on every save: give --out FILE, not standard output")
+    }
+    let first = try make(parsed, files, arguments)
+    if options.out == "-" {
+      Console.write(SafeText(sanitizing: first.html, multiline: true))
+      return .success
+    }
+    try write(first.html, to: options.out)
+    Console.line(first.summary)
+    guard parsed.watch else { return .success }
+    try WatchOption.requireFiles(first.watched, arguments)
+    var watched = first.watched
+    try WatchLoop.run(watching: watched, ignoring: [options.out], resizes: false) { _ in
+      // Whole or not at all: a file that does not load leaves the last sheet as it was.
+      do throws(UNTermError) {
+        let sheet = try make(parsed, files, arguments)
+        try write(sheet.html, to: options.out)
+        Console.line(sheet.summary)
+        watched = sheet.watched
+      } catch {
+        UNTermMain.warn(error.line)
+      }
+      return watched
+    }
+  }
+
+  /// The sheet the options ask for: its HTML, the line that says what was written, and the
+  /// files it was made from (for `--watch`: the files given, and the Info.plists descriptors
+  /// among them name).
+  private static func make(
+    _ parsed: ParsedOptions, _ files: [String], _ arguments: Arguments
+  ) throws(UNTermError) -> (html: String, summary: SafeText, watched: [String]) {
+    let options = parsed.sheet
     var configuration = parsed.session
     // A session option given alone narrows the matrix to itself (`--device ipad`: iPad only).
     let narrowed = options.narrowedBy
@@ -39,14 +74,11 @@ enum SheetCommand {
       payloads: inputs.payloads, configuration: configuration, matrix: matrix, findings: lint.report.diagnostics,
       lintedFiles: lint.count, now: parsed.render.now ?? Date(), trace: trace)
     let html = sheet.html
-    if options.out == "-" {
-      Console.write(SafeText(sanitizing: html, multiline: true))
-      return .success
-    }
-    try write(html, to: options.out)
     let screens = sheet.sections.reduce(0) { $0 + $1.screens.count }
-    Console.line("\(options.out): \(sheet.sections.count) payload(s), \(screens) screens, \(html.utf8.count) bytes")
-    return .success
+    return (
+      html, "\(options.out): \(sheet.sections.count) payload(s), \(screens) screens, \(html.utf8.count) bytes",
+      configuration.watchedFiles(payloads: files)
+    )
   }
 
   /// Sorts the files as `lint` does, so `unterm sheet SamplePayloads/*.json` works: a categories

@@ -112,10 +112,7 @@ package struct ContentExtensionDescriptor: Sendable {
     } else if let node = root["infoPlist"] {
       let path = JSONPath([.key("infoPlist")])
       if let relative = node.string {
-        let plistPath =
-          relative.hasPrefix("/")
-          ? relative
-          : URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(relative).path
+        let plistPath = infoPlistPath(relative, inDescriptor: file)
         do {
           let plist = try InputFile.read(plistPath)
           attributes = PlistAttributes.read(plist, file: plistPath, path: path, sink: &sink)
@@ -135,6 +132,22 @@ package struct ContentExtensionDescriptor: Sendable {
       ViewReader.read(view, into: &descriptor, sink: &sink)
     }
     return (descriptor, sink.diagnostics)
+  }
+
+  /// Where a descriptor's `infoPlist` value points: an absolute path, or one relative to the
+  /// descriptor's folder.
+  private static func infoPlistPath(_ value: String, inDescriptor file: String) -> String {
+    value.hasPrefix("/")
+      ? value : URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(value).path
+  }
+
+  /// The Info.plist a descriptor file names, if it can be read and names one (the live preview
+  /// watches it too); a descriptor that is broken now gives `nil`.
+  package static func infoPlistFile(ofDescriptor file: String) -> String? {
+    guard !file.hasSuffix(".plist"), let bytes = try? InputFile.read(file),
+      let root = (try? JSONParser.parse(bytes))?.object, let value = root["infoPlist"]?.string
+    else { return nil }
+    return infoPlistPath(value, inDescriptor: file)
   }
 
   package init(file: String, attributes: ContentExtensionAttributes) {

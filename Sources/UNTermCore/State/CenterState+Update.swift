@@ -98,6 +98,8 @@ extension CenterState {
       case .notLogged, .pending: break
       }
       return Outcome()
+    case .reload(let reload):
+      return self.reload(reload)
     }
   }
 
@@ -328,7 +330,7 @@ extension CenterState {
   }
 
   /// Keeps `fannedOutGroup` the focus's stack, or `nil`.
-  private mutating func keepStackWithFocus() {
+  mutating func keepStackWithFocus() {
     guard let focus = listFocus, let key = store.groupKey(ofDelivered: focus), store.count(of: key) > 1 else {
       fannedOutGroup = nil
       return

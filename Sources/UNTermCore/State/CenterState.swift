@@ -219,6 +219,9 @@ package struct CenterState: @unchecked Sendable {
   package internal(set) var summaries: [NotificationStore.GroupKey: DeliveredSummary] = [:]
   /// The user's Dynamic Type size.
   package internal(set) var textSize = DynamicTypeSize.default
+  /// Files the live preview (`--watch`) could not reload, oldest first: each stays at the top of
+  /// the activity pane until the file loads again.
+  package internal(set) var fileProblems: [FileProblem] = []
 
   /// How long a banner stays before it retires into the list.
   package static let bannerDuration: TimeInterval = 5

@@ -54,6 +54,9 @@ package enum Event: @unchecked Sendable {
   /// The session wrote and synced the log record of response `number` (`.recorded`), or could
   /// not (`.notRecorded`); `nil` for a response the pane does not list.
   case responseLogged(Int?, CenterState.Recording)
+  /// The live preview (`--watch`) re-read a file: its content replaces what was loaded, in
+  /// place, and the screen's state (focus, open view, lock, a reply being typed) stays.
+  case reload(Reload)
 }
 
 /// A user gesture named by what it does rather than by a key.

@@ -105,6 +105,15 @@ extension Renderer {
     canvas.frame.regions[.activity] = Rect(x: area.x, y: y, width: area.width, height: area.maxY - y)
     canvas.text("Activity", x: area.x, y: y, role: .paneTitle)
     y += 1
+    // A file `--watch` could not reload stays on top until it loads again.
+    for problem in state.fileProblems {
+      let hidden = state.arePreviewsHidden ? Self.hiddenNotice : nil
+      let text = TerminalText.sanitize(paths.apply(problem.line(hiding: hidden)), multiline: false)
+      for line in TextLayout.wrap(text, width: area.width, maxLines: 4) where y < area.maxY {
+        canvas.text(line, x: area.x, y: y, role: .error)
+        y += 1
+      }
+    }
     for notice in state.notices.reversed() {
       guard y < area.maxY else { break }
       let role: Role = notice.kind == .error ? .error : notice.kind == .warning ? .warning : .secondary

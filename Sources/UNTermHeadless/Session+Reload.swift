@@ -1,0 +1,85 @@
+import Foundation
+import UNTermCore
+import UNTermRender
+import UserNotifications
+
+/// The live preview (`--watch`): files re-read while the session runs. Each reload is an event
+/// (`Event.reload`) that replaces what was loaded in place, so the screen's state survives; a
+/// file that does not load throws, and what was loaded before stays.
+extension Session {
+  /// Registers the categories file's categories again.
+  package func reloadCategories(from file: String) throws(UNTermError) {
+    let loaded = try CategoriesFile.load(file)
+    send(.reload(.categories(loaded.categories)))
+  }
+
+  /// Reads every content-extension descriptor again (and the Info.plists they name); an open
+  /// custom view is loaded again. All of them load, or none is taken.
+  package func reloadExtensions(from files: [String]) throws(UNTermError) {
+    var descriptors: [ContentExtensionDescriptor] = []
+    for file in files { descriptors.append(try ContentExtensionDescriptor.load(file).0) }
+    try extensions.replaceDescriptors(descriptors)
+    send(.reload(.extensions(extensions.attributesByCategory)))
+  }
+
+  /// Reads a theme's file again; the screen takes it when it is the theme drawn now (`t` may
+  /// have moved on; the theme is new when `t` comes back to it).
+  package func reloadTheme(_ nameOrPath: String) throws(UNTermError) {
+    let theme = try themes.reload(nameOrPath)
+    if state.themeName == nameOrPath {
+      renderer.theme = theme
+      send(.themeApplied(nameOrPath, announce: false))
+    }
+  }
+
+  /// Delivers a payload again under the identifier it had: the notification of that identifier
+  /// takes the new content where it stands (through the service extension first, as a push
+  /// would). One no longer shown (answered, cleared) is delivered anew.
+  package func redeliver(_ payload: Payload, as identifier: String) throws(UNTermError) {
+    _ = try payload.request(identifier: identifier)
+    replacing.insert(identifier)
+    do {
+      try push(payload, identifier: identifier)
+    } catch {
+      replacing.remove(identifier)
+      throw error
+    }
+  }
+
+  /// Puts a re-delivered request in place of the notification it replaces; false when the
+  /// request is not one being re-delivered, or nothing with its identifier is shown.
+  func replaceInPlace(_ request: UNNotificationRequest) -> Bool {
+    guard replacing.remove(request.identifier) != nil else { return false }
+    return send(.reload(.request(request))).failure == nil
+  }
+
+  /// Says in the activity pane that a file could not be reloaded, until it is.
+  package func reportReloadFailure(of file: String, _ error: UNTermError, revealsContent: Bool) {
+    let place = [error.file ?? file, error.location].filter { !$0.isEmpty }.joined(separator: ":")
+    send(
+      .reload(
+        .failed(
+          CenterState.FileProblem(
+            file: file, place: place, message: error.message.oneLine.text, revealsContent: revealsContent))))
+  }
+}
+
+extension SessionConfiguration {
+  /// Every file the options and `payloads` name, for `--watch`: the categories file, each
+  /// descriptor and the Info.plist it names, the theme's file, and the payloads (standard input
+  /// is not a file to watch).
+  package func watchedFiles(payloads: [String]) -> [String] {
+    var files: [String] = []
+    func add(_ file: String?) {
+      if let file, file != "-", !files.contains(file) { files.append(file) }
+    }
+    add(categoriesFile)
+    for file in extensionFiles {
+      add(file)
+      add(ContentExtensionDescriptor.infoPlistFile(ofDescriptor: file))
+    }
+    add(ThemeCatalog().file(for: theme))
+    for file in payloads { add(file) }
+    return files
+  }
+}
