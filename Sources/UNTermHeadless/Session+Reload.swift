@@ -66,8 +66,8 @@ extension Session {
 
 extension SessionConfiguration {
   /// Every file the options and `payloads` name, for `--watch`: the categories file, each
-  /// descriptor and the Info.plist it names, the theme's file, and the payloads (standard input
-  /// is not a file to watch).
+  /// descriptor and the Info.plist it names, the file of the theme `--theme` names, and the
+  /// payloads (standard input is not a file to watch).
   package func watchedFiles(payloads: [String]) -> [String] {
     var files: [String] = []
     func add(_ file: String?) {
@@ -78,7 +78,8 @@ extension SessionConfiguration {
       add(file)
       add(ContentExtensionDescriptor.infoPlistFile(ofDescriptor: file))
     }
-    add(ThemeCatalog().file(for: theme))
+    // The theme's file when one is named (the built-in default is not a file on the command line).
+    if theme != SessionConfiguration().theme { add(ThemeCatalog().file(for: theme)) }
     for file in payloads { add(file) }
     return files
   }

@@ -75,6 +75,12 @@ enum WatchSignals {
       action.sa_flags = SA_RESTART
       sigaction(signal, &action, nil)
     }
+    // A parent may have started the program with these blocked (a test runner, some daemons):
+    // the loop must still hear them.
+    var handled = sigset_t()
+    sigemptyset(&handled)
+    for signal in termination + (windowChanges ? [SIGWINCH] : []) { sigaddset(&handled, signal) }
+    pthread_sigmask(SIG_UNBLOCK, &handled, nil)
     return fds[0]
   }
 
