@@ -42,7 +42,9 @@ let package = Package(
     .executableTarget(
       name: "unterm-bench",
       dependencies: [
-        "UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermCurses", "CMediaFixtures", "unterm",
+        "UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermCurses", "UNTermShell",
+        "CMediaFixtures",
+        "unterm",
       ]),
     // ncursesw (Debian: libncurses-dev) through a shim; only UNTermCurses imports it.
     .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),

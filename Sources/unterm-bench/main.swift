@@ -9,13 +9,15 @@ import UserNotifications
 // notifications, their ratio, and the bytes a terminal receives for a full paint and for
 // moving the focus one step: as plain ANSI text and as ncurses writes them, both for the
 // clusters the one `CellDiff` names; then what `unterm sheet` costs for the sample payloads, and
-// what image attachments add to `unterm render` (ImageFigures).
-// Run: swift build -c release && .build/release/unterm-bench [COUNT ...] (or `sheet` or `images`
-// for those figures alone).
+// what image attachments add to `unterm render` (ImageFigures), and the save-to-redraw latency
+// of `--watch` (WatchFigures).
+// Run: swift build -c release && .build/release/unterm-bench [COUNT ...] (or `sheet`, `images`
+// or `watch` for those figures alone).
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let sheetOnly = arguments.first == "sheet"
 let imagesOnly = arguments.first == "images"
+let watchOnly = arguments.first == "watch"
 let counts = arguments.compactMap { Int($0) }
 let sizes = counts.isEmpty ? [10, 100_000] : counts
 let frames = 400
@@ -101,7 +103,7 @@ func measure(_ count: Int) throws -> Figures {
 }
 
 do {
-  let results = try sheetOnly || imagesOnly ? [] : sizes.map(measure)
+  let results = try sheetOnly || imagesOnly || watchOnly ? [] : sizes.map(measure)
   if !results.isEmpty {
     Console.line("notifications   frame (median)   key update (median)   full paint   focus step   identical redraw")
   }
@@ -127,8 +129,9 @@ do {
       format: "key cost ratio   %d : %d notifications = %.2f×", large.count, small.count,
       large.keyMicros / small.keyMicros)
   }
-  if !imagesOnly { try sheetFigures() }
-  if !sheetOnly { try ImageFigures.run() }
+  if !imagesOnly && !watchOnly { try sheetFigures() }
+  if !sheetOnly && !watchOnly { try ImageFigures.run() }
+  if !sheetOnly && !imagesOnly { try WatchFigures.run() }
 } catch {
   Console.line("unterm-bench: \(error)", to: .standardError)
   exit(1)
