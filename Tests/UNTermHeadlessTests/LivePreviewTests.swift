@@ -271,4 +271,27 @@ struct LivePreviewTests {
     #expect(rig.session.state.store.delivered("req-1")?.request.content.title == "Ana again")
     #expect(rig.session.state.responses.count == 1)
   }
+
+  @Test("A theme file given with --theme is watched: a save recolours the screen, a broken one keeps the last")
+  func themeFile() throws {
+    let themeFile = try Fixtures.temporaryDirectory().appendingPathComponent("mine.json").path
+    try FileManager.default.copyItem(
+      atPath: Fixtures.themes.appendingPathComponent("dark.json").path, toPath: themeFile)
+    let rig = try Rig { $0.theme = themeFile }
+    #expect(rig.preview.files.contains(themeFile))
+    let before = rig.session.renderer.theme
+    let text = try String(contentsOfFile: themeFile, encoding: .utf8)
+    try text.replacingOccurrences(of: ##""title": { "fg": "#ffffff""##, with: ##""title": { "fg": "#ff0000""##)
+      .write(toFile: themeFile, atomically: true, encoding: .utf8)
+    rig.preview.apply([themeFile])
+    let recoloured = rig.session.renderer.theme
+    #expect(recoloured != before)
+    #expect(rig.session.state.fileProblems.isEmpty)
+
+    try "{ \"name\": ".write(toFile: themeFile, atomically: true, encoding: .utf8)
+    rig.preview.apply([themeFile])
+    #expect(rig.session.renderer.theme == recoloured, "the last good theme stays")
+    #expect(rig.session.state.fileProblems.map(\.file) == [themeFile])
+    #expect(rig.frame.contains("mine.json:"))
+  }
 }

@@ -244,7 +244,8 @@ struct PictureCommandTests {
     #expect(help.stdout.contains("Usage: unterm sheet"))
     #expect(
       try unterm(["--help"]).stdout.contains(
-        "unterm sheet [SESSION OPTIONS] [MODES] [APNS REQUEST HEADERS] [--now ISO8601] [SHEET OPTIONS] [--watch] PAYLOAD ..."))
+        "unterm sheet [SESSION OPTIONS] [MODES] [APNS REQUEST HEADERS] [--now ISO8601] [SHEET OPTIONS] [--watch] PAYLOAD ..."
+      ))
     #expect(try unterm(["render", "--help"]).stdout.contains("--format text|ansi|html|svg"))
   }
 
