@@ -235,9 +235,13 @@ final class WatchedProcess: @unchecked Sendable {
     throw TmuxDriver.Timeout(description: "\(what) did not come; stdout:\n\(output)\nstderr:\n\(errors)")
   }
 
-  /// Sends SIGINT and waits; the signal that ended the program, if one did.
+  /// Sends SIGINT and waits (at most 10 s, then SIGKILL); the signal that ended the program,
+  /// if one did.
   func interrupt() -> Int32? {
     process.interrupt()
+    let limit = Date().addingTimeInterval(10)
+    while process.isRunning && Date() < limit { Thread.sleep(forTimeInterval: 0.02) }
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     process.waitUntilExit()
     return process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
   }
