@@ -12,7 +12,7 @@ import UNTermTestSupport
 /// editors make them; the times the watcher is told (`now`) are the test's, so coalescing is
 /// checked exactly whatever the machine's load: inotify queues an event before the write that
 /// made it returns.
-@Suite("FileWatcher: saves seen through inotify, coalesced")
+@Suite("FileWatcher: saves seen through inotify, coalesced", .hangGuard)
 struct FileWatcherTests {
   let folder: URL
   let timing = FileWatcher.Timing()

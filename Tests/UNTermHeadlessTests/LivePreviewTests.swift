@@ -11,7 +11,7 @@ import UNTermTestSupport
 /// `unterm --watch`: saved files reload into the running session as events. The files are
 /// copies of the samples in a temporary folder, edited as an editor saves them; the session runs
 /// on the in-memory terminal, or is asked for its frame.
-@Suite("The live preview reloads saves into the running session", .serialized)
+@Suite("The live preview reloads saves into the running session", .serialized, .hangGuard)
 struct LivePreviewTests {
   /// A session on copies of the samples, its payloads delivered as `unterm` delivers them, a
   /// live preview of it, and an in-memory terminal with the interactive loop.
