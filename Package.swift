@@ -12,15 +12,21 @@ let package = Package(
   targets: [
     .target(name: "UserNotifications"),
     .target(name: "UserNotificationsUI", dependencies: ["UserNotifications"]),
-    .target(name: "UNTermCore", dependencies: ["UserNotifications", "UserNotificationsUI"]),
-    .target(name: "UNTermRender", dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermCore"]),
+    // GNU FriBidi (Debian: libfribidi-dev) through a C shim; only UNTermBidi calls it.
+    .target(name: "CFriBidi", linkerSettings: [.linkedLibrary("fribidi")]),
+    .target(name: "UNTermBidi", dependencies: ["CFriBidi"]),
+    .target(name: "UNTermCore", dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermBidi"]),
+    .target(
+      name: "UNTermRender", dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermBidi"]),
     .target(name: "CMediaDecode", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
     // libcurl through dlopen, on the first download (Debian: libcurl4; headers: libcurl4-openssl-dev).
     .target(name: "CMediaFetch"),
     .target(name: "UNTermMedia", dependencies: ["CMediaDecode", "CMediaFetch", "UserNotifications", "UNTermRender"]),
     .target(
       name: "UNTermHeadless",
-      dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermMedia"]),
+      dependencies: [
+        "UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermMedia", "UNTermBidi",
+      ]),
     // The terminal shell: the interactive loop, live delivery (socket, inbox), the demo.
     .target(
       name: "UNTermShell",
@@ -66,10 +72,12 @@ let package = Package(
     .testTarget(name: "UserNotificationsTests", dependencies: ["UserNotifications", "UNTermTestSupport"]),
     .testTarget(
       name: "UNTermCoreTests",
-      dependencies: ["UserNotifications", "UNTermCore", "UNTermTestSupport"]),
+      dependencies: ["UserNotifications", "UNTermCore", "UNTermTestSupport", "UNTermBidi"]),
     .testTarget(
       name: "UNTermRenderTests",
-      dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermTestSupport"]),
+      dependencies: [
+        "UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermTestSupport", "UNTermBidi",
+      ]),
     .testTarget(
       name: "AppleSampleTests",
       dependencies: ["UserNotifications", "UNTermCore", "UNTermHeadless", "UNTermTestSupport"],
@@ -80,7 +88,7 @@ let package = Package(
       name: "UNTermHeadlessTests",
       dependencies: [
         "UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermTestSupport", "UNTermShell",
-        "UNTermMedia", "unterm-log-stress", "unterm", "unterm-peak", "CMediaFixtures",
+        "UNTermMedia", "unterm-log-stress", "unterm", "unterm-peak", "CMediaFixtures", "UNTermBidi",
       ]),
     .testTarget(
       name: "UNTermMediaTests",

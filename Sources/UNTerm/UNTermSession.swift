@@ -103,6 +103,7 @@ public final class UNTermSession {
     settings.logFile = configuration.logFile
     settings.appName = configuration.appName
     settings.serviceTimeout = configuration.serviceTimeout
+    settings.bidi = TerminalBidi.mode(.auto, environment: ProcessInfo.processInfo.environment, controlsTerminal: true)
     let session: Session
     do {
       session = try SessionFactory.make(

@@ -57,6 +57,9 @@ package final class CursesTerminal: TerminalBackend {
     package var bracketedPaste = true
     /// How long to wait after Esc for the rest of an escape sequence.
     package var escapeDelayMilliseconds: Int32 = 25
+    /// Ask the terminal to show cells as written (BDSM reset) while open, because UNTerm puts
+    /// right-to-left text in display order itself (`--bidi visual`).
+    package var explicitBidi = false
 
     package init() {}
   }
@@ -255,10 +258,13 @@ package final class CursesTerminal: TerminalBackend {
 
     // ncurses has flushed everything it wrote while opening: these bytes go after it.
     if let pasteMode { Posix.writeAll(outputCopy, pasteMode.on) }
+    if options.explicitBidi { Posix.writeAll(outputCopy, RestoreSequence.explicitBidiOn) }
 
     if ownsSignals {
       TerminalSignals.setRestoreBytes(
-        RestoreSequence.bytes(lookup: Curses.stringCapability, mouseEnabled: mouse, pasteEnabled: pasteMode != nil))
+        RestoreSequence.bytes(
+          lookup: Curses.stringCapability, mouseEnabled: mouse, pasteEnabled: pasteMode != nil,
+          explicitBidi: options.explicitBidi))
       TerminalSignals.setPasteBytes(on: pasteMode?.on ?? [], off: pasteMode?.off ?? [])
       TerminalSignals.setActive(true)
       TerminalSignals.installCrash()
@@ -287,6 +293,7 @@ package final class CursesTerminal: TerminalBackend {
     if hasMouse { _ = Curses.setMouseMask(0) }
     _ = Curses.setCursorVisibility(1)
     Curses.endWindows()
+    if options.explicitBidi { Posix.writeAll(outputDescriptor, RestoreSequence.explicitBidiOff) }
     Curses.deleteScreen(screen)
     Curses.closeStream(outputStream)
     Curses.closeStream(inputStream)
@@ -305,12 +312,14 @@ package final class CursesTerminal: TerminalBackend {
     if ownsSignals { TerminalSignals.setActive(false) }
     if let pasteMode { Posix.writeAll(outputDescriptor, pasteMode.off) }
     Curses.endWindows()
+    if options.explicitBidi { Posix.writeAll(outputDescriptor, RestoreSequence.explicitBidiOff) }
     isSuspended = true
   }
 
   /// Takes the terminal again after `suspend()` and repaints it.
   package func resume() {
     guard isOpen, isSuspended else { return }
+    if options.explicitBidi { Posix.writeAll(outputDescriptor, RestoreSequence.explicitBidiOn) }
     Curses.refresh(window)
     if let pasteMode { Posix.writeAll(outputDescriptor, pasteMode.on) }
     isSuspended = false

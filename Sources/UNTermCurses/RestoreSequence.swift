@@ -12,21 +12,33 @@ package enum RestoreSequence {
   /// Turns bracketed paste off (xterm's mode 2004), where terminfo has no `BD`.
   package static let pasteOff: [UInt8] = Array("\u{1B}[?2004l".utf8)
 
+  /// ECMA-48 BDSM (mode 8): reset asks a terminal that runs the bidi algorithm itself (VTE, and
+  /// any that follows the terminal-wg BiDi proposal) to show each character in the cell it is
+  /// written to, while UNTerm reorders right-to-left text; set gives it back its own (implicit)
+  /// bidi, the default. Terminals that do not know the mode ignore both.
+  package static let explicitBidiOn: [UInt8] = Array("\u{1B}[8l".utf8)
+  package static let explicitBidiOff: [UInt8] = Array("\u{1B}[8h".utf8)
+
   /// The restore bytes from a terminal's capabilities.
   ///
   /// - Parameters:
   ///   - lookup: A string capability by terminfo name, or `nil` when the terminal lacks it.
   ///   - mouseEnabled: Whether mouse reporting was turned on.
   ///   - pasteEnabled: Whether bracketed paste was turned on.
+  ///   - explicitBidi: Whether the terminal was asked to leave bidi to UNTerm.
   /// - Returns: the capabilities in `capabilities` order with padding removed, mouse-off
-  ///   sequences and then paste off (`BD`) after `op` when they were on.
-  package static func bytes(lookup: (String) -> [UInt8]?, mouseEnabled: Bool, pasteEnabled: Bool = false) -> [UInt8] {
+  ///   sequences and then paste off (`BD`) after `op` when they were on, and the terminal's own
+  ///   bidi back last.
+  package static func bytes(
+    lookup: (String) -> [UInt8]?, mouseEnabled: Bool, pasteEnabled: Bool = false, explicitBidi: Bool = false
+  ) -> [UInt8] {
     var out: [UInt8] = []
     for name in capabilities {
       if name == "rmkx" && mouseEnabled { out += mouseOff }
       if name == "rmkx" && pasteEnabled { out += removingPadding(lookup("BD") ?? pasteOff) }
       if let value = lookup(name) { out += removingPadding(value) }
     }
+    if explicitBidi { out += explicitBidiOff }
     return out
   }
 

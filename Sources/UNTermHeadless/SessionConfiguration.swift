@@ -1,4 +1,5 @@
 import Foundation
+import UNTermBidi
 import UNTermCore
 import UserNotifications
 import UserNotificationsUI
@@ -30,6 +31,8 @@ package struct SessionConfiguration: Sendable {
   /// The APNs request headers for the payloads the command line names (`--push-type`,
   /// `--priority`, `--collapse-id`, `--expiration`, `--topic`); over each file's `apns-headers`.
   package var apnsHeaders = APNsHeaders()
+  /// Who reorders right-to-left text (`--bidi`, resolved from `auto` by the command).
+  package var bidi: BidiMode = .visual
 
   package init() {}
 
@@ -48,6 +51,7 @@ package struct SessionConfiguration: Sendable {
     settings.timeSensitiveBreaksThrough = timeSensitiveBreaksThrough
     settings.summaryTimes = summaryTimes
     settings.textSize = textSize
+    settings.bidi = bidi
     return settings
   }
 }

@@ -60,6 +60,7 @@ package final class InteractiveShell {
   package func run() throws(CursesTerminalError) -> Int32? {
     var options = CursesTerminal.Options()
     options.politeTermination = true
+    options.explicitBidi = session.state.bidi == .visual
     let terminal = try CursesTerminal(options: options)
     defer { terminal.close() }
     if terminal.repairedInheritedModes {

@@ -26,7 +26,9 @@ enum InteractiveCommand {
       )
     }
     ensureBacktraceSettings()
-    let options = parsed.session
+    var options = parsed.session
+    options.bidi = TerminalBidi.mode(
+      parsed.bidi, environment: ProcessInfo.processInfo.environment, controlsTerminal: true)
     var feeder: DemoFeeder?
     if demo {
       guard let samples = Resources.samples else {

@@ -53,6 +53,8 @@ struct ParsedOptions: Sendable {
   var socket: String?
   /// `--watch`: reload and redraw on every save of a file on the command line.
   var watch = false
+  /// `--bidi` as given; each command resolves `auto` for where its screens go.
+  var bidi = BidiSetting.auto
   var help = false
 }
 

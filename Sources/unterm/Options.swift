@@ -98,6 +98,11 @@ extension OptionDeclaration {
         "print the service-extension pipeline's steps to stderr (the interactive session shows them in its activity pane)",
       in: .session
     ) { $0.session.trace = true },
+    .option(
+      "--bidi", OptionValue<BidiSetting>.choice,
+      "who reorders right-to-left text: UNTerm (visual: reordered, letters joined), or a terminal that does bidi itself (terminal); auto means terminal in Konsole and mlterm, and in VTE where UNTerm cannot switch its bidi off (tmux, a printed screen), else visual",
+      default: "auto", in: .session
+    ) { $0.bidi = $1 },
 
     // The APNs request's headers.
     .option(

@@ -44,7 +44,11 @@ enum RenderCommand {
 
   /// One screen, as the options ask for it, ready to print (a final line feed included).
   private static func screen(_ parsed: ParsedOptions, _ payloads: [String]) throws(UNTermError) -> SafeText {
-    let configuration = parsed.session
+    var configuration = parsed.session
+    // A printed screen stays on a terminal UNTerm no longer controls.
+    configuration.bidi = TerminalBidi.mode(
+      parsed.bidi, environment: ProcessInfo.processInfo.environment, controlsTerminal: false,
+      isTerminal: isatty(STDOUT_FILENO) == 1)
     let view = parsed.render.view
     let color = parsed.render.color
     var request = ScreenRequest(configuration: configuration, payloads: payloads, now: parsed.render.now ?? Date())

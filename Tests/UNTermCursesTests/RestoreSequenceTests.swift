@@ -37,6 +37,15 @@ struct RestoreSequenceTests {
     #expect(!text(off).contains("2004"))
   }
 
+  @Test("A terminal asked to leave bidi to UNTerm gets its own bidi back last")
+  func explicitBidi() {
+    let bytes = RestoreSequence.bytes(
+      lookup: { xterm[$0].map { Array($0.utf8) } }, mouseEnabled: false, explicitBidi: true)
+    #expect(text(bytes).hasSuffix("\u{1B}[?1049l\u{1B}[23;0;0t\u{1B}[8h"))
+    #expect(
+      !text(RestoreSequence.bytes(lookup: { xterm[$0].map { Array($0.utf8) } }, mouseEnabled: false)).contains("[8h"))
+  }
+
   @Test("Missing capabilities are skipped")
   func missing() {
     #expect(

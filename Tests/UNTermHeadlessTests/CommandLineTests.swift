@@ -32,12 +32,28 @@ struct CommandLineTests {
     for args in [
       ["render", "--bogus", "x.json"], ["render", "--view"], ["render", "--view", "side", "x.json"],
       ["lint"], ["render"], ["frobnicate"], ["render", "--size", "80by24", "x.json"],
+      ["render", "--bidi", "rtl", "x.json"],
     ] {
       let result = try unterm(args)
       #expect(result.status == 2, "\(args)")
       #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
       #expect(result.stderr.contains("error: "))
     }
+  }
+
+  @Test func renderReordersRightToLeftTextUnlessTheTerminalDoes() throws {
+    let path = try write(#"{"aps":{"alert":{"title":"عائشہ","body":"مرحبا gpt-5"}}}"#)
+    let base = ["render", "--size", "47x8", "--now", "2025-11-29T20:00:00Z", path]
+    let visual = try unterm(base)
+    #expect(visual.status == 0)
+    #expect(visual.stdout.contains("│                                     ﮧﺸﺋﺎﻋ │"))
+    #expect(visual.stdout.contains("│                               gpt-5 ﺎﺒﺣﺮﻣ │"))
+    let terminal = try unterm(["render", "--bidi", "terminal"] + base.dropFirst())
+    #expect(terminal.stdout.contains("│                                     عائشہ │"))
+    #expect(terminal.stdout.contains("│                               مرحبا gpt-5 │"))
+    // Written to a pipe, even Konsole's environment gets display order: `auto` is visual.
+    let konsole = try unterm(base, environment: ["KONSOLE_VERSION": "230804", "LANG": "C.UTF-8"])
+    #expect(konsole.stdout == visual.stdout)
   }
 
   @Test func missingFileExits66() throws {

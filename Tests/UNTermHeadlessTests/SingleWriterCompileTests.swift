@@ -32,13 +32,18 @@ struct SingleWriterCompileTests {
     defer { try? FileManager.default.removeItem(at: dir) }
     let file = dir.appendingPathComponent("outside.swift")
     try Data(source.utf8).write(to: file)
+    // The C modules below the core (CFriBidi) are found through the module maps SwiftPM wrote.
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: products.path)) ?? []
+    let moduleMaps = names.filter { $0.hasSuffix(".build") }.map {
+      products.appendingPathComponent($0).appendingPathComponent("module.modulemap").path
+    }.filter { FileManager.default.fileExists(atPath: $0) }
     let result = try Fixtures.run(
       compiler,
       [
         "-typecheck", "-package-name", try Self.packageName(products: products), "-I",
         products.appendingPathComponent("Modules").path, "-module-cache-path", dir.appendingPathComponent("cache").path,
-        file.path,
-      ], timeout: 600)  // the compiler loading the modules can take minutes on a busy machine
+      ] + moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] } + [file.path],
+      timeout: 600)  // the compiler loading the modules can take minutes on a busy machine
     let errors = result.stderr.split(separator: "\n").filter { $0.contains(": error: ") }.map(String.init)
     return (result.status, errors)
   }

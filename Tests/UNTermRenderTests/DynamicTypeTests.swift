@@ -48,7 +48,7 @@ struct DynamicTypeTests {
       Issue.record("not text")
       return
     }
-    #expect(lines.allSatisfy { DisplayWidth.of($0) <= 13 }, "\(lines)")
+    #expect(lines.allSatisfy { DisplayWidth.of($0.text) <= 13 }, "\(lines)")
   }
 
   @Test func aBudgetCutsTextAtItsLeading() {

@@ -39,7 +39,7 @@ struct KeyBindingTests {
         "           │ ?           show these keys                            │",
         "           │ q Ctrl-C    quit (Ctrl-C even in a text field)         │",
         "           │ type        type into a reply or the passcode          │",
-        "           │ ← → ⌫ Del   move the cursor, delete (text field)       │",
+        "           │ ← → ⇧ ⌫ Del move, select (⇧), delete (text field)      │",
         "     1 in N│ any key     close this overlay                         │",
         "           ╰────────────────────────────────────────────────────────╯",
         " iPhone · Unlocked │ any key close",

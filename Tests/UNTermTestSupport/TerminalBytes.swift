@@ -23,8 +23,9 @@ package enum TerminalBytes {
   /// DEC private modes (`ESC [ ? N h/l`) ncurses and UNTerm switch: cursor keys, autowrap,
   /// cursor blink and visibility, mouse reports, the alternate screen, bracketed paste.
   private static let privateModes: Set<Int> = [1, 7, 12, 25, 1000, 1002, 1003, 1006, 1049, 2004]
-  /// ANSI modes: insert mode.
-  private static let ansiModes: Set<Int> = [4]
+  /// ANSI modes: insert mode, and BDSM (8), which UNTerm resets while it reorders right-to-left
+  /// text itself (`--bidi visual`) and sets again on the way out.
+  private static let ansiModes: Set<Int> = [4, 8]
   /// Window operations xterm-256color's smcup/rmcup write: push and pop the title (never set it).
   private static let windowOperations: Set<String> = ["22;0;0", "23;0;0"]
   /// Two-byte escapes: charset G0 (`( B`, `( 0`), keypad modes, save/restore cursor, index,

@@ -1,4 +1,5 @@
 import Foundation
+import UNTermBidi
 import UserNotificationsUI
 
 /// How a session starts: the device and what the user chose on the command line or in the
@@ -31,6 +32,8 @@ package struct CenterSettings: Hashable, Sendable {
   package var timeZone = TimeZone(identifier: "UTC") ?? .current
   /// The user's Dynamic Type size (`--text-size`).
   package var textSize = DynamicTypeSize.default
+  /// Who reorders right-to-left text (`--bidi`, resolved from `auto`).
+  package var bidi: BidiMode = .visual
 
   package init() {}
 }

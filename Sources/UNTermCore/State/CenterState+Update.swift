@@ -122,6 +122,7 @@ extension CenterState {
     timeZone = settings.timeZone
     summaryCheckedUntil = now
     textSize = settings.textSize
+    bidi = settings.bidi
   }
 
   private mutating func adopt(_ adopted: NotificationStore, clockShift shift: TimeInterval) {
@@ -424,10 +425,19 @@ extension CenterState {
       }
     case .insert:
       if case .character(let c) = key { editField { $0.insert(String(c)) } }
-    case .cursorLeft: editField { $0.moveLeft() }
-    case .cursorRight: editField { $0.moveRight() }
+    // The arrows move the caret on screen, in display order in right-to-left text.
+    case .cursorLeft: editField { [bidi] in $0.moveOnScreen(right: false, extend: false, mode: bidi) }
+    case .cursorRight: editField { [bidi] in $0.moveOnScreen(right: true, extend: false, mode: bidi) }
     case .cursorStart: editField { $0.moveToStart() }
     case .cursorEnd: editField { $0.moveToEnd() }
+    case .select:
+      guard case .modified(let moved, _) = key else { break }
+      switch moved {
+      case .left: editField { [bidi] in $0.moveOnScreen(right: false, extend: true, mode: bidi) }
+      case .right: editField { [bidi] in $0.moveOnScreen(right: true, extend: true, mode: bidi) }
+      case .home: editField { $0.moveToStart(extend: true) }
+      default: editField { $0.moveToEnd(extend: true) }
+      }
     case .deleteBackward: editField { $0.deleteBackward() }
     case .deleteForward: editField { $0.deleteForward() }
     }

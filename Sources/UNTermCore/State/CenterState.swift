@@ -1,4 +1,5 @@
 import Foundation
+import UNTermBidi
 import UserNotifications
 import UserNotificationsUI
 
@@ -175,6 +176,8 @@ package struct CenterState: @unchecked Sendable {
   /// Whether `appName` was set explicitly (`--app-name`), overriding payload bundles.
   package internal(set) var isAppNameExplicit = false
   package internal(set) var appState: AppState = .background
+  /// Who puts right-to-left text in display order: UNTerm, or the terminal.
+  package internal(set) var bidi: BidiMode = .visual
   package internal(set) var themeName = "default"
   package internal(set) var themeNames: [String] = ["default"]
   package internal(set) var banner: Banner?

@@ -12,7 +12,7 @@ package enum Key: Hashable, Sendable, CustomStringConvertible {
   case interrupt
 
   /// The key a script names: `enter esc space tab backspace delete up down left right home end`,
-  /// `pgup`, `pgdn`, or one character.
+  /// `pgup`, `pgdn`, `shift-left`, `shift-right`, `shift-home`, `shift-end`, or one character.
   package init?(scriptName name: String) {
     switch name.lowercased() {
     case "enter", "return": self = .enter
@@ -29,6 +29,10 @@ package enum Key: Hashable, Sendable, CustomStringConvertible {
     case "end": self = .end
     case "pgup", "pageup": self = .pageUp
     case "pgdn", "pagedown": self = .pageDown
+    case "shift-left": self = .modified(.left, .shift)
+    case "shift-right": self = .modified(.right, .shift)
+    case "shift-home": self = .modified(.home, .shift)
+    case "shift-end": self = .modified(.end, .shift)
     default:
       guard name.count == 1, let c = name.first else { return nil }
       self = .character(c)

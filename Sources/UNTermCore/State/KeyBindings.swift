@@ -32,6 +32,8 @@ package enum KeyPattern: Hashable, Sendable {
   case character
   /// Any key at all (the keys overlay closes).
   case anyKey
+  /// Shift with `←` `→` `Home` `End` (a text field's selection).
+  case shifted
 
   /// Whether a pressed key is one of these.
   package func matches(_ pressed: Key) -> Bool {
@@ -42,6 +44,9 @@ package enum KeyPattern: Hashable, Sendable {
       if case .character = pressed { return true }
       return false
     case .anyKey: return true
+    case .shifted:
+      guard case .modified(let key, let modifiers) = pressed, modifiers == .shift else { return false }
+      return [.left, .right, .home, .end].contains(key)
     }
   }
 
@@ -49,7 +54,7 @@ package enum KeyPattern: Hashable, Sendable {
   var precedence: Int {
     switch self {
     case .key: return 0
-    case .actionNumber: return 1
+    case .actionNumber, .shifted: return 1
     case .character: return 2
     case .anyKey: return 3
     }
@@ -68,6 +73,7 @@ package enum KeyPattern: Hashable, Sendable {
     case .actionNumber: return "1–9 0"
     case .character: return "type"
     case .anyKey: return "any key"
+    case .shifted: return "⇧"
     }
   }
 
@@ -78,6 +84,7 @@ package enum KeyPattern: Hashable, Sendable {
     case .actionNumber: return "`1`–`9`, `0`"
     case .character: return "typing"
     case .anyKey: return "any key"
+    case .shifted: return "`Shift` with `←` `→` `Home` `End`"
     }
   }
 }
@@ -94,7 +101,7 @@ package enum KeyAction: Hashable, Sendable {
   case chooseAction, selectPrevious, selectNext, activate, nextExtensionButton, playPause
   case scrollUp, scrollDown, closeExpanded
   // A text field
-  case insert, cursorLeft, cursorRight, cursorStart, cursorEnd, deleteBackward, deleteForward, submit, cancel
+  case insert, cursorLeft, cursorRight, cursorStart, cursorEnd, deleteBackward, deleteForward, submit, cancel, select
   // The keys overlay
   case closeKeys
 }
@@ -331,10 +338,12 @@ package enum KeyBindings {
         context == .textField ? StatusHint("type", state.passcodePrompt != nil ? "passcode" : "reply") : nil
       }),
     KeyBinding(
-      "move the cursor, delete (text field)",
-      about: "in a text field, move the cursor, delete before or after it",
+      "move, select (⇧), delete (text field)",
+      about:
+        "in a text field, move the cursor on screen (in right-to-left text too, as on iOS), select with `Shift` (typing, `Backspace` and `Delete` replace the selection), delete before or after the cursor",
       [
         ([.key(.left)], [.textField], .cursorLeft), ([.key(.right)], [.textField], .cursorRight),
+        ([.shifted], [.textField], .select),
         ([.key(.backspace)], [.textField], .deleteBackward), ([.key(.delete)], [.textField], .deleteForward),
       ]),
     KeyBinding(

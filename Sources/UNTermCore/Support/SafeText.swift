@@ -1,3 +1,5 @@
+import UNTermBidi
+
 /// Text that may be written to a terminal: nothing in it is a control a terminal acts on except
 /// what the program wrote itself.
 ///
@@ -123,9 +125,19 @@ extension SafeText {
     switch v {
     case 0x00..<0x20: return String(Character(Unicode.Scalar(0x2400 + v) ?? "?"))
     case 0x7F: return "\u{2421}"
-    case 0x80...0x9F: return "‹\(String(v, radix: 16, uppercase: true))›"
-    default: return bidiControls[v].map { "‹\($0)›" }
+    case 0x80...0x9F: return placeholder(named: String(v, radix: 16, uppercase: true))
+    default: return bidiControls[v].map { placeholder(named: $0) }
     }
+  }
+
+  /// A named placeholder, `‹RLO›`: in the brackets the bidi layout keeps whole
+  /// (`BidiParagraph.placeholderOpen`), so it reads the same in right-to-left text.
+  package static func placeholder(named name: String) -> String {
+    var out = String.UnicodeScalarView()
+    out.append(BidiParagraph.placeholderOpen)
+    out.append(contentsOf: name.unicodeScalars)
+    out.append(BidiParagraph.placeholderClose)
+    return String(out)
   }
 
   /// Whether UTF-8 text might hold a character the sanitizer changes: a C0 control or DEL, a C1

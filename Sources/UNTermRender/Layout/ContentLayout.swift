@@ -7,7 +7,7 @@ import UserNotificationsUI
 package struct ContentBlock: @unchecked Sendable {
   package enum Kind: @unchecked Sendable {
     /// Wrapped, sanitized lines of text.
-    case text(lines: [String], role: Role, style: UNTextStyle)
+    case text(lines: [TextLine], role: Role, style: UNTextStyle)
     /// An image: an attachment or a file, drawn as block art when it can be decoded.
     case image(ImageReference)
     /// A player line for an audio or movie attachment: playing or not, and seconds played.
@@ -42,8 +42,7 @@ package struct ContentBlock: @unchecked Sendable {
     let safe = TerminalText.sanitize(text)
     let columns = Projection.textColumns(width, style: style, size: size)
     let lines =
-      maxLines.map { TextLayout.wrap(safe, width: columns, maxLines: $0) }
-      ?? TextLayout.wrap(safe, width: columns)
+      TextLayout.lines(safe, width: columns, maxLines: maxLines)
     return ContentBlock(
       kind: .text(lines: lines, role: role, style: style), name: name,
       points: Double(lines.count) * style.lineHeight(at: size), rows: lines.count)

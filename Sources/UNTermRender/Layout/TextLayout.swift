@@ -1,3 +1,5 @@
+import UNTermBidi
+
 /// Wrapping and truncating sanitized text by display width, never splitting a grapheme
 /// cluster.
 package enum TextLayout {
@@ -16,66 +18,74 @@ package enum TextLayout {
     guard width > 0 else { return [] }
     var lines: [String] = []
     for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      lines += wrapParagraph(String(paragraph), width: width)
+      let clusters = Array(paragraph)
+      lines += wrapRanges(clusters, width: width).map { String(clusters[$0]) }
     }
     return lines
   }
 
-  private static func wrapParagraph(_ text: String, width: Int) -> [String] {
-    if text.isEmpty { return [""] }
-    var lines: [String] = []
-    var line = ""
+  /// Where a paragraph's lines are, as ranges of its clusters: the one line-breaking rule
+  /// every wrap uses. Spaces at a break belong to no line.
+  static func wrapRanges(_ clusters: [Character], width: Int) -> [Range<Int>] {
+    if clusters.isEmpty { return [0..<0] }
+    var lines: [Range<Int>] = []
+    var lineStart = 0
+    var lineEnd = 0
     var lineWidth = 0
-    var word = ""
+    var wordStart = 0
+    var wordEnd = 0
     var wordWidth = 0
 
     func flushWord() {
-      guard !word.isEmpty else { return }
+      guard wordEnd > wordStart else { return }
       if lineWidth + wordWidth <= width {
-        line += word
+        if lineEnd == lineStart { lineStart = wordStart }
+        lineEnd = wordEnd
         lineWidth += wordWidth
       } else {
         // Drop the space that ended the previous line.
-        while line.hasSuffix(" ") {
-          line.removeLast()
+        while lineEnd > lineStart && clusters[lineEnd - 1] == " " {
+          lineEnd -= 1
           lineWidth -= 1
         }
-        if !line.isEmpty || lineWidth > 0 { lines.append(line) }
-        line = ""
+        if lineEnd > lineStart || lineWidth > 0 { lines.append(lineStart..<lineEnd) }
+        var start = wordStart
+        if clusters[start] == " " { start += 1 }
+        lineStart = start
+        lineEnd = start
         lineWidth = 0
-        var rest = word
-        if rest.hasPrefix(" ") { rest.removeFirst() }
-        for c in rest {
-          let w = max(1, DisplayWidth.of(c))
+        for i in start..<wordEnd {
+          let w = max(1, DisplayWidth.of(clusters[i]))
           if lineWidth + w > width && lineWidth > 0 {
-            lines.append(line)
-            line = ""
+            lines.append(lineStart..<i)
+            lineStart = i
             lineWidth = 0
           }
-          line.append(c)
+          lineEnd = i + 1
           lineWidth += w
         }
       }
-      word = ""
+      wordStart = wordEnd
       wordWidth = 0
     }
 
-    for c in text {
+    for (i, c) in clusters.enumerated() {
       let w = DisplayWidth.of(c)
       if c == " " {
         flushWord()
-        word = " "
+        wordStart = i
+        wordEnd = i + 1
         wordWidth = 1
         continue
       }
-      let breaksAfter = w >= 2  // CJK and emoji may break after themselves
-      word.append(c)
+      if wordEnd == wordStart { wordStart = i }
+      wordEnd = i + 1
       wordWidth += max(1, w)
-      if breaksAfter { flushWord() }
+      if w >= 2 { flushWord() }  // CJK and emoji may break after themselves
     }
     flushWord()
-    while line.hasSuffix(" ") { line.removeLast() }
-    lines.append(line)
+    while lineEnd > lineStart && clusters[lineEnd - 1] == " " { lineEnd -= 1 }
+    lines.append(lineStart..<lineEnd)
     return lines
   }
 
@@ -108,4 +118,73 @@ package enum TextLayout {
     let t = truncate(text, width: width)
     return t + String(repeating: " ", count: max(0, width - DisplayWidth.of(t)))
   }
+
+  // MARK: - Lines for display, right-to-left text included
+
+  /// Sanitized text broken into lines of at most `width` columns, as `wrap` breaks it, each
+  /// ready to draw in either bidi mode: paragraphs are resolved whole, broken in logical
+  /// order, then each line is reordered on its own.
+  package static func lines(_ text: String, width: Int, maxLines: Int? = nil) -> [TextLine] {
+    guard width > 0, maxLines.map({ $0 > 0 }) ?? true else { return [] }
+    var out: [TextLine] = []
+    var truncatedParagraph: BidiParagraph?
+    paragraphs: for paragraphText in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      let paragraph = BidiParagraph(paragraphText)
+      for range in wrapRanges(paragraph.clusters, width: width) {
+        if let maxLines, out.count == maxLines {
+          truncatedParagraph = paragraph
+          break paragraphs
+        }
+        out.append(TextLine(paragraph, range))
+      }
+    }
+    if let paragraph = truncatedParagraph, let last = out.popLast() {
+      out.append(TextLine(withEllipsis(last.text, width: width), isRightToLeft: paragraph.isRightToLeft))
+    }
+    return out
+  }
+
+  /// One line of sanitized text cut to `width` columns with an ellipsis, as `truncate` cuts
+  /// it, ready to draw in either bidi mode.
+  package static func line(_ text: String, width: Int) -> TextLine {
+    guard width > 0 else { return TextLine("", isRightToLeft: false) }
+    let paragraph = BidiParagraph(text)
+    if DisplayWidth.of(text) <= width { return TextLine(paragraph, 0..<paragraph.clusters.count) }
+    // The direction comes from the whole text, even when the cut leaves no strong letter.
+    return TextLine(withEllipsis(text, width: width), isRightToLeft: paragraph.isRightToLeft)
+  }
+}
+
+/// One line of sanitized text ready to draw: in logical order for a terminal that reorders
+/// right-to-left text itself, and in display order (reordered, Arabic letters joined, brackets
+/// mirrored) for one that does not. A line of a right-to-left paragraph is aligned right.
+package struct TextLine: Hashable, Sendable, CustomStringConvertible {
+  /// The line in logical order, as written.
+  package let text: String
+  /// The line as UNTerm draws it in `visual` mode.
+  package let visual: String
+  /// Whether the line's paragraph reads right to left.
+  package let isRightToLeft: Bool
+
+  /// A line of a resolved paragraph.
+  init(_ paragraph: BidiParagraph, _ range: Range<Int>) {
+    text = String(paragraph.clusters[range])
+    visual = paragraph.visualLine(range)
+    isRightToLeft = paragraph.isRightToLeft
+  }
+
+  /// A line resolved on its own, in a paragraph of the given direction.
+  init(_ text: String, isRightToLeft: Bool) {
+    let paragraph = BidiParagraph(text, direction: isRightToLeft ? .rightToLeft : .leftToRight)
+    self.text = text
+    visual = paragraph.visualLine(0..<paragraph.clusters.count)
+    self.isRightToLeft = isRightToLeft
+  }
+
+  /// The text drawn in a bidi mode.
+  package func displayed(_ mode: BidiMode) -> String {
+    mode == .visual ? visual : text
+  }
+
+  package var description: String { text }
 }

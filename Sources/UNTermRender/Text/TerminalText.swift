@@ -8,6 +8,7 @@ import UNTermCore
 ///   CR and BS cannot overwrite text and nothing after a NUL is lost.
 /// - Every bidi-control character (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069)
 ///   becomes a named placeholder (‹RLO›, ‹LRI›…), so a payload cannot reorder its neighbours.
+///   The bidi layout keeps such a placeholder whole (`BidiParagraph.placeholderOpen`).
 /// - Line breaks (LF, CRLF, U+2028, U+2029) stay line breaks; a tab becomes a space.
 /// - ZWJ and ZWNJ are kept between letters (Indic and Persian need them); a ZWJ that joins two
 ///   emoji is dropped, because terminals disagree on the width of joined emoji and a border
@@ -100,11 +101,11 @@ package enum TerminalText {
     var out = ""
     for scalar in text.unicodeScalars {
       if let name = invisibleNames[scalar.value] {
-        out += "‹\(name)›"
+        out += SafeText.placeholder(named: name)
       } else if scalar.value == 0x0A {
         out += "⏎"
       } else {
-        out += "‹U+\(String(scalar.value, radix: 16, uppercase: true))›"
+        out += SafeText.placeholder(named: "U+\(String(scalar.value, radix: 16, uppercase: true))")
       }
     }
     return out

@@ -37,20 +37,21 @@ extension Renderer {
     if unavailable != nil { thumbnail = nil }
     let textWidth = thumbnail == nil ? inner : inner - Self.thumbnailSize.columns - 1
     guard textWidth > 4 else { return }
-    var lines: [(String, Role)] = []
+    var lines: [(TextLine, Role)] = []
     // At larger text sizes fewer letters fit a line: each style wraps as its size says.
     func columns(_ style: UNTextStyle) -> Int { Projection.textColumns(textWidth, style: style, size: state.textSize) }
-    if !shown.title.isEmpty { lines.append((TextLayout.truncate(shown.title, width: columns(.headline)), .title)) }
+    if !shown.title.isEmpty { lines.append((TextLayout.line(shown.title, width: columns(.headline)), .title)) }
     if !shown.subtitle.isEmpty {
-      lines.append((TextLayout.truncate(shown.subtitle, width: columns(.subheadline)), .subtitle))
+      lines.append((TextLayout.line(shown.subtitle, width: columns(.subheadline)), .subtitle))
     }
     let maxBody = Self.bannerBodyLines(hasTitle: !shown.title.isEmpty, hasSubtitle: !shown.subtitle.isEmpty)
-    for line in TextLayout.wrap(shown.body, width: columns(.body), maxLines: maxBody) where !shown.body.isEmpty {
+    for line in TextLayout.lines(shown.body, width: columns(.body), maxLines: maxBody) where !shown.body.isEmpty {
       lines.append((line, .body))
     }
-    if let unavailable { lines.append((TextLayout.truncate(unavailable, width: textWidth), .secondary)) }
+    if let unavailable { lines.append((TextLayout.line(unavailable, width: textWidth), .secondary)) }
     if thumbnail != nil, lines.count < Self.thumbnailSize.rows {
-      lines += Array(repeating: ("", .body), count: Self.thumbnailSize.rows - lines.count)
+      lines += Array(
+        repeating: (TextLayout.line("", width: textWidth), .body), count: Self.thumbnailSize.rows - lines.count)
     }
     let hint = actionHint(notification, state, width: inner)
     let height = 2 + 1 + lines.count + (hint == nil ? 0 : 1)
@@ -58,8 +59,8 @@ extension Renderer {
     canvas.box(rect, role: .cardBorder)
     canvas.frame.regions[.card] = rect
     drawHeader(&canvas, state, notification, x: rect.x + 2, y: rect.y + 1, width: inner)
-    for (i, (text, role)) in lines.enumerated() {
-      canvas.text(text, x: rect.x + 2, y: rect.y + 2 + i, role: role, clip: rect.inset(dx: 1, dy: 1))
+    for (i, (line, role)) in lines.enumerated() {
+      canvas.line(line, x: rect.x + 2, y: rect.y + 2 + i, width: textWidth, role: role, clip: rect.inset(dx: 1, dy: 1))
     }
     if let thumbnail {
       drawThumbnail(

@@ -120,9 +120,9 @@ extension Renderer {
       // A line that may quote a notification's content waits until previews show again.
       let shown = notice.revealsContent && state.arePreviewsHidden ? Self.hiddenNotice : paths.apply(notice.text)
       let text = TerminalText.sanitize(shown, multiline: false)
-      let lines = TextLayout.wrap(text, width: area.width, maxLines: 4)
+      let lines = TextLayout.lines(text, width: area.width, maxLines: 4)
       for line in lines where y < area.maxY {
-        canvas.text(line, x: area.x, y: y, role: role)
+        canvas.line(line, x: area.x, y: y, width: nil, role: role)
         y += 1
       }
     }

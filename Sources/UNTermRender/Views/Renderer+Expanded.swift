@@ -1,3 +1,4 @@
+import UNTermBidi
 import UNTermCore
 import UserNotifications
 import UserNotificationsUI
@@ -216,7 +217,7 @@ extension Renderer {
 
   /// One drawable row of content.
   enum ContentRow {
-    case text(String, Role)
+    case text(TextLine, Role)
     /// One row of an image; `caption` is drawn on the middle row (the media button).
     case image(ImageReference, row: Int, rows: Int, caption: String?)
     case media(UNNotificationAttachment, playing: Bool, elapsed: TimeInterval)
@@ -268,8 +269,8 @@ extension Renderer {
 
   func drawContentRow(_ canvas: inout Canvas, _ row: ContentRow, x: Int, y: Int, width: Int, clip: Rect) {
     switch row {
-    case .text(let text, let role):
-      canvas.text(text, x: x, y: y, role: role, clip: clip)
+    case .text(let line, let role):
+      canvas.line(line, x: x, y: y, width: width, role: role, clip: clip)
     case .image(let image, let index, let total, let caption):
       defer {
         if let caption, index == total / 2 {
@@ -397,21 +398,68 @@ extension Renderer {
       canvas.frame.cursor = (field.x + 2, field.y + 1)
       return
     }
-    // Scroll horizontally so the cursor stays in view.
-    let safe = TerminalText.sanitize(text, multiline: false)
-    let before = TerminalText.sanitize(reply.field.textBeforeCursor, multiline: false)
-    let cursorColumn = DisplayWidth.of(before)
-    var skip = 0
-    if cursorColumn > textWidth - 1 { skip = cursorColumn - (textWidth - 1) }
-    var visible = ""
-    var column = 0
-    for c in safe {
-      let w = DisplayWidth.of(c)
-      if column >= skip { visible.append(c) }
-      column += w
+    let layout = FieldLayout(reply.field, mode: state.bidi)
+    // Right-to-left text sits at the right of the field; text longer than the field scrolls so
+    // the caret stays in view.
+    let caret = layout.caretColumn
+    var offset = layout.isRightToLeft && layout.width <= textWidth ? textWidth - layout.width : 0
+    if layout.width > textWidth { offset = -max(0, caret - (textWidth - 1)) }
+    let style = theme[.field]
+    var selected = style
+    selected.attributes.formSymmetricDifference(.reverse)
+    for unit in layout.units {
+      let x = offset + unit.column
+      guard x >= 0, x + unit.width <= textWidth else { continue }
+      canvas.grid.write(
+        unit.text, x: field.x + 2 + x, y: field.y + 1, style: unit.isSelected ? selected : style,
+        clip: field.inset(dx: 1, dy: 1))
     }
-    let shown = TextLayout.truncate(visible, width: textWidth)
-    canvas.text(shown, x: field.x + 2, y: field.y + 1, role: .field, clip: field.inset(dx: 1, dy: 1))
-    canvas.frame.cursor = (field.x + 2 + min(textWidth, cursorColumn - skip), field.y + 1)
+    canvas.frame.cursor = (field.x + 2 + min(textWidth, max(0, offset + caret)), field.y + 1)
+  }
+}
+
+/// A text field's text as drawn: one unit per cluster of the typed text, sanitized, in display
+/// order with the columns they take, and the caret's column, so what is drawn and how the
+/// caret moves (`TextField.moveOnScreen`) agree.
+struct FieldLayout {
+  struct Unit {
+    /// The cluster as drawn: sanitized (a control shows as its placeholder), and in `visual`
+    /// mode shaped (Arabic joining forms, mirrored brackets; no ligatures, so every cluster
+    /// keeps a cell of its own for the caret).
+    var text: String
+    var column: Int
+    var width: Int
+    var isSelected: Bool
+  }
+
+  var units: [Unit] = []
+  /// Columns the whole text takes.
+  var width = 0
+  var caretColumn = 0
+  var isRightToLeft = false
+
+  init(_ field: TextField, mode: BidiMode) {
+    let paragraph = BidiParagraph(field.text)
+    let count = paragraph.clusters.count
+    let shapes =
+      mode == .visual ? paragraph.shaped(0..<count, ligatures: false) : paragraph.clusters.map { String($0) }
+    let order = mode == .visual ? paragraph.visualOrder(of: 0..<count) : Array(0..<count)
+    isRightToLeft = paragraph.isRightToLeft
+    // Where each display unit starts, left to right.
+    var columns: [Int] = []
+    for logical in order {
+      let text = TerminalText.sanitize(shapes[logical], multiline: false)
+      // The grid gives a cluster without a spacing base a dotted circle: one column.
+      let unitWidth = text.reduce(0) { $0 + max(1, DisplayWidth.of($1)) }
+      columns.append(width)
+      units.append(
+        Unit(
+          text: text, column: width, width: unitWidth, isSelected: field.selection?.contains(logical) ?? false))
+      width += unitWidth
+    }
+    columns.append(width)
+    let caret =
+      mode == .visual ? TextField.caretColumn(of: field, in: paragraph) : field.cursor
+    caretColumn = columns[min(max(0, caret), columns.count - 1)]
   }
 }

@@ -77,28 +77,28 @@ extension Renderer {
     let inner = rect.width - 4
     drawHeader(&canvas, state, notification, x: rect.x + 2, y: rect.y + 1, width: inner)
     let shown = DisplayedNotification(notification, in: state)
-    var lines: [(String, Role)] = []
+    var lines: [(TextLine, Role)] = []
     // At larger text sizes fewer letters fit a line: each style wraps as its size says.
     func columns(_ style: UNTextStyle) -> Int { Projection.textColumns(inner, style: style, size: state.textSize) }
     if !shown.title.isEmpty {
       let heading = shown.subtitle.isEmpty ? shown.title : "\(shown.title) · \(shown.subtitle)"
-      lines.append((TextLayout.truncate(heading, width: columns(.headline)), .title))
-      lines += TextLayout.wrap(shown.body, width: columns(.body), maxLines: 1).map { ($0, .body) }
+      lines.append((TextLayout.line(heading, width: columns(.headline)), .title))
+      lines += TextLayout.lines(shown.body, width: columns(.body), maxLines: 1).map { ($0, .body) }
     } else if !shown.subtitle.isEmpty {
-      lines.append((TextLayout.truncate(shown.subtitle, width: columns(.subheadline)), .subtitle))
-      lines += TextLayout.wrap(shown.body, width: columns(.body), maxLines: 1).map { ($0, .body) }
+      lines.append((TextLayout.line(shown.subtitle, width: columns(.subheadline)), .subtitle))
+      lines += TextLayout.lines(shown.body, width: columns(.body), maxLines: 1).map { ($0, .body) }
     } else {
-      lines += TextLayout.wrap(shown.body, width: columns(.body), maxLines: 2).map { ($0, .body) }
+      lines += TextLayout.lines(shown.body, width: columns(.body), maxLines: 2).map { ($0, .body) }
     }
     // An image that cannot be drawn says so on the card's second line.
     if !shown.isHidden, let attachment = thumbnailAttachment(notification),
       let unavailable = unavailableImageLine(attachment)
     {
-      lines = Array(lines.prefix(1)) + [(TextLayout.truncate(unavailable, width: inner), .secondary)]
+      lines = Array(lines.prefix(1)) + [(TextLayout.line(unavailable, width: inner), .secondary)]
     }
-    for (i, (text, role)) in lines.prefix(2).enumerated() {
-      canvas.text(
-        text, x: rect.x + 2, y: rect.y + 2 + i, role: role, clip: rect.inset(dx: 1, dy: 1),
+    for (i, (line, role)) in lines.prefix(2).enumerated() {
+      canvas.line(
+        line, x: rect.x + 2, y: rect.y + 2 + i, width: inner, role: role, clip: rect.inset(dx: 1, dy: 1),
         over: focused ? .cardFocused : nil)
     }
     canvas.hit(rect, .notification(notification.request.identifier))

@@ -1,4 +1,5 @@
 import Foundation
+import UNTermBidi
 import UNTermCore
 import UserNotifications
 import UserNotificationsUI
@@ -37,7 +38,7 @@ package struct Renderer: ScreenLayout {
   package func render(_ state: CenterState) -> Frame {
     var canvas = Canvas(
       frame: Frame(grid: CellGrid(width: state.screenWidth, height: state.screenHeight, fill: theme[.screen])),
-      theme: theme)
+      theme: theme, bidi: state.bidi)
     let width = state.screenWidth
     let height = state.screenHeight
     guard width >= Self.minimumWidth, height >= Self.minimumHeight else {
@@ -194,6 +195,8 @@ package struct Renderer: ScreenLayout {
 struct Canvas {
   var frame: Frame
   let theme: Theme
+  /// Who reorders right-to-left text: in `visual` mode every line is drawn in display order.
+  let bidi: BidiMode
 
   /// The frame's cells. Writing through it changes them in place: a plain `set` would copy
   /// the whole grid for every cell an image's art writes.
@@ -202,9 +205,35 @@ struct Canvas {
     _modify { yield &frame.grid }
   }
 
-  /// Writes sanitized text in a role's style, on top of the background already there.
+  /// Writes one line of sanitized text in logical order, in a role's style, on top of the
+  /// background already there. In `visual` mode a line holding right-to-left text is put in
+  /// display order first, as a paragraph of its own.
   @discardableResult
   mutating func text(_ text: String, x: Int, y: Int, role: Role, clip: Rect? = nil, over background: Role? = nil) -> Int
+  {
+    var shown = text
+    if bidi == .visual, text.unicodeScalars.contains(where: { $0.value >= 0x0590 }) {
+      let paragraph = BidiParagraph(text)
+      shown = paragraph.visualLine(0..<paragraph.clusters.count)
+    }
+    return put(shown, x: x, y: y, role: role, clip: clip, over: background)
+  }
+
+  /// Draws a laid-out line in the bidi mode: a line of a right-to-left paragraph is aligned to
+  /// the right of `width` columns from `x` (left-aligned when `width` is `nil`).
+  @discardableResult
+  mutating func line(
+    _ line: TextLine, x: Int, y: Int, width: Int?, role: Role, clip: Rect? = nil, over background: Role? = nil
+  ) -> Int {
+    let shown = line.displayed(bidi)
+    var start = x
+    if line.isRightToLeft, let width { start = x + max(0, width - DisplayWidth.of(shown)) }
+    return put(shown, x: start, y: y, role: role, clip: clip, over: background)
+  }
+
+  /// Writes text already in display order.
+  @discardableResult
+  mutating func put(_ text: String, x: Int, y: Int, role: Role, clip: Rect? = nil, over background: Role? = nil) -> Int
   {
     var style = theme[role]
     if let background {

@@ -1,0 +1,40 @@
+import Testing
+import UNTermBidi
+
+@testable import UNTermHeadless
+
+/// `--bidi auto`: who reorders right-to-left text, from what the terminal tells its programs.
+@Suite("Terminal bidi detection")
+struct TerminalBidiTests {
+  @Test(
+    arguments: [
+      // xterm, the Linux console, tmux in a plain terminal: nobody else reorders.
+      (["TERM": "xterm-256color"], BidiMode.visual, BidiMode.visual),
+      (["TERM": "linux"], .visual, .visual),
+      (["TERM": "tmux-256color", "TMUX": "/tmp/tmux-1000/default,1,0"], .visual, .visual),
+      // VTE reorders by default, but the interactive session switches that off with CSI 8 l.
+      (["TERM": "xterm-256color", "VTE_VERSION": "7006"], .visual, .terminal),
+      // A VTE too old to do bidi.
+      (["TERM": "xterm-256color", "VTE_VERSION": "5202"], .visual, .visual),
+      // tmux inside VTE: the escape does not reach VTE, which reorders tmux's screen.
+      (["TERM": "tmux-256color", "TMUX": "/tmp/t,1,0", "VTE_VERSION": "7006"], .terminal, .terminal),
+      // Konsole and mlterm always reorder.
+      (["TERM": "xterm-256color", "KONSOLE_VERSION": "230804"], .terminal, .terminal),
+      (["TERM": "mlterm"], .terminal, .terminal),
+    ])
+  func autoFollowsTheTerminal(_ environment: [String: String], interactive: BidiMode, render: BidiMode) {
+    #expect(TerminalBidi.mode(.auto, environment: environment, controlsTerminal: true) == interactive)
+    #expect(TerminalBidi.mode(.auto, environment: environment, controlsTerminal: false) == render)
+  }
+
+  @Test func aScreenWrittenToAFileIsInDisplayOrder() {
+    let konsole = ["KONSOLE_VERSION": "230804"]
+    #expect(TerminalBidi.mode(.auto, environment: konsole, controlsTerminal: false, isTerminal: false) == .visual)
+  }
+
+  @Test func anExplicitSettingWins() {
+    let konsole = ["KONSOLE_VERSION": "230804"]
+    #expect(TerminalBidi.mode(.visual, environment: konsole, controlsTerminal: true) == .visual)
+    #expect(TerminalBidi.mode(.terminal, environment: [:], controlsTerminal: true) == .terminal)
+  }
+}
