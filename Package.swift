@@ -42,7 +42,7 @@ let package = Package(
     // The executable reaches the terminal only through UNTermShell's entry point.
     .executableTarget(
       name: "unterm",
-      dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermShell"]),
+      dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermShell", "UNTermBidi"]),
     .executableTarget(
       name: "unterm-example", dependencies: ["UNTerm", "UserNotifications", "UserNotificationsUI"]),
     .executableTarget(

@@ -17,11 +17,28 @@ package enum BidiMode: String, Sendable, CaseIterable {
 /// cluster is never split: a Bengali conjunct, an Arabic letter with its vowel marks or an emoji
 /// with its modifier moves as one unit and keeps its scalars in logical order.
 package struct BidiParagraph: Sendable {
-  /// The paragraph's base direction when asked for: decided by its first strong character, or
-  /// forced.
+  /// How the paragraph's base direction is decided.
   package enum Direction: Sendable, Hashable {
-    case auto, leftToRight, rightToLeft
+    /// By its first strong character (rules P2 and P3), left to right when there is none.
+    case auto
+    /// Right to left when the text holds any right-to-left letter or Arabic digit, else as
+    /// `auto`: how a right-to-left device language (Urdu, Arabic…) reads mixed text, so an
+    /// Urdu sentence that starts with an English name still runs from the right.
+    case preferRightToLeft
+    case leftToRight, rightToLeft
   }
+
+  /// The base direction a device language prefers: `preferRightToLeft` for languages written
+  /// right to left, else `auto`.
+  package static func direction(forLanguage locale: String) -> Direction {
+    let language = locale.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? ""
+    return rightToLeftLanguages.contains(language) ? .preferRightToLeft : .auto
+  }
+
+  /// Languages written right to left (in their usual script).
+  package static let rightToLeftLanguages: Set<String> = [
+    "ar", "arc", "ckb", "dv", "fa", "he", "iw", "ks", "ps", "sd", "syr", "ug", "ur", "yi",
+  ]
 
   /// The grapheme clusters, in logical order.
   package let clusters: [Character]
@@ -49,19 +66,20 @@ package struct BidiParagraph: Sendable {
     starts.append(scalars.count)
     self.scalars = scalars
     clusterStarts = starts
+    let hasRightToLeft = scalars.contains { $0 >= 0x0590 } && Self.hasRightToLeft(scalars)
+    let forcedRightToLeft = direction == .rightToLeft || (direction == .preferRightToLeft && hasRightToLeft)
     let code: Int32
     switch direction {
-    case .auto: code = Int32(CFB_DIRECTION_AUTO)
+    case .auto, .preferRightToLeft: code = Int32(forcedRightToLeft ? CFB_DIRECTION_RTL : CFB_DIRECTION_AUTO)
     case .leftToRight: code = Int32(CFB_DIRECTION_LTR)
     case .rightToLeft: code = Int32(CFB_DIRECTION_RTL)
     }
     var types = [UInt32](repeating: 0, count: scalars.count)
     var resolved = [Int8](repeating: 0, count: scalars.count)
-    var rtl: Int32 = direction == .rightToLeft ? 1 : 0
+    var rtl: Int32 = forcedRightToLeft ? 1 : 0
     // Text with nothing right to left in a paragraph that is not forced right to left: every
     // level is 0 and nothing moves, so FriBidi is not asked.
-    let needsAlgorithm =
-      direction == .rightToLeft || (scalars.contains { $0 >= 0x0590 } && Self.hasRightToLeft(scalars))
+    let needsAlgorithm = forcedRightToLeft || hasRightToLeft
     if needsAlgorithm && !scalars.isEmpty {
       rtl = Self.resolve(scalars, direction: code, &types, &resolved)
       if rtl < 0 {

@@ -184,6 +184,10 @@ package final class ScriptRunner {
       try session.addExtension(resolve(file))
     case .passcode(let code):
       return outcome(.command(.setPasscode(code)))
+    case .locale(let locale):
+      return outcome(.command(.setLocale(locale)))
+    case .strings(let path):
+      try session.useStrings([resolve(path)])
     case .lock:
       return outcome(.command(.lock))
     case .unlock(let code):

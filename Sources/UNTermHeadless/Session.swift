@@ -82,6 +82,9 @@ package final class Session: @unchecked Sendable {
       let categories = try CategoriesFile.load(file)
       _ = state.handle(.center(.setCategories(categories.categories)))
     }
+    if !configuration.stringsPaths.isEmpty {
+      _ = state.handle(.setStrings(try AppStrings.load(configuration.stringsPaths)))
+    }
     for file in configuration.extensionFiles {
       let (descriptor, _) = try ContentExtensionDescriptor.load(file)
       try extensions.add(.descriptor(descriptor))
@@ -346,6 +349,10 @@ package final class Session: @unchecked Sendable {
           revealsContent: false))
       return request.identifier
     }
+    // The loc keys resolve in the device language now: what the app and its service extension
+    // see. The keys stay with the content, so the screen follows a later change of language.
+    request = request.replacing(
+      content: state.localization.localized(request.content, device: state.device.kind.rawValue))
     guard ServicePipeline.applies(to: request) else {
       present(request)
       return request.identifier
@@ -575,6 +582,11 @@ package enum SessionFactory {
 }
 
 extension Session {
+  /// Replaces the app's strings (the `strings` script command), keeping the device language.
+  package func useStrings(_ paths: [String]) throws(UNTermError) {
+    send(.setStrings(try AppStrings.load(paths)))
+  }
+
   /// Adds a content-extension descriptor (JSON or Info.plist).
   package func addExtension(_ path: String) throws(UNTermError) {
     let (descriptor, _) = try ContentExtensionDescriptor.load(path)

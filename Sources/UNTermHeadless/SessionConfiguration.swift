@@ -33,6 +33,10 @@ package struct SessionConfiguration: Sendable {
   package var apnsHeaders = APNsHeaders()
   /// Who reorders right-to-left text (`--bidi`, resolved from `auto` by the command).
   package var bidi: BidiMode = .visual
+  /// The app's strings (`--strings`, repeatable): files or folders.
+  package var stringsPaths: [String] = []
+  /// The device language (`--locale`; the commands default it from the environment).
+  package var locale = "en"
 
   package init() {}
 
@@ -52,6 +56,7 @@ package struct SessionConfiguration: Sendable {
     settings.summaryTimes = summaryTimes
     settings.textSize = textSize
     settings.bidi = bidi
+    settings.locale = locale
     return settings
   }
 }

@@ -16,7 +16,7 @@ package final class DemoFeeder {
     for line in script.lines {
       switch line.command {
       case .wait(let seconds): offset += seconds
-      case .push, .categories, .contentExtension, .device, .theme, .passcode, .lock, .unlock:
+      case .push, .categories, .contentExtension, .device, .theme, .passcode, .lock, .unlock, .strings, .locale:
         pending.append((start.addingTimeInterval(offset), line))
       default: break
       }
@@ -52,6 +52,10 @@ package final class DemoFeeder {
           session.send(.command(.lock))
         case .unlock(let code):
           session.send(.command(.unlock(code)))
+        case .strings(let path):
+          try session.useStrings([resolve(path)])
+        case .locale(let locale):
+          session.send(.command(.setLocale(locale)))
         default:
           break
         }

@@ -31,6 +31,11 @@ open class UNNotificationCategory: NSObject, NSCopying, @unchecked Sendable {
   public let categorySummaryFormat: String
   /// The category's options.
   public let options: UNNotificationCategoryOptions
+  /// The placeholder in each language the categories file gives (`{"en": …, "bn": …}`);
+  /// `hiddenPreviewsBodyPlaceholder` holds the first, the development language's.
+  package var localizedPlaceholders: [String: String] = [:]
+  /// The summary format in each language the categories file gives.
+  package var localizedSummaryFormats: [String: String] = [:]
 
   /// Creates a category with every property given.
   public init(
@@ -81,6 +86,8 @@ open class UNNotificationCategory: NSObject, NSCopying, @unchecked Sendable {
       && other.intentIdentifiers == intentIdentifiers
       && other.hiddenPreviewsBodyPlaceholder == hiddenPreviewsBodyPlaceholder
       && other.categorySummaryFormat == categorySummaryFormat && other.options == options
+      && other.localizedPlaceholders == localizedPlaceholders
+      && other.localizedSummaryFormats == localizedSummaryFormats
   }
 
   /// Categories are kept in a `Set` by identifier, as on iOS.

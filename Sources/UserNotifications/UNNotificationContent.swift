@@ -36,6 +36,10 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchec
   public internal(set) var summaryArgument: String = ""
   /// How many items this notification counts as in a summary (deprecated in iOS 15).
   public internal(set) var summaryArgumentCount: Int = 0
+  /// The alert's localization keys and arguments (`title-loc-key`, `loc-args`…), kept so the
+  /// text can be localized again in another device language. Setting a field's text on a
+  /// mutable copy drops its key: the text set is what shows.
+  package var localizedAlert: UNLocalizedAlert?
 
   public override init() { super.init() }
 
@@ -62,6 +66,7 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchec
     filterCriteria = other.filterCriteria
     summaryArgument = other.summaryArgument
     summaryArgumentCount = other.summaryArgumentCount
+    localizedAlert = other.localizedAlert
   }
 
   /// Whether the content has alert text: a title, subtitle or body.
@@ -88,15 +93,24 @@ open class UNMutableNotificationContent: UNNotificationContent, @unchecked Senda
 
   open override var title: String {
     get { super.title }
-    set { super.title = newValue }
+    set {
+      super.title = newValue
+      localizedAlert?.title = nil
+    }
   }
   open override var subtitle: String {
     get { super.subtitle }
-    set { super.subtitle = newValue }
+    set {
+      super.subtitle = newValue
+      localizedAlert?.subtitle = nil
+    }
   }
   open override var body: String {
     get { super.body }
-    set { super.body = newValue }
+    set {
+      super.body = newValue
+      localizedAlert?.body = nil
+    }
   }
   open override var attachments: [UNNotificationAttachment] {
     get { super.attachments }
@@ -150,6 +164,32 @@ open class UNMutableNotificationContent: UNNotificationContent, @unchecked Senda
     get { super.summaryArgumentCount }
     set { super.summaryArgumentCount = newValue }
   }
+}
+
+/// The localization keys of an alert, with their arguments, as the payload gave them.
+package struct UNLocalizedAlert: Sendable, Hashable {
+  /// One field's key and arguments.
+  package struct Field: Sendable, Hashable {
+    package var key: String
+    package var arguments: [String]
+
+    package init(key: String, arguments: [String]) {
+      self.key = key
+      self.arguments = arguments
+    }
+  }
+
+  package var title: Field?
+  package var subtitle: Field?
+  package var body: Field?
+
+  package init(title: Field? = nil, subtitle: Field? = nil, body: Field? = nil) {
+    self.title = title
+    self.subtitle = subtitle
+    self.body = body
+  }
+
+  package var isEmpty: Bool { title == nil && subtitle == nil && body == nil }
 }
 
 extension NSString {

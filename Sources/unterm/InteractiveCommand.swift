@@ -29,6 +29,7 @@ enum InteractiveCommand {
     var options = parsed.session
     options.bidi = TerminalBidi.mode(
       parsed.bidi, environment: ProcessInfo.processInfo.environment, controlsTerminal: true)
+    options.locale = parsed.deviceLanguage
     var feeder: DemoFeeder?
     if demo {
       guard let samples = Resources.samples else {

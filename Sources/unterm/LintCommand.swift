@@ -22,8 +22,11 @@ enum LintCommand {
     let options = parsed.session
     let json = parsed.lint.json
     let strict = parsed.lint.strict
-    guard !files.isEmpty || options.categoriesFile != nil || !options.extensionFiles.isEmpty else {
-      throw arguments.usage("lint needs a PAYLOAD file, --categories FILE or --extension FILE")
+    guard
+      !files.isEmpty || options.categoriesFile != nil || !options.extensionFiles.isEmpty
+        || !options.stringsPaths.isEmpty
+    else {
+      throw arguments.usage("lint needs a PAYLOAD file, --categories FILE, --extension FILE or --strings PATH")
     }
     let (report, missing, count) = check(
       options, files: files, strict: strict, devices: parsed.lint.device.map { [$0] },
@@ -60,8 +63,22 @@ enum LintCommand {
     }
     // What each file is: payloads, and the categories files, extension descriptors and scripts
     // found among them (so `unterm lint SamplePayloads/` checks a whole folder).
-    var inputs = LintInputs(categoriesFile: options.categoriesFile, extensionFiles: options.extensionFiles)
+    var inputs = LintInputs(
+      categoriesFile: options.categoriesFile, extensionFiles: options.extensionFiles, stringsPaths: options.stringsPaths
+    )
     for file in files { inputs.classify(file, onError: note) }
+    // The app's strings: --strings and any strings files, .lproj folders or String Catalogs
+    // given; their own findings, then every payload's loc keys in every language.
+    var strings = AppStrings()
+    if !inputs.stringsPaths.isEmpty {
+      do {
+        let (loaded, findings) = try AppStrings.analyze(inputs.stringsPaths)
+        strings = loaded
+        report.diagnostics += findings
+      } catch {
+        note(error)
+      }
+    }
     var categories: [String: UNNotificationCategoryBox] = [:]
     for file in inputs.categoriesFiles {
       do {
@@ -78,7 +95,16 @@ enum LintCommand {
     var payloads: [Payload] = []
     for (file, bytes) in inputs.payloads {
       let payload = PayloadAnalyzer.analyze(bytes, file: file, categories: registered, headers: options.apnsHeaders)
-      report.diagnostics += payload.diagnostics
+      if strings.isEmpty {
+        report.diagnostics += payload.diagnostics
+      } else {
+        // With the app's strings the keys are checked in every language below; the notes
+        // about showing keys, and counts against the key as a format, no longer apply.
+        report.diagnostics += payload.diagnostics.filter {
+          $0.code != .localizationKey && $0.code != .locArgsMismatch
+        }
+        report.diagnostics += LocalizationLint.check(payload, strings: strings)
+      }
       report.diagnostics += APNsLint.expiry(payload, now: now, fromOptions: options.apnsHeaders.expiration != nil)
       payloads.append(payload)
     }
@@ -167,13 +193,24 @@ struct LintInputs {
   var extensionFiles: [String] = []
   var payloads: [(String, [UInt8])] = []
   var scripts: [(String, [UInt8])] = []
+  /// The app's strings: files, `.lproj` folders, folders of them, String Catalogs.
+  var stringsPaths: [String] = []
 
-  init(categoriesFile: String?, extensionFiles: [String]) {
+  init(categoriesFile: String?, extensionFiles: [String], stringsPaths: [String] = []) {
     if let categoriesFile { categoriesFiles = [categoriesFile] }
     self.extensionFiles = extensionFiles
+    self.stringsPaths = stringsPaths
   }
 
-  var count: Int { categoriesFiles.count + extensionFiles.count + payloads.count + scripts.count }
+  var count: Int {
+    categoriesFiles.count + extensionFiles.count + payloads.count + scripts.count + stringsPaths.count
+  }
+
+  /// Whether a file named outright is the app's strings: a strings file or a String Catalog.
+  /// (In a folder, its `LANG.lproj` folders and `Localizable.xcstrings` are.)
+  static func isStrings(_ path: String) -> Bool {
+    path.hasSuffix(".strings") || path.hasSuffix(".stringsdict") || path.hasSuffix(".xcstrings")
+  }
 
   /// How deep `lint FOLDER` descends.
   static let folderDepth = 16
@@ -186,6 +223,11 @@ struct LintInputs {
   mutating func classify(_ file: String, onError: (UNTermError) -> Void, depth: Int = 0) {
     var isDirectory: ObjCBool = false
     if file != "-", FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
+      // An LANG.lproj folder is the app's strings in one language.
+      if file.hasSuffix(".lproj") {
+        stringsPaths.append(file)
+        return
+      }
       // A link to a folder met inside a folder is skipped; a folder named outright is read.
       if depth > 0, (try? FileManager.default.destinationOfSymbolicLink(atPath: file)) != nil { return }
       guard depth < Self.folderDepth else { return }
@@ -198,10 +240,16 @@ struct LintInputs {
           folders.append(path)
         } else if name.hasSuffix(".json") || name.hasSuffix(".apns") || name.hasSuffix(".session") {
           classify(path, onError: onError, depth: depth + 1)
+        } else if name == "Localizable.xcstrings" {
+          stringsPaths.append(path)
         }
       }
       // A folder's own files first, then its sub-folders.
       for folder in folders { classify(folder, onError: onError, depth: depth + 1) }
+      return
+    }
+    if Self.isStrings(file) {
+      stringsPaths.append(file)
       return
     }
     if file.hasSuffix(".plist") {

@@ -55,6 +55,13 @@ struct ParsedOptions: Sendable {
   var watch = false
   /// `--bidi` as given; each command resolves `auto` for where its screens go.
   var bidi = BidiSetting.auto
+  /// `--locale` as given; `nil` means the environment's.
+  var locale: String?
+
+  /// The device language: `--locale`, else `LC_ALL`, `LC_MESSAGES`, then `LANG`.
+  var deviceLanguage: String {
+    locale ?? AppStrings.environmentLocale(ProcessInfo.processInfo.environment)
+  }
   var help = false
 }
 
@@ -158,6 +165,15 @@ extension OptionValue where Value: CaseIterable & RawRepresentable, Value.RawVal
     let list = names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
     return OptionValue(placeholder: names.joined(separator: "|"), expectation: "must be \(list)") {
       Value(rawValue: $0)
+    }
+  }
+}
+
+extension OptionValue where Value == String {
+  /// A language as `LANG` writes it (`bn`, `ur_PK.UTF-8`, `pt-BR`), normalized (`ur-PK`).
+  static var locale: OptionValue {
+    OptionValue(placeholder: "LANG", expectation: "takes a language such as en, bn, ur or pt-BR") {
+      AppStrings.isLocaleName($0) ? AppStrings.normalize($0) : nil
     }
   }
 }

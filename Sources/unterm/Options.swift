@@ -103,6 +103,15 @@ extension OptionDeclaration {
       "who reorders right-to-left text: UNTerm (visual: reordered, letters joined), or a terminal that does bidi itself (terminal); auto means terminal in Konsole and mlterm, and in VTE where UNTerm cannot switch its bidi off (tmux, a printed screen), else visual",
       default: "auto", in: .session
     ) { $0.bidi = $1 },
+    .option(
+      "--strings", .text("PATH"),
+      "the app's strings for loc keys: a Localizable.strings (text or binary plist), a .stringsdict, a Localizable.xcstrings, an LANG.lproj folder, or a folder of them; repeatable",
+      default: "none", in: .session
+    ) { $0.session.stringsPaths.append($1) },
+    .option(
+      "--locale", .locale, "the device language (en, bn, ur, pt-BR…); g cycles the strings' languages",
+      default: "LC_ALL, LC_MESSAGES, then LANG", in: .session
+    ) { $0.locale = $1 },
 
     // The APNs request's headers.
     .option(

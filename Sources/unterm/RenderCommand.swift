@@ -49,6 +49,7 @@ enum RenderCommand {
     configuration.bidi = TerminalBidi.mode(
       parsed.bidi, environment: ProcessInfo.processInfo.environment, controlsTerminal: false,
       isTerminal: isatty(STDOUT_FILENO) == 1)
+    configuration.locale = parsed.deviceLanguage
     let view = parsed.render.view
     let color = parsed.render.color
     var request = ScreenRequest(configuration: configuration, payloads: payloads, now: parsed.render.now ?? Date())

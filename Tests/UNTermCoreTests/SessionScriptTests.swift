@@ -127,7 +127,7 @@ struct SessionScriptTests {
   /// What a grammar's value words stand for in an example line.
   private static let exampleValues = [
     "COLSxROWS": "80x24", "FILE": "f.json", "NAME": "enter", "CODE": "1234", "ID": "reply", "DURATION": "2s",
-    "\"TEXT\"": "\"hello there\"", "N": "3", "xN": "x3", "REGION": "card", "PATH": "media",
+    "\"TEXT\"": "\"hello there\"", "N": "3", "xN": "x3", "REGION": "card", "PATH": "media", "LANG": "bn",
     "HH:MM": "18:00", "HH:MM[,HH:MM…]": "08:00,18:00", "APP,…": "Messages,com.example.chat",
   ]
 

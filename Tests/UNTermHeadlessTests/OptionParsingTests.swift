@@ -13,7 +13,7 @@ struct OptionParsingTests {
   private func example(_ placeholder: String) -> String {
     let values = [
       "FILE": "x.json", "NAME|FILE": "dark", "CODE": "1234", "NAME": "Mail", "DIR": "/tmp", "DURATION": "2s",
-      "COLSxROWS": "100x30", "ISO8601": "2026-11-29T20:00:00Z", "X": "2", "PATH": "/tmp/s.sock",
+      "COLSxROWS": "100x30", "ISO8601": "2026-11-29T20:00:00Z", "X": "2", "PATH": "/tmp/s.sock", "LANG": "bn",
       "iphone,ipad": "ipad", "unlocked,locked": "locked", "banner,expanded,center": "list,banner",
       "NAME|FILE,…": "dark,default", "off|dnd|NAME": "Work", "APP,…": "Messages,com.example.chat",
       "HH:MM[,HH:MM…]": "08:00,18:00", "banner,list,sound,badge|none": "none", "SIZE,…": "l,ax3", "TYPE": "alert",

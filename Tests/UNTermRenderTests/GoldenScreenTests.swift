@@ -10,12 +10,13 @@ import UNTermTestSupport
 /// categories, the fixed clock.
 func renderedScreen(
   _ payload: String, device: DeviceProfile.Kind, view: ScreenRequest.View, size: (Int, Int) = (80, 24),
-  extensions: [String] = []
+  extensions: [String] = [], strings: [String] = []
 ) throws -> Frame {
   var configuration = SessionConfiguration()
   configuration.device = device
   configuration.categoriesFile = Fixtures.sample("categories.json")
   configuration.extensionFiles = extensions.map(Fixtures.sample)
+  configuration.stringsPaths = strings.map(Fixtures.sample)
   var request = ScreenRequest(configuration: configuration, payloads: [Fixtures.sample(payload)], now: Fixtures.now)
   request.view = view
   (request.width, request.height) = size
@@ -40,7 +41,9 @@ struct GoldenScreenTests {
     for device in DeviceProfile.Kind.allCases {
       for view in ScreenRequest.View.allCases {
         let base = (name as NSString).deletingPathExtension
-        let frame = try renderedScreen(name, device: device, view: view)
+        // The localized sample with the app's sample strings (English, the tests' language).
+        let frame = try renderedScreen(
+          name, device: device, view: view, strings: name == "localized.json" ? ["Localization"] : [])
         expectGolden(frame.grid.text + "\n", named: "\(base).\(device.rawValue).\(view.rawValue)")
       }
     }

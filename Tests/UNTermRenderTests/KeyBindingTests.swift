@@ -34,7 +34,7 @@ struct KeyBindingTests {
         "           │ c           show or hide the notification list         │",
         "           │ L F         lock or unlock; F: Focus on or off         │",
         "           │ d           switch iPhone / iPad                       │",
-        "           │ t           next theme (says which)                    │",
+        "           │ t g         next theme / language (says which)         │",
         "           │ h           send the app to the background             │",
         "           │ ?           show these keys                            │",
         "           │ q Ctrl-C    quit (Ctrl-C even in a text field)         │",

@@ -87,6 +87,12 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
   case extensionOverflow = "extension-overflow"
   case extensionInitialOverflow = "extension-initial-overflow"
   case extensionWithoutPayload = "extension-without-payload"
+  // The app's strings
+  case invalidStrings = "invalid-strings"
+  case duplicateStringKey = "duplicate-string-key"
+  case undefinedPluralVariable = "undefined-plural-variable"
+  case missingLocalization = "missing-localization"
+  case locArgsKindMismatch = "loc-args-kind-mismatch"
 
   /// What a code means.
   package struct Info: Sendable {
@@ -447,6 +453,31 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
       return Info(
         .warning, "A content extension was measured without a payload of its category (an error with --strict).",
         "Its templates are filled from nothing, so the view is as short as it can be and its height proves nothing about the design. Give lint a payload of the category beside --extension."
+      )
+    case .invalidStrings:
+      return Info(
+        .error, "The app's strings (a .strings, .stringsdict, .xcstrings file or an .lproj folder) cannot be read.",
+        "The finding gives the line and column (the byte offset in a binary property list) of the first problem. Xcode would not build the app with it, and UNTerm does not load it (exit 65)."
+      )
+    case .duplicateStringKey:
+      return Info(
+        .warning, "A key is defined twice in a text .strings file.",
+        "Xcode compiles it with a warning and the later value wins, as UNTerm shows it; one of the two translations is lost."
+      )
+    case .undefinedPluralVariable:
+      return Info(
+        .warning, "A .stringsdict format names a %#@variable@ it does not define.",
+        "Foundation leaves the reference as written, so the text shows %#@name@. Add the variable's plural rule or fix its name."
+      )
+    case .missingLocalization:
+      return Info(
+        .warning, "A payload's loc-key is not in the app's strings for a language.",
+        "On a device in that language iOS shows the key itself (as its own format) instead of a sentence. Add the key to that language's strings, or to the development language that the app falls back to."
+      )
+    case .locArgsKindMismatch:
+      return Info(
+        .warning, "A numeric format specifier (%d, %f, a plural variable) takes a loc-arg that is not a number.",
+        "loc-args arrive as strings. UNTerm shows the text as it is; a device formats the string object's address as a number. Use %@ for text, and numbers written as digits for numeric specifiers and plurals."
       )
     }
   }

@@ -119,20 +119,68 @@ package struct CategoriesFile: @unchecked Sendable {
       let options = optionSet(
         object, path, table: CategoriesFile.categoryOptions, kind: "category",
         initial: UNNotificationCategoryOptions())
-      let placeholder = string(object, "hiddenPreviewsBodyPlaceholder", path)
-      let summary = string(object, "categorySummaryFormat", path)
-      if let placeholder {
-        checkFormat(
-          placeholder, allowed: ["u"], path: path.appending("hiddenPreviewsBodyPlaceholder"),
-          name: "hiddenPreviewsBodyPlaceholder")
-      }
-      if let summary {
-        checkFormat(
-          summary, allowed: ["u", "@"], path: path.appending("categorySummaryFormat"), name: "categorySummaryFormat")
-      }
-      return UNNotificationCategory(
+      let placeholders = localizable(object, "hiddenPreviewsBodyPlaceholder", path, allowed: ["u"])
+      let summaries = localizable(object, "categorySummaryFormat", path, allowed: ["u", "@"])
+      let category = UNNotificationCategory(
         identifier: identifier, actions: actions, intentIdentifiers: intents,
-        hiddenPreviewsBodyPlaceholder: placeholder, categorySummaryFormat: summary, options: options)
+        hiddenPreviewsBodyPlaceholder: placeholders?.first, categorySummaryFormat: summaries?.first, options: options)
+      category.localizedPlaceholders = placeholders?.byLocale ?? [:]
+      category.localizedSummaryFormats = summaries?.byLocale ?? [:]
+      return category
+    }
+
+    /// A text the app localizes: a string (looked up as a key in the app's strings at display,
+    /// as `localizedUserNotificationString(forKey:)` defers it), or an object of languages
+    /// (`{"en": "%u new messages", "bn": "…"}`); the first language is the development one.
+    private mutating func localizable(_ object: JSONObject, _ key: String, _ path: JSONPath, allowed: Set<Character>)
+      -> (first: String, byLocale: [String: String])?
+    {
+      guard let node = object[key] else { return nil }
+      let keyPath = path.appending(key)
+      if let text = node.string {
+        checkFormat(text, allowed: allowed, path: keyPath, name: key)
+        return (text, [:])
+      }
+      guard let languages = node.object, !languages.members.isEmpty else {
+        sink.report(
+          .typeMismatch, keyPath,
+          "must be a string, or an object of languages such as {\"en\": \"…\", \"bn\": \"…\"}, not \(node.typeNameWithArticle)"
+        )
+        return nil
+      }
+      var byLocale: [String: String] = [:]
+      var first: String?
+      for member in languages.members {
+        let memberPath = keyPath.appending(member.key)
+        guard let text = member.value.string else {
+          sink.report(.typeMismatch, memberPath, "must be a string, not \(member.value.typeNameWithArticle)")
+          continue
+        }
+        guard Self.looksLikeLanguage(member.key) else {
+          sink.report(
+            .invalidValue, memberPath,
+            "\(OneLine.quote(member.key)) is not a language code such as en, bn, ur or pt-BR")
+          continue
+        }
+        checkFormat(text, allowed: allowed, path: memberPath, name: key)
+        byLocale[AppStrings.normalize(member.key)] = text
+        if first == nil { first = text }
+      }
+      guard let first else { return nil }
+      return (first, byLocale)
+    }
+
+    /// A language code: two or three letters, then optional `-` or `_` parts (`pt-BR`, `zh-Hans`).
+    private static func looksLikeLanguage(_ code: String) -> Bool {
+      let parts = code.split(separator: "-", omittingEmptySubsequences: false).flatMap {
+        $0.split(separator: "_", omittingEmptySubsequences: false)
+      }
+      guard let language = parts.first, (2...3).contains(language.count),
+        language.allSatisfy({ $0.isASCII && $0.isLetter })
+      else { return false }
+      return parts.dropFirst().allSatisfy {
+        (2...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+      }
     }
 
     mutating func action(_ node: JSONNode, path: JSONPath) -> UNNotificationAction? {

@@ -310,15 +310,18 @@ package enum PayloadAnalyzer {
             .unknownAlertKey, keyPath, "iOS ignores unknown alert key \"\(member.key)\".\(hint)")
         }
       }
+      var keys = UNLocalizedAlert()
       content.title = localized(
         "title", strings: strings, arrays: arrays, key: "title-loc-key", args: "title-loc-args",
-        alertPath: alertPath)
+        alertPath: alertPath, into: &keys.title)
       content.subtitle = localized(
         "subtitle", strings: strings, arrays: arrays, key: "subtitle-loc-key",
-        args: "subtitle-loc-args", alertPath: alertPath)
+        args: "subtitle-loc-args", alertPath: alertPath, into: &keys.subtitle)
       content.body = localized(
         "body", strings: strings, arrays: arrays, key: "loc-key", args: "loc-args",
-        alertPath: alertPath)
+        alertPath: alertPath, into: &keys.body)
+      // After the fields: setting a field's text drops its key.
+      if !keys.isEmpty { content.localizedAlert = keys }
       content.launchImageName = strings["launch-image"] ?? ""
       if let arg = strings["summary-arg"] {
         content.summaryArgument = arg
@@ -333,10 +336,12 @@ package enum PayloadAnalyzer {
       }
     }
 
-    /// The text for a field: the literal value, else the localization key with its arguments.
+    /// The text for a field: the literal value, else the localization key with its arguments,
+    /// the key itself as the format (as iOS shows a key the app's strings lack). The session
+    /// localizes it with the app's strings (`--strings`) at delivery.
     private mutating func localized(
       _ field: String, strings: [String: String], arrays: [String: [String]], key: String,
-      args: String, alertPath: JSONPath
+      args: String, alertPath: JSONPath, into slot: inout UNLocalizedAlert.Field?
     ) -> String {
       if let locKey = strings[key] {
         let arguments = arrays[args] ?? []
@@ -359,9 +364,10 @@ package enum PayloadAnalyzer {
         }
         sink.report(
           .localizationKey, alertPath.appending(key),
-          "\(field) comes from \(key) \(OneLine.quote(locKey)) in the app's Localizable.strings; without them UNTerm shows \(shown), as iOS does when the key is missing"
+          "\(field) comes from \(key) \(OneLine.quote(locKey)) in the app's Localizable.strings (give them with --strings); without them UNTerm shows \(shown), as iOS does when the key is missing"
         )
-        return NotificationFormat.substitute(locKey, arguments: arguments)
+        slot = UNLocalizedAlert.Field(key: locKey, arguments: arguments)
+        return StringFormat.format(locKey, arguments: arguments)
       }
       if arrays[args] != nil {
         sink.report(

@@ -157,6 +157,19 @@ extension ScriptCommand {
     .init("passcode", "CODE", "passcode for authentication-required actions") { a throws(SessionScript.ParseError) in
       .init(.passcode(try a.next("a passcode").text))
     },
+    .init("strings", "PATH", "the app's strings for loc keys, as --strings: a strings file or folder") {
+      a throws(SessionScript.ParseError) in
+      .init(.strings(try a.next("a strings file or folder").text))
+    },
+    .init("locale", "LANG", "the device language: en, bn, ur, pt-BR… (scripts start in en); g cycles it") {
+      a throws(SessionScript.ParseError) in
+      let t = try a.next("a language such as en, bn or ur")
+      guard AppStrings.isLocaleName(t.text) else {
+        throw a.fail(t, "expected a language such as en, bn, ur or pt-BR, not \"\(t.text)\"")
+      }
+      let locale = AppStrings.normalize(t.text)
+      return .init(.locale(locale), caption: "language \(locale)")
+    },
     .init("lock", "lock the device", .lock, caption: "lock"),
     .init("unlock", "[CODE]", "unlock the device (with the passcode, when one is set)") {
       a throws(SessionScript.ParseError) in

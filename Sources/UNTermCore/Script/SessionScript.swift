@@ -10,6 +10,10 @@ package enum ScriptCommand: Hashable, Sendable {
   case categories(String)
   case contentExtension(String)
   case passcode(String)
+  /// The device language (`locale bn`).
+  case locale(String)
+  /// The app's strings (`strings Localization`): a strings file or folder.
+  case strings(String)
   case lock
   case unlock(String?)
   case push(String, identifier: String?)

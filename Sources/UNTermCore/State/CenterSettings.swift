@@ -34,6 +34,8 @@ package struct CenterSettings: Hashable, Sendable {
   package var textSize = DynamicTypeSize.default
   /// Who reorders right-to-left text (`--bidi`, resolved from `auto`).
   package var bidi: BidiMode = .visual
+  /// The device language (`--locale`, resolved from the environment by the commands).
+  package var locale = "en"
 
   package init() {}
 }

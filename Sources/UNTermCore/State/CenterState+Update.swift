@@ -100,6 +100,9 @@ extension CenterState {
       return Outcome()
     case .reload(let reload):
       return self.reload(reload)
+    case .setStrings(let strings):
+      localization.strings = strings
+      return Outcome()
     }
   }
 
@@ -123,6 +126,7 @@ extension CenterState {
     summaryCheckedUntil = now
     textSize = settings.textSize
     bidi = settings.bidi
+    localization.locale = AppStrings.normalize(settings.locale)
   }
 
   private mutating func adopt(_ adopted: NotificationStore, clockShift shift: TimeInterval) {
@@ -374,6 +378,7 @@ extension CenterState {
       return perform(.setTheme(names[index]))
     case .cycleFocus:
       return perform(.setFocusMode(nextFocusMode, allow: nil))
+    case .nextLanguage: return perform(.setLocale(localization.nextLocale))
     case .appToBackground:
       if appState == .foreground {
         appState = .background
@@ -426,15 +431,27 @@ extension CenterState {
     case .insert:
       if case .character(let c) = key { editField { $0.insert(String(c)) } }
     // The arrows move the caret on screen, in display order in right-to-left text.
-    case .cursorLeft: editField { [bidi] in $0.moveOnScreen(right: false, extend: false, mode: bidi) }
-    case .cursorRight: editField { [bidi] in $0.moveOnScreen(right: true, extend: false, mode: bidi) }
+    case .cursorLeft:
+      editField { [bidi, paragraphDirection] in
+        $0.moveOnScreen(right: false, extend: false, mode: bidi, direction: paragraphDirection)
+      }
+    case .cursorRight:
+      editField { [bidi, paragraphDirection] in
+        $0.moveOnScreen(right: true, extend: false, mode: bidi, direction: paragraphDirection)
+      }
     case .cursorStart: editField { $0.moveToStart() }
     case .cursorEnd: editField { $0.moveToEnd() }
     case .select:
       guard case .modified(let moved, _) = key else { break }
       switch moved {
-      case .left: editField { [bidi] in $0.moveOnScreen(right: false, extend: true, mode: bidi) }
-      case .right: editField { [bidi] in $0.moveOnScreen(right: true, extend: true, mode: bidi) }
+      case .left:
+        editField { [bidi, paragraphDirection] in
+          $0.moveOnScreen(right: false, extend: true, mode: bidi, direction: paragraphDirection)
+        }
+      case .right:
+        editField { [bidi, paragraphDirection] in
+          $0.moveOnScreen(right: true, extend: true, mode: bidi, direction: paragraphDirection)
+        }
       case .home: editField { $0.moveToStart(extend: true) }
       default: editField { $0.moveToEnd(extend: true) }
       }
@@ -694,6 +711,18 @@ extension CenterState {
       textSize = size
       note(.info, "Text size: \(size.displayName)\(size == .default ? " (the default)" : "")")
       ListLayout.scrollToFocus(&self)
+      return Outcome()
+    case .setLocale(let locale):
+      let normalized = AppStrings.normalize(locale)
+      localization.locale = normalized
+      if localization.strings.isEmpty {
+        note(.info, "Language: \(normalized) (no app strings: give them with --strings)")
+      } else if let table = localization.strings.tableName(for: normalized), table == normalized || table.isEmpty {
+        note(.info, "Language: \(normalized)")
+      } else {
+        let shown = localization.strings.tableName(for: normalized).map { $0.isEmpty ? "the unlabelled strings" : $0 }
+        note(.info, "Language: \(normalized) (the app has no \(normalized) strings; iOS shows \(shown ?? "the keys"))")
+      }
       return Outcome()
     case .focus(let id):
       guard store.delivered(id) != nil else { return Outcome() }

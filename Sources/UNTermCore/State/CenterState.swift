@@ -178,6 +178,8 @@ package struct CenterState: @unchecked Sendable {
   package internal(set) var appState: AppState = .background
   /// Who puts right-to-left text in display order: UNTerm, or the terminal.
   package internal(set) var bidi: BidiMode = .visual
+  /// The app's strings and the device language (`--strings`, `--locale`; `g` cycles it).
+  package internal(set) var localization = Localization()
   package internal(set) var themeName = "default"
   package internal(set) var themeNames: [String] = ["default"]
   package internal(set) var banner: Banner?
@@ -270,6 +272,17 @@ package struct CenterState: @unchecked Sendable {
       return String(last)
     }
     return appName
+  }
+
+  /// How paragraphs find their direction: a right-to-left device language reads mixed text
+  /// from the right.
+  package var paragraphDirection: BidiParagraph.Direction {
+    BidiParagraph.direction(forLanguage: localization.locale)
+  }
+
+  /// A notification's title, subtitle and body in the device language now.
+  package func text(of notification: UNNotification) -> (title: String, subtitle: String, body: String) {
+    localization.displayed(notification.request.content, device: device.kind.rawValue)
   }
 
   /// The registered category of a notification, matched case-sensitively.

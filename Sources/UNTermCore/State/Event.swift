@@ -57,6 +57,8 @@ package enum Event: @unchecked Sendable {
   /// The live preview (`--watch`) re-read a file: its content replaces what was loaded, in
   /// place, and the screen's state (focus, open view, lock, a reply being typed) stays.
   case reload(Reload)
+  /// The app's strings the session loaded (`--strings`, the `strings` script command).
+  case setStrings(AppStrings)
 }
 
 /// A user gesture named by what it does rather than by a key.
@@ -87,6 +89,8 @@ package enum Command: Hashable, Sendable {
   case setSummary([DayTime])
   /// Changes the Dynamic Type size.
   case setTextSize(DynamicTypeSize)
+  /// Changes the device language (`g`, the `locale` script command).
+  case setLocale(String)
 }
 
 /// What the shell must do after an update.

@@ -93,7 +93,7 @@ package enum KeyPattern: Hashable, Sendable {
 /// says which key does it where.
 package enum KeyAction: Hashable, Sendable {
   // Anywhere but a text field
-  case quit, showKeys, toggleLock, switchDevice, nextTheme, appToBackground, cycleFocus
+  case quit, showKeys, toggleLock, switchDevice, nextTheme, nextLanguage, appToBackground, cycleFocus
   // The list or a banner
   case focusPrevious, focusNext, focusPageUp, focusPageDown, focusFirst, focusLast
   case longPress, tap, clear, toggleList, hideBanner, showLess
@@ -314,9 +314,10 @@ package enum KeyBindings {
       about: "switch iPhone / iPad",
       [([.key(.character("d"))], screens, .switchDevice)]),
     KeyBinding(
-      "next theme (says which)",
-      about: "the next theme; the activity pane names it",
-      [([.key(.character("t"))], screens, .nextTheme)]),
+      "next theme / language (says which)",
+      about:
+        "the next theme; `g` the next language of the app's strings (`--strings`), which what is on screen follows at once; the activity pane names it",
+      [([.key(.character("t"))], screens, .nextTheme), ([.key(.character("g"))], screens, .nextLanguage)]),
     KeyBinding(
       "send the app to the background",
       about: "send the app back to the background",

@@ -102,7 +102,9 @@ package struct TextField: Hashable, Sendable {
   /// display order of right-to-left text; in `terminal` mode the terminal reorders what UNTerm
   /// writes in logical order, so the caret moves in logical order. Without `extend`, an arrow
   /// over a selection puts the caret at the selection's edge on that side.
-  package mutating func moveOnScreen(right: Bool, extend: Bool, mode: BidiMode) {
+  package mutating func moveOnScreen(
+    right: Bool, extend: Bool, mode: BidiMode, direction: BidiParagraph.Direction = .auto
+  ) {
     guard mode == .visual else {
       if !extend, let range = selection {
         move(to: right ? range.upperBound : range.lowerBound, extend: false)
@@ -111,7 +113,7 @@ package struct TextField: Hashable, Sendable {
       }
       return
     }
-    let caret = Caret(BidiParagraph(text))
+    let caret = Caret(BidiParagraph(text, direction: direction))
     guard caret.count > 0 else { return }
     let target: Int
     if !extend, let range = selection {

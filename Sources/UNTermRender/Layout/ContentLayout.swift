@@ -1,4 +1,5 @@
 import Foundation
+import UNTermBidi
 import UNTermCore
 import UserNotifications
 import UserNotificationsUI
@@ -37,12 +38,12 @@ package struct ContentBlock: @unchecked Sendable {
   /// per line, lines × the style's leading at that size in points.
   package static func text(
     _ text: String, role: Role, style: UNTextStyle, size: DynamicTypeSize, width: Int, maxLines: Int? = nil,
-    name: String
+    name: String, direction: BidiParagraph.Direction = .auto
   ) -> ContentBlock {
     let safe = TerminalText.sanitize(text)
     let columns = Projection.textColumns(width, style: style, size: size)
     let lines =
-      TextLayout.lines(safe, width: columns, maxLines: maxLines)
+      TextLayout.lines(safe, width: columns, maxLines: maxLines, direction: direction)
     return ContentBlock(
       kind: .text(lines: lines, role: role, style: style), name: name,
       points: Double(lines.count) * style.lineHeight(at: size), rows: lines.count)

@@ -1,4 +1,5 @@
 import Foundation
+import UNTermBidi
 import UNTermCore
 import UserNotifications
 import UserNotificationsUI
@@ -31,10 +32,11 @@ package enum ExtensionLayout {
   /// default size.
   package static func measure(
     _ view: ExtensionView, for notification: UNNotification?, device: DeviceProfile, textSize: DynamicTypeSize,
-    columns: Int, images: (any ImageProvider)?
+    columns: Int, images: (any ImageProvider)?, direction: BidiParagraph.Direction = .auto
   ) -> ExtensionMeasurement {
     let blocks = self.blocks(
-      view, notification: notification, device: device, textSize: textSize, columns: columns, images: images)
+      view, notification: notification, device: device, textSize: textSize, columns: columns, images: images,
+      direction: direction)
     let initial = (device.notificationWidth * view.attributes.initialContentSizeRatio).rounded()
     let fitted = blocks.reduce(0) { $0 + $1.points }
     let preferred = view.keepsInitialHeight ? initial : (view.preferredHeight ?? fitted)
@@ -50,7 +52,7 @@ package enum ExtensionLayout {
   /// The view's elements as content blocks.
   package static func blocks(
     _ view: ExtensionView, notification: UNNotification?, device: DeviceProfile, textSize: DynamicTypeSize,
-    columns: Int, images: (any ImageProvider)?
+    columns: Int, images: (any ImageProvider)?, direction: BidiParagraph.Direction = .auto
   ) -> [ContentBlock] {
     var blocks: [ContentBlock] = []
     var buttonIndex = 0
@@ -79,7 +81,7 @@ package enum ExtensionLayout {
           blocks.append(
             .text(
               text, role: role(for: style), style: style, size: textSize, width: columns, maxLines: maxLines,
-              name: name))
+              name: name, direction: direction))
         }
       case .spacer(let points):
         blocks.append(.sized(.spacer, name: name, points: points))

@@ -124,12 +124,14 @@ package enum TextLayout {
   /// Sanitized text broken into lines of at most `width` columns, as `wrap` breaks it, each
   /// ready to draw in either bidi mode: paragraphs are resolved whole, broken in logical
   /// order, then each line is reordered on its own.
-  package static func lines(_ text: String, width: Int, maxLines: Int? = nil) -> [TextLine] {
+  package static func lines(
+    _ text: String, width: Int, maxLines: Int? = nil, direction: BidiParagraph.Direction = .auto
+  ) -> [TextLine] {
     guard width > 0, maxLines.map({ $0 > 0 }) ?? true else { return [] }
     var out: [TextLine] = []
     var truncatedParagraph: BidiParagraph?
     paragraphs: for paragraphText in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      let paragraph = BidiParagraph(paragraphText)
+      let paragraph = BidiParagraph(paragraphText, direction: direction)
       for range in wrapRanges(paragraph.clusters, width: width) {
         if let maxLines, out.count == maxLines {
           truncatedParagraph = paragraph
@@ -146,9 +148,9 @@ package enum TextLayout {
 
   /// One line of sanitized text cut to `width` columns with an ellipsis, as `truncate` cuts
   /// it, ready to draw in either bidi mode.
-  package static func line(_ text: String, width: Int) -> TextLine {
+  package static func line(_ text: String, width: Int, direction: BidiParagraph.Direction = .auto) -> TextLine {
     guard width > 0 else { return TextLine("", isRightToLeft: false) }
-    let paragraph = BidiParagraph(text)
+    let paragraph = BidiParagraph(text, direction: direction)
     if DisplayWidth.of(text) <= width { return TextLine(paragraph, 0..<paragraph.clusters.count) }
     // The direction comes from the whole text, even when the cut leaves no strong letter.
     return TextLine(withEllipsis(text, width: width), isRightToLeft: paragraph.isRightToLeft)

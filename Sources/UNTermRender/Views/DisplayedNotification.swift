@@ -12,23 +12,20 @@ package struct DisplayedNotification {
   package var isHidden: Bool
 
   package init(_ notification: UNNotification, in state: CenterState) {
-    let content = notification.request.content
     let category = state.category(of: notification)
+    // Localized fields in the device language now, so `g` changes them at once.
+    let text = state.text(of: notification)
     if state.arePreviewsHidden {
       let options = category?.options ?? []
-      title = options.contains(.hiddenPreviewsShowTitle) ? content.title : ""
-      subtitle = options.contains(.hiddenPreviewsShowSubtitle) ? content.subtitle : ""
-      let placeholder = category?.hiddenPreviewsBodyPlaceholder ?? ""
+      title = options.contains(.hiddenPreviewsShowTitle) ? text.title : ""
+      subtitle = options.contains(.hiddenPreviewsShowSubtitle) ? text.subtitle : ""
       body =
-        placeholder.isEmpty
-        ? "Notification"
-        : NotificationFormat.substitute(
-          placeholder, arguments: [], count: state.store.threadCount(of: notification))
+        state.localization.placeholder(category, count: state.store.threadCount(of: notification)) ?? "Notification"
       isHidden = true
     } else {
-      title = content.title
-      subtitle = content.subtitle
-      body = content.body
+      title = text.title
+      subtitle = text.subtitle
+      body = text.body
       isHidden = false
     }
     title = TerminalText.sanitize(title, multiline: false)

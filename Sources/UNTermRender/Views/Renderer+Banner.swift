@@ -40,12 +40,16 @@ extension Renderer {
     var lines: [(TextLine, Role)] = []
     // At larger text sizes fewer letters fit a line: each style wraps as its size says.
     func columns(_ style: UNTextStyle) -> Int { Projection.textColumns(textWidth, style: style, size: state.textSize) }
-    if !shown.title.isEmpty { lines.append((TextLayout.line(shown.title, width: columns(.headline)), .title)) }
+    let direction = state.paragraphDirection
+    if !shown.title.isEmpty {
+      lines.append((TextLayout.line(shown.title, width: columns(.headline), direction: direction), .title))
+    }
     if !shown.subtitle.isEmpty {
-      lines.append((TextLayout.line(shown.subtitle, width: columns(.subheadline)), .subtitle))
+      lines.append((TextLayout.line(shown.subtitle, width: columns(.subheadline), direction: direction), .subtitle))
     }
     let maxBody = Self.bannerBodyLines(hasTitle: !shown.title.isEmpty, hasSubtitle: !shown.subtitle.isEmpty)
-    for line in TextLayout.lines(shown.body, width: columns(.body), maxLines: maxBody) where !shown.body.isEmpty {
+    for line in TextLayout.lines(shown.body, width: columns(.body), maxLines: maxBody, direction: direction)
+    where !shown.body.isEmpty {
       lines.append((line, .body))
     }
     if let unavailable { lines.append((TextLayout.line(unavailable, width: textWidth), .secondary)) }

@@ -120,7 +120,7 @@ extension Renderer {
       // A line that may quote a notification's content waits until previews show again.
       let shown = notice.revealsContent && state.arePreviewsHidden ? Self.hiddenNotice : paths.apply(notice.text)
       let text = TerminalText.sanitize(shown, multiline: false)
-      let lines = TextLayout.lines(text, width: area.width, maxLines: 4)
+      let lines = TextLayout.lines(text, width: area.width, maxLines: 4, direction: state.paragraphDirection)
       for line in lines where y < area.maxY {
         canvas.line(line, x: area.x, y: y, width: nil, role: role)
         y += 1
@@ -158,6 +158,8 @@ extension Renderer {
       x = canvas.text(" ✗ log failing", x: x, y: y, role: .error, over: .statusBar)
       x = canvas.text(" ·", x: x, y: y, role: .statusBar)
     }
+    // The device language, once the app's strings give `g` something to switch.
+    if !state.localization.strings.isEmpty { left += " · \(state.localization.locale)" }
     x = canvas.text(left, x: x, y: y, role: .statusBar) + 1
     canvas.text("│", x: x, y: y, role: .statusBar)
     x += 2

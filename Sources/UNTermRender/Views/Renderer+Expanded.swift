@@ -20,15 +20,21 @@ extension Renderer {
     }
     if !shown.title.isEmpty {
       blocks.append(
-        .text(shown.title, role: .title, style: .headline, size: state.textSize, width: width, name: "title"))
+        .text(
+          shown.title, role: .title, style: .headline, size: state.textSize, width: width, name: "title",
+          direction: state.paragraphDirection))
     }
     if !shown.subtitle.isEmpty {
       blocks.append(
         .text(
-          shown.subtitle, role: .subtitle, style: .subheadline, size: state.textSize, width: width, name: "subtitle"))
+          shown.subtitle, role: .subtitle, style: .subheadline, size: state.textSize, width: width, name: "subtitle",
+          direction: state.paragraphDirection))
     }
     if !shown.body.isEmpty {
-      blocks.append(.text(shown.body, role: .body, style: .body, size: state.textSize, width: width, name: "body"))
+      blocks.append(
+        .text(
+          shown.body, role: .body, style: .body, size: state.textSize, width: width, name: "body",
+          direction: state.paragraphDirection))
     }
     return blocks
   }
@@ -75,7 +81,8 @@ extension Renderer {
         if !defaults.isEmpty { rows.append(.blank) }
       }
       let measured = ExtensionLayout.measure(
-        view, for: notification, device: state.device, textSize: state.textSize, columns: inner, images: images)
+        view, for: notification, device: state.device, textSize: state.textSize, columns: inner, images: images,
+        direction: state.paragraphDirection)
       rows += expandRows(measured.content, media: view, focus: view.buttonFocus)
       if measured.overflow > 0 { rows.append(.marker(overflowLabel(measured.overflow, budget: measured.budget))) }
       if view.attributes.overridesDefaultTitle, let title = view.title, !title.isEmpty {
@@ -398,7 +405,7 @@ extension Renderer {
       canvas.frame.cursor = (field.x + 2, field.y + 1)
       return
     }
-    let layout = FieldLayout(reply.field, mode: state.bidi)
+    let layout = FieldLayout(reply.field, mode: state.bidi, direction: state.paragraphDirection)
     // Right-to-left text sits at the right of the field; text longer than the field scrolls so
     // the caret stays in view.
     let caret = layout.caretColumn
@@ -438,8 +445,8 @@ struct FieldLayout {
   var caretColumn = 0
   var isRightToLeft = false
 
-  init(_ field: TextField, mode: BidiMode) {
-    let paragraph = BidiParagraph(field.text)
+  init(_ field: TextField, mode: BidiMode, direction: BidiParagraph.Direction) {
+    let paragraph = BidiParagraph(field.text, direction: direction)
     let count = paragraph.clusters.count
     let shapes =
       mode == .visual ? paragraph.shaped(0..<count, ligatures: false) : paragraph.clusters.map { String($0) }

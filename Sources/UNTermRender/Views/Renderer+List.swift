@@ -80,15 +80,22 @@ extension Renderer {
     var lines: [(TextLine, Role)] = []
     // At larger text sizes fewer letters fit a line: each style wraps as its size says.
     func columns(_ style: UNTextStyle) -> Int { Projection.textColumns(inner, style: style, size: state.textSize) }
+    let direction = state.paragraphDirection
     if !shown.title.isEmpty {
       let heading = shown.subtitle.isEmpty ? shown.title : "\(shown.title) · \(shown.subtitle)"
-      lines.append((TextLayout.line(heading, width: columns(.headline)), .title))
-      lines += TextLayout.lines(shown.body, width: columns(.body), maxLines: 1).map { ($0, .body) }
+      lines.append((TextLayout.line(heading, width: columns(.headline), direction: direction), .title))
+      lines += TextLayout.lines(shown.body, width: columns(.body), maxLines: 1, direction: direction).map {
+        ($0, .body)
+      }
     } else if !shown.subtitle.isEmpty {
-      lines.append((TextLayout.line(shown.subtitle, width: columns(.subheadline)), .subtitle))
-      lines += TextLayout.lines(shown.body, width: columns(.body), maxLines: 1).map { ($0, .body) }
+      lines.append((TextLayout.line(shown.subtitle, width: columns(.subheadline), direction: direction), .subtitle))
+      lines += TextLayout.lines(shown.body, width: columns(.body), maxLines: 1, direction: direction).map {
+        ($0, .body)
+      }
     } else {
-      lines += TextLayout.lines(shown.body, width: columns(.body), maxLines: 2).map { ($0, .body) }
+      lines += TextLayout.lines(shown.body, width: columns(.body), maxLines: 2, direction: direction).map {
+        ($0, .body)
+      }
     }
     // An image that cannot be drawn says so on the card's second line.
     if !shown.isHidden, let attachment = thumbnailAttachment(notification),

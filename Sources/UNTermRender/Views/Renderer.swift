@@ -38,7 +38,7 @@ package struct Renderer: ScreenLayout {
   package func render(_ state: CenterState) -> Frame {
     var canvas = Canvas(
       frame: Frame(grid: CellGrid(width: state.screenWidth, height: state.screenHeight, fill: theme[.screen])),
-      theme: theme, bidi: state.bidi)
+      theme: theme, bidi: state.bidi, direction: state.paragraphDirection)
     let width = state.screenWidth
     let height = state.screenHeight
     guard width >= Self.minimumWidth, height >= Self.minimumHeight else {
@@ -169,11 +169,12 @@ package struct Renderer: ScreenLayout {
     guard members.count > 1, let leading = members.first else { return nil }
     let behind = members.dropFirst().map(\.request.content)
     let count = behind.reduce(0) { $0 + max(1, $1.summaryArgumentCount) }
-    var format = state.category(of: leading)?.categorySummaryFormat ?? ""
-    if state.arePreviewsHidden && format.range(of: #"%([0-9]+\$)?@"#, options: .regularExpression) != nil {
-      format = ""
-    }
-    if format.isEmpty {
+    let category = state.category(of: leading)
+    // The format as the app localized it; while previews are hidden one that shows `%@` gives way
+    // to the default.
+    guard state.localization.hasSummary(category),
+      !(state.arePreviewsHidden && state.localization.summaryTakesArgument(category))
+    else {
       return count == 1 ? "1 more notification" : "\(count) more notifications"
     }
     var arguments: [String] = []
@@ -186,7 +187,7 @@ package struct Renderer: ScreenLayout {
     case 1: joined = arguments[0]
     default: joined = arguments.dropLast().joined(separator: ", ") + " and " + (arguments.last ?? "")
     }
-    let text = NotificationFormat.substitute(format, arguments: [joined], count: count)
+    let text = state.localization.summary(category, count: count, argument: joined) ?? ""
     return TerminalText.sanitize(text.trimmingCharacters(in: .whitespaces), multiline: false)
   }
 }
@@ -197,6 +198,8 @@ struct Canvas {
   let theme: Theme
   /// Who reorders right-to-left text: in `visual` mode every line is drawn in display order.
   let bidi: BidiMode
+  /// How a line finds its direction (the device language's preference).
+  var direction: BidiParagraph.Direction = .auto
 
   /// The frame's cells. Writing through it changes them in place: a plain `set` would copy
   /// the whole grid for every cell an image's art writes.
@@ -213,7 +216,7 @@ struct Canvas {
   {
     var shown = text
     if bidi == .visual, text.unicodeScalars.contains(where: { $0.value >= 0x0590 }) {
-      let paragraph = BidiParagraph(text)
+      let paragraph = BidiParagraph(text, direction: direction)
       shown = paragraph.visualLine(0..<paragraph.clusters.count)
     }
     return put(shown, x: x, y: y, role: role, clip: clip, over: background)
