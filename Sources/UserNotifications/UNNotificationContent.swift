@@ -196,67 +196,10 @@ extension NSString {
   /// A localized string for a notification, formatted with its arguments.
   ///
   /// UNTerm has no app bundle to look the key up in, so, as Foundation does for a missing
-  /// key, the key itself is the format; `%@` and `%n$@` placeholders take the arguments.
+  /// key, the key itself is the format, formatted as `String(format:)` would (`StringFormat`).
   public class func localizedUserNotificationString(forKey key: String, arguments: [Any]?)
     -> String
   {
-    NotificationFormat.substitute(key, arguments: (arguments ?? []).map { "\($0)" })
-  }
-}
-
-/// Expands the `%@`, `%n$@`, `%u`, `%d` and `%%` placeholders notification strings use.
-package enum NotificationFormat {
-  /// Replaces `%@` / `%n$@` with strings in order, `%u` / `%d` / `%ld` / `%lu` with `count`.
-  package static func substitute(_ format: String, arguments: [String], count: Int? = nil)
-    -> String
-  {
-    var out = ""
-    var next = 0
-    var scalars = Array(format.unicodeScalars)[...]
-    while let c = scalars.popFirst() {
-      guard c == "%" else {
-        out.unicodeScalars.append(c)
-        continue
-      }
-      var spec = ""
-      var position: Int?
-      var digits = ""
-      while let d = scalars.first, d.properties.numericType == .decimal, d.isASCII {
-        digits.unicodeScalars.append(d)
-        scalars.removeFirst()
-      }
-      if !digits.isEmpty, scalars.first == "$" {
-        scalars.removeFirst()
-        position = Int(digits)
-      } else {
-        spec = digits
-      }
-      while let l = scalars.first, l == "l" || l == "h" || l == "q" {
-        scalars.removeFirst()
-      }
-      guard let conversion = scalars.popFirst() else {
-        out += "%" + spec
-        break
-      }
-      switch conversion {
-      case "@":
-        let index = position.map { $0 - 1 } ?? next
-        if position == nil { next += 1 }
-        out += arguments.indices.contains(index) ? arguments[index] : ""
-      case "u", "d", "i":
-        if let count {
-          out += String(count)
-        } else {
-          let index = position.map { $0 - 1 } ?? next
-          if position == nil { next += 1 }
-          out += arguments.indices.contains(index) ? arguments[index] : ""
-        }
-      case "%":
-        out += "%"
-      default:
-        out += "%" + spec + String(conversion)
-      }
-    }
-    return out
+    StringFormat.format(key, arguments: (arguments ?? []).map { "\($0)" })
   }
 }

@@ -61,9 +61,12 @@ enum Help {
 
     Prints one finding a line: FILE:JSON.PATH: SEVERITY[CODE]: MESSAGE
     Files are recognised by what they hold: payloads, categories files (a "categories" array),
-    content-extension descriptors and Info.plists, and .session scripts; a folder means its
-    .json, .apns and .session files and those of its sub-folders (not hidden ones). Categories
-    files given this way count as registered. A script is checked for every syntax error and for
+    content-extension descriptors and Info.plists, .session scripts, and the app's strings
+    (.strings, .stringsdict, .xcstrings files, LANG.lproj folders); a folder means its .json,
+    .apns and .session files, LANG.lproj folders and Localizable.xcstrings, and those of its
+    sub-folders (not hidden ones). Categories files and strings given this way count as the
+    app's: with strings, every payload's loc keys are checked in every language (a key a
+    language lacks; specifiers whose count or kind does not match the loc-args). A script is checked for every syntax error and for
     files it names that do not exist; an attachment --media-dir lets lint read is decoded as the
     session would. With --extension, give a payload of its category: --strict fails a design
     measured without one, and holds designs to --device's budget when given, else to both. Each

@@ -1,4 +1,5 @@
 import Testing
+import UserNotifications
 
 @testable import UNTermCore
 

@@ -72,7 +72,7 @@ struct StringsFilesTests {
     #expect(findings.count == 1)
     #expect(findings.first?.severity == .error)
     #expect(findings.first?.pathText == place)
-    #expect(findings.first?.message == message)
+    #expect(findings.first?.message.text == message)
   }
 
   @Test func invalidEncodingsAreRefusedWithTheirPlace() {

@@ -9,43 +9,8 @@ import UNTermTestSupport
 /// so a new one declared writable fails here.
 @Suite("Only the core writes the state", .hangGuard)
 struct SingleWriterCompileTests {
-  /// The package name SwiftPM compiled the modules with (it follows the checkout's folder name).
-  private static func packageName(products: URL) throws -> String {
-    let description = products.deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent(products.lastPathComponent + ".yaml")
-    let text = try String(contentsOf: description, encoding: .utf8)
-    let marker = #""-package-name",""#
-    let start = try #require(text.range(of: marker), "no -package-name in \(description.path)")
-    return String(text[start.upperBound...].prefix { $0 != "\"" })
-  }
-
-  private static var swiftc: String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-    return (path.split(separator: ":").map { "\($0)/swiftc" } + ["/opt/swift/usr/bin/swiftc"])
-      .first { FileManager.default.isExecutableFile(atPath: $0) }
-  }
-
   private func typecheck(_ source: String) throws -> (status: Int32, errors: [String]) {
-    let products = Fixtures.productsDirectory
-    let compiler = try #require(Self.swiftc, "swiftc is not on PATH")
-    let dir = try Fixtures.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = dir.appendingPathComponent("outside.swift")
-    try Data(source.utf8).write(to: file)
-    // The C modules below the core (CFriBidi) are found through the module maps SwiftPM wrote.
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: products.path)) ?? []
-    let moduleMaps = names.filter { $0.hasSuffix(".build") }.map {
-      products.appendingPathComponent($0).appendingPathComponent("module.modulemap").path
-    }.filter { FileManager.default.fileExists(atPath: $0) }
-    let result = try Fixtures.run(
-      compiler,
-      [
-        "-typecheck", "-package-name", try Self.packageName(products: products), "-I",
-        products.appendingPathComponent("Modules").path, "-module-cache-path", dir.appendingPathComponent("cache").path,
-      ] + moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] } + [file.path],
-      timeout: 600)  // the compiler loading the modules can take minutes on a busy machine
-    let errors = result.stderr.split(separator: "\n").filter { $0.contains(": error: ") }.map(String.init)
-    return (result.status, errors)
+    try Typecheck.run(source)
   }
 
   @Test func noStoredPropertyCanBeAssignedFromAnotherModule() throws {

@@ -76,7 +76,9 @@ struct LocalizedScreenTests {
 
   @Test func theStackSummaryIsLocalized() throws {
     let s = try session(locale: "bn", size: (47, 16))
-    let message = #"{"aps":{"alert":{"title":"প্রজ্ঞা দাস","body":"আসছি","summary-arg":"প্রজ্ঞা"},"thread-id":"t","category":"message"}}"#
+    let message = #"""
+      {"aps":{"alert":{"title":"প্রজ্ঞা দাস","body":"আসছি","summary-arg":"প্রজ্ঞা"},"thread-id":"t","category":"message"}}
+      """#
     try Fixtures.push(message, into: s, as: "a")
     try Fixtures.push(message, into: s, as: "b")
     s.send(.command(.openCenter))

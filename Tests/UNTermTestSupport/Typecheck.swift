@@ -37,7 +37,8 @@ package enum Typecheck {
       [
         "-typecheck", "-package-name", try packageName(products: products), "-I",
         products.appendingPathComponent("Modules").path, "-module-cache-path", dir.appendingPathComponent("cache").path,
-      ] + cModules.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] } + [file.path])
+      ] + cModules.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] } + [file.path],
+      timeout: 600)  // the compiler loading the modules can take minutes on a busy machine
     let errors = result.stderr.split(separator: "\n").filter { $0.contains(": error: ") }.map(String.init)
     return (result.status, errors)
   }

@@ -4,6 +4,15 @@ import UserNotifications
 
 @Suite("UserNotifications model")
 struct ModelTests {
+  @Test func localizedUserNotificationStringFormatsTheKeyAsFoundationWould() {
+    // No bundle: the key is the format, with positions, numbers and widths as String(format:).
+    let text = NSString.localizedUserNotificationString(
+      forKey: "%@ invited %@ (%d players, %03d)", arguments: ["Jenna", "Ana", 3, 7])
+    #expect(text == "Jenna invited Ana (3 players, 007)")
+    let reordered = NSString.localizedUserNotificationString(forKey: "%2$@ ← %1$@", arguments: ["Ana", "Jenna"])
+    #expect(reordered == "Jenna ← Ana")
+  }
+
   @Test func systemIdentifiersAreApplesRuntimeStrings() {
     #expect(UNNotificationDefaultActionIdentifier == "com.apple.UNNotificationDefaultActionIdentifier")
     #expect(UNNotificationDismissActionIdentifier == "com.apple.UNNotificationDismissActionIdentifier")

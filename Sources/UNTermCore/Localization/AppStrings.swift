@@ -1,4 +1,5 @@
 import Foundation
+import UserNotifications
 
 /// The app's localized strings, by language, as `--strings` gives them: a `Localizable.strings`
 /// file (text or binary property list), a `.stringsdict`, a String Catalog (`.xcstrings`), an
@@ -194,7 +195,7 @@ package struct AppStrings: Sendable {
       do {
         root = try PropertyList.parse(bytes)
       } catch {
-        fileSink.report(.invalidStrings, at: error.place.diagnosticLocation, error.message)
+        fileSink.report(.invalidStrings, at: error.place.diagnosticLocation, SafeText(sanitizing: error.message))
         return
       }
       guard let members = root.dictionary else {

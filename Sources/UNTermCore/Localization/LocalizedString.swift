@@ -1,3 +1,5 @@
+import UserNotifications
+
 /// One string of the app's localization: a format, with what varies by number or device.
 package struct LocalizedString: Sendable, Hashable {
   /// The format: a `.strings` value, a `.stringsdict` `NSStringLocalizedFormatKey`, or a

@@ -1,4 +1,5 @@
 import Foundation
+import UserNotifications
 
 /// A value read from a property list (XML or binary), with where it was in the file.
 package struct PlistNode: Sendable {

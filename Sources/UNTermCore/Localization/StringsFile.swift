@@ -1,4 +1,5 @@
 import Foundation
+import UserNotifications
 
 /// The text form of a `Localizable.strings` file (an old-style property list of string pairs):
 /// `"key" = "value";` entries, `/* */` and `//` comments, escapes `\n \t \r \" \\ \'
@@ -26,7 +27,7 @@ package enum StringsFile {
     switch decode(bytes) {
     case .success(let decoded): scalars = decoded
     case .failure(let failure):
-      sink.report(.invalidStrings, at: .position(failure.position), failure.message)
+      sink.report(.invalidStrings, at: .position(failure.position), SafeText(sanitizing: failure.message))
       return []
     }
     var parser = Parser(scalars: scalars)
@@ -43,7 +44,7 @@ package enum StringsFile {
       }
       return entries
     } catch {
-      sink.report(.invalidStrings, at: .position(error.position), error.message)
+      sink.report(.invalidStrings, at: .position(error.position), SafeText(sanitizing: error.message))
       return []
     }
   }

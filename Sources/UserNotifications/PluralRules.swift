@@ -9,7 +9,7 @@ package enum PluralCategory: String, Sendable, Hashable, CaseIterable, Comparabl
   }
 }
 
-/// CLDR cardinal plural rules (`common/supplemental/plurals.xml`, CLDR 46), by language: which
+/// CLDR cardinal plural rules (`common/supplemental/plurals.xml` of unicode-org/cldr), by language: which
 /// category (one, few, many…) a number takes, as `.stringsdict` and String Catalog plural
 /// variations choose their form.
 ///
