@@ -51,6 +51,11 @@ public final class UNTermSession {
     /// `willPresent` (by default the app is in the background and banners show as on a home
     /// screen; tapping a notification brings it forward, `h` sends it back).
     public var appInForeground = false
+    /// Your app's strings for `loc-key`s: `Localizable.strings`, `.stringsdict`,
+    /// `Localizable.xcstrings`, an `LANG.lproj` folder, or a folder of them.
+    public var strings: [String] = []
+    /// The device language (`en`, `bn`, `ur`…); `nil` takes the environment's (`LANG`).
+    public var locale: String?
 
     public init() {}
   }
@@ -104,6 +109,9 @@ public final class UNTermSession {
     settings.appName = configuration.appName
     settings.serviceTimeout = configuration.serviceTimeout
     settings.bidi = TerminalBidi.mode(.auto, environment: ProcessInfo.processInfo.environment, controlsTerminal: true)
+    settings.stringsPaths = configuration.strings
+    settings.locale = AppStrings.normalize(
+      configuration.locale ?? AppStrings.environmentLocale(ProcessInfo.processInfo.environment))
     let session: Session
     do {
       session = try SessionFactory.make(

@@ -23,8 +23,9 @@ package final class CursesOutputMeter {
   ///   - width: Columns.
   ///   - height: Rows.
   ///   - terminalType: The terminfo entry whose sequences are counted.
+  ///   - explicitBidi: Whether the terminal is asked to leave bidi to UNTerm (`--bidi visual`).
   /// - Throws: `CursesTerminalError` when the type is unknown or a terminal is already open.
-  package init(width: Int, height: Int, terminalType: String = "xterm-256color")
+  package init(width: Int, height: Int, terminalType: String = "xterm-256color", explicitBidi: Bool = false)
     throws(CursesTerminalError)
   {
     file = Posix.anonymousTemporaryFile(template: "/tmp/unterm-curses-meter-XXXXXX")
@@ -38,6 +39,7 @@ package final class CursesOutputMeter {
     var options = CursesTerminal.Options()
     options.mouse = false
     options.bracketedPaste = false
+    options.explicitBidi = explicitBidi
     do {
       terminal = try CursesTerminal(
         input: input, output: file, terminalType: terminalType, options: options,

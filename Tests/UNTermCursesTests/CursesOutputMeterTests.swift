@@ -24,6 +24,28 @@ extension NcursesTests {
       }
     }
 
+    @Test("In visual bidi mode the terminal is asked for explicit mode first and given it back last")
+    func explicitBidiMode() throws {
+      let meter = try CursesOutputMeter(width: 40, height: 6, explicitBidi: true)
+      _ = meter.present(frame(["ﮧﺸﺋﺎﻋ"]), depth: .none)
+      let drawn = meter.output
+      let on = Array("\u{1B}[8l".utf8)
+      let off = Array("\u{1B}[8h".utf8)
+      #expect(contains(drawn, "\u{1B}[8l"))
+      #expect(!contains(drawn, "\u{1B}[8h"))
+      // Before the first cell of text is drawn.
+      let text = Array("ﮧﺸﺋﺎﻋ".utf8)
+      let firstOn = (0...(drawn.count - on.count)).first { Array(drawn[$0..<($0 + on.count)]) == on }
+      let firstText = (0...(drawn.count - text.count)).first { Array(drawn[$0..<($0 + text.count)]) == text }
+      #expect((firstOn ?? .max) < (firstText ?? .max))
+      meter.close()
+      #expect(Array(meter.output.suffix(off.count)) == off)
+      let plain = try CursesOutputMeter(width: 40, height: 6)
+      _ = plain.present(frame(["abc"]), depth: .none)
+      plain.close()
+      #expect(!contains(plain.output, "\u{1B}[8l") && !contains(plain.output, "\u{1B}[8h"))
+    }
+
     @Test("A full paint costs bytes, an identical frame none, one changed cell a few")
     func bytesPerFrame() throws {
       let meter = try CursesOutputMeter(width: 40, height: 6)
