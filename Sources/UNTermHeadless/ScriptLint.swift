@@ -55,6 +55,11 @@ package enum ScriptLint {
       case .contentExtension(let path): require(path, "the extension descriptor")
       case .push(let path, _): require(path, "the payload")
       case .mediaDirectory(let path): require(path, "the media folder", folder: true)
+      case .strings(let path):
+        // A strings file or a folder of them.
+        var isDirectory: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: resolve(path), isDirectory: &isDirectory)
+        require(path, "the app's strings", folder: isDirectory.boolValue)
       case .theme(let name):
         if name.contains("/") || name.hasSuffix(".json") {
           require(name, "the theme file")

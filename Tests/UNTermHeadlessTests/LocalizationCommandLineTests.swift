@@ -99,6 +99,18 @@ struct LocalizationCommandLineTests {
     #expect(result.stdout.isEmpty, "\(result.stdout)")
   }
 
+  @Test func lintFindsAScriptsMissingStrings() throws {
+    let root = try folder(["s.session": "strings Nowhere\nlocale bn\n", "Here/en.lproj/Localizable.strings": "\"A\";"])
+    let missing = try unterm(["lint", root.appendingPathComponent("s.session").path])
+    #expect(missing.status == 1)
+    #expect(
+      missing.stdout.contains(
+        "1:9: error[script-missing-file]: strings names the app's strings \"Nowhere\": no such file"))
+    try Data("strings Here\nlocale bn\n".utf8).write(to: root.appendingPathComponent("s.session"))
+    let present = try unterm(["lint", root.appendingPathComponent("s.session").path])
+    #expect(present.status == 0, "\(present.stdout)")
+  }
+
   @Test func aScriptNamesALanguageOrFailsToParse() throws {
     let root = try folder(["bad.session": "locale en\nlocale ../x\n"])
     let result = try unterm(["run", root.appendingPathComponent("bad.session").path])
