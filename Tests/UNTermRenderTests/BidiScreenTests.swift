@@ -74,6 +74,19 @@ struct BidiScreenTests {
     #expect(lines[3].hasPrefix(" │ ক্ষমা করো, আমি ১০ মিনিট দেরি করব। "))
   }
 
+  @Test func bengaliWrapsBetweenWordsOnly() throws {
+    // খে, ন্ত্র and য়ে are two columns wide (a letter and a spacing vowel sign) yet are not wide
+    // characters: a line may break after 今 or 😀, never inside খেলতে.
+    let session = try Fixtures.session(size: (40, 10))
+    try Fixtures.push(
+      #"{"aps":{"alert":{"title":"খেলা","body":"Jenna এবং Frank আপনাকে Monopoly খেলতে আমন্ত্রণ জানিয়েছেন"}}}"#,
+      into: session)
+    let lines = session.frame().grid.lines
+    #expect(lines[3] == " │ Jenna এবং Frank আপনাকে Monopoly    │")
+    #expect(lines[4] == " │ খেলতে আমন্ত্রণ জানিয়েছেন             │")
+    #expect(TextLayout.wrap("今日は😀晴れ", width: 4) == ["今日", "は😀", "晴れ"])
+  }
+
   @Test func aPayloadsBidiControlsStayVisibleAndSteerNothing() throws {
     // An RLO would show "abc" as "cba" and flip the rest of the line; sanitized first, it is
     // a visible placeholder and the English stays in order.

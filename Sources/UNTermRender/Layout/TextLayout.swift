@@ -81,7 +81,9 @@ package enum TextLayout {
       if wordEnd == wordStart { wordStart = i }
       wordEnd = i + 1
       wordWidth += max(1, w)
-      if w >= 2 { flushWord() }  // CJK and emoji may break after themselves
+      // CJK and emoji may break after themselves; a Bengali or Devanagari cluster is as wide
+      // (a letter and a spacing vowel sign) but is part of a word.
+      if isWide(c) { flushWord() }
     }
     flushWord()
     while lineEnd > lineStart && clusters[lineEnd - 1] == " " { lineEnd -= 1 }
@@ -117,6 +119,12 @@ package enum TextLayout {
   package static func pad(_ text: String, width: Int) -> String {
     let t = truncate(text, width: width)
     return t + String(repeating: " ", count: max(0, width - DisplayWidth.of(t)))
+  }
+
+  /// Whether a cluster is a wide character (East Asian wide or an emoji) rather than a
+  /// narrow one made two columns wide by its marks.
+  private static func isWide(_ cluster: Character) -> Bool {
+    cluster.unicodeScalars.first.map { DisplayWidth.of($0) >= 2 } ?? false
   }
 
   // MARK: - Lines for display, right-to-left text included
