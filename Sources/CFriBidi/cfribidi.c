@@ -30,12 +30,24 @@ int cfb_paragraph(
   for (int32_t i = 0; i < length; i++) {
     // Controls and marks count as plain neutrals: nothing in the text steers the reordering.
     if (is_control(types[i]) || is_mark(text[i])) types[i] = FRIBIDI_TYPE_ON;
-    if (strong_ltr && strong_ltr[i]) types[i] = FRIBIDI_TYPE_LTR;
+  }
+  // Rules P2 and P3 on the payload's own letters: a placeholder ("‹RLO›" before an Urdu title)
+  // is drawn in left-to-right letters but must not make the paragraph left to right.
+  FriBidiParType first_strong = FRIBIDI_PAR_LTR;
+  for (int32_t i = 0; i < length; i++) {
+    if ((strong_ltr && strong_ltr[i]) || !FRIBIDI_IS_STRONG(types[i]) || !FRIBIDI_IS_LETTER(types[i])) continue;
+    first_strong = FRIBIDI_IS_RTL(types[i]) ? FRIBIDI_PAR_RTL : FRIBIDI_PAR_LTR;
+    break;
+  }
+  if (strong_ltr) {
+    for (int32_t i = 0; i < length; i++) {
+      if (strong_ltr[i]) types[i] = FRIBIDI_TYPE_LTR;
+    }
   }
   fribidi_get_bracket_types(text, length, types, brackets);
   FriBidiParType base = direction == CFB_DIRECTION_RTL   ? FRIBIDI_PAR_RTL
                         : direction == CFB_DIRECTION_LTR ? FRIBIDI_PAR_LTR
-                                                          : FRIBIDI_PAR_ON;
+                                                          : first_strong;
   FriBidiLevel max = fribidi_get_par_embedding_levels_ex(types, brackets, length, &base, levels);
   free(brackets);
   if (max == 0) return -1;

@@ -19,7 +19,8 @@ package enum BidiMode: String, Sendable, CaseIterable {
 package struct BidiParagraph: Sendable {
   /// How the paragraph's base direction is decided.
   package enum Direction: Sendable, Hashable {
-    /// By its first strong character (rules P2 and P3), left to right when there is none.
+    /// By its first strong letter (rules P2 and P3) that is not in a placeholder, left to right
+    /// when there is none.
     case auto
     /// Right to left when the text holds any right-to-left letter or Arabic digit, else as
     /// `auto`: how a right-to-left device language (Urdu, Arabic…) reads mixed text, so an

@@ -94,6 +94,16 @@ struct BidiParagraphTests {
     #expect(!marked.isRightToLeft)
   }
 
+  @Test func placeholdersAreNoStrongLettersForTheBaseDirection() {
+    // The sanitizer's "‹RLO›" resolves as left-to-right letters inside the line, but the first
+    // letter of the payload's own, سلام, makes the paragraph right to left.
+    let paragraph = BidiParagraph("‹RLO›سلام abc")
+    #expect(paragraph.isRightToLeft)
+    #expect(paragraph.visualLine(0..<paragraph.clusters.count) == "abc ﻡﻼﺳ‹RLO›")
+    #expect(!BidiParagraph("‹RLM›abc سلام").isRightToLeft)
+    #expect(!BidiParagraph("‹RLO›123").isRightToLeft)
+  }
+
   @Test func lineReorderingUsesTheParagraphsLevels() {
     // Broken after "سلام": the second line starts with English but belongs to a right-to-left
     // paragraph, so its English run is at the right and the Urdu word at its left.

@@ -98,6 +98,16 @@ struct BidiScreenTests {
     #expect(lines[3].contains("ﻡﻼﺳ"))
   }
 
+  @Test func aPlaceholderDoesNotDecideTheParagraphsDirection() throws {
+    // Without the RLO the title is an Urdu paragraph, aligned right; its placeholder is drawn in
+    // left-to-right letters but is no letter of the payload's, so the title stays right to left.
+    let session = try Fixtures.session(size: (47, 10)) { $0.bidi = .visual }
+    try Fixtures.push(#"{"aps":{"alert":{"title":"\u202eسلام abc","body":"\u2066\u200eنیا 3"}}}"#, into: session)
+    let lines = session.frame().grid.lines
+    #expect(lines[2] == " │                              abc ﻡﻼﺳ‹RLO› │")
+    #expect(lines[3] == " │                           3 ﺎﯿﻧ‹LRI›‹LRM› │")
+  }
+
   /// The reply field: the row with the field's text, and the caret's column in it.
   private func field(_ session: Session) throws -> (row: String, caret: Int) {
     let frame = session.frame()

@@ -18,7 +18,10 @@ extern "C" {
 
 /** Paragraph directions for cfb_paragraph. */
 enum {
-  /** The first strong character decides (rules P2 and P3); left to right when there is none. */
+  /**
+   * The first strong letter decides (rules P2 and P3), leaving out those marked `strong_ltr`;
+   * left to right when there is none.
+   */
   CFB_DIRECTION_AUTO = 0,
   CFB_DIRECTION_LTR = 1,
   CFB_DIRECTION_RTL = 2,
