@@ -144,6 +144,41 @@ struct BidiScreenTests {
     #expect(row == " │ │                    gpt-5ﻡﺎﻠﺳ │ │ Send │ │")
   }
 
+  @Test func inATinyTerminalTheOneRowFieldScrollsToTheCaret() throws {
+    // 24×8 leaves no room for the field's box: the field is one row after "› ", 18 columns.
+    let session = try Fixtures.session(size: (24, 8))
+    try Fixtures.push(mixed, into: session)
+    session.send(.command(.longPress))
+    session.send(.command(.chooseAction("reply")))
+    session.send(.command(.type("hello there general kenobi 12")))
+    var (row, caret) = try field(session)
+    #expect(row == " │ › neral kenobi 12  │")
+    #expect(caret == 20, "just after the 2")
+    session.send(.key(.home))
+    (row, caret) = try field(session)
+    #expect(row == " │ › hello there gene │")
+    #expect(caret == 5, "before the h")
+
+    let urdu = try Fixtures.session(size: (24, 8))
+    try Fixtures.push(mixed, into: urdu)
+    urdu.send(.command(.longPress))
+    urdu.send(.command(.chooseAction("reply")))
+    urdu.send(.command(.type("سلام 12")))
+    // Short right-to-left text sits at the right; the caret follows the 12 typed last.
+    (row, caret) = try field(urdu)
+    #expect(row == " │ ›          12 ﻡﺎﻠﺳ │")
+    #expect(caret == 16)
+    urdu.send(.command(.type(" پیغامات اور gpt-5")))
+    (row, caret) = try field(urdu)
+    #expect(row == " │ › gpt-5 ﺭﻭﺍ ﺕﺎﻣﺎﻐﯿ │")
+    #expect(caret == 10, "just right of gpt-5")
+    urdu.send(.key(.home))
+    (row, caret) = try field(urdu)
+    // Home: the start of the text, at the right, and the caret right of its first letter.
+    #expect(row == " │ › ﺕﺎﻣﺎﻐﯿﭘ 12 ﻡﺎﻠﺳ  │")
+    #expect(caret == 20)
+  }
+
   @Test func aSelectionIsHighlightedWhereItsClustersAreDrawn() throws {
     let session = try Fixtures.session(size: (47, 14))
     try Fixtures.push(mixed, into: session)

@@ -188,9 +188,13 @@ extension Renderer {
       if bottomRows >= 4 {
         drawReply(&canvas, state, e, reply, x: rect.x + 2, y: y, width: inner)
       } else {
-        let line = "› " + TerminalText.sanitize(reply.field.text, multiline: false)
-        canvas.text(TextLayout.truncate(line, width: inner), x: rect.x + 2, y: y, role: .field, clip: clip)
-        canvas.frame.cursor = (min(rect.x + 2 + DisplayWidth.of(line), rect.maxX - 2), y)
+        // No room for the field's box: one row, "› " and the text, scrolled to the caret as the
+        // full field scrolls.
+        canvas.text("› ", x: rect.x + 2, y: y, role: .field, clip: clip)
+        drawFieldText(
+          &canvas, state, reply.field, x: rect.x + 4, y: y, width: inner - 2,
+          clip: clip.intersection(
+            Rect(x: rect.x + 4, y: y, width: max(0, inner - 2), height: 1)))
       }
       return
     }
@@ -405,23 +409,30 @@ extension Renderer {
       canvas.frame.cursor = (field.x + 2, field.y + 1)
       return
     }
-    let layout = FieldLayout(reply.field, mode: state.bidi, direction: state.paragraphDirection)
-    // Right-to-left text sits at the right of the field; text longer than the field scrolls so
-    // the caret stays in view.
+    drawFieldText(
+      &canvas, state, reply.field, x: field.x + 2, y: field.y + 1, width: textWidth, clip: field.inset(dx: 1, dy: 1))
+  }
+
+  /// A text field's text on one row `width` columns wide, in display order, with the caret.
+  /// Right-to-left text sits at the right; text longer than the row scrolls so the caret stays
+  /// in view.
+  private func drawFieldText(
+    _ canvas: inout Canvas, _ state: CenterState, _ field: TextField, x: Int, y: Int, width: Int, clip: Rect
+  ) {
+    guard width > 0 else { return }
+    let layout = FieldLayout(field, mode: state.bidi, direction: state.paragraphDirection)
     let caret = layout.caretColumn
-    var offset = layout.isRightToLeft && layout.width <= textWidth ? textWidth - layout.width : 0
-    if layout.width > textWidth { offset = -max(0, caret - (textWidth - 1)) }
+    var offset = layout.isRightToLeft && layout.width <= width ? width - layout.width : 0
+    if layout.width > width { offset = -max(0, caret - (width - 1)) }
     let style = theme[.field]
     var selected = style
     selected.attributes.formSymmetricDifference(.reverse)
     for unit in layout.units {
-      let x = offset + unit.column
-      guard x >= 0, x + unit.width <= textWidth else { continue }
-      canvas.grid.write(
-        unit.text, x: field.x + 2 + x, y: field.y + 1, style: unit.isSelected ? selected : style,
-        clip: field.inset(dx: 1, dy: 1))
+      let column = offset + unit.column
+      guard column >= 0, column + unit.width <= width else { continue }
+      canvas.grid.write(unit.text, x: x + column, y: y, style: unit.isSelected ? selected : style, clip: clip)
     }
-    canvas.frame.cursor = (field.x + 2 + min(textWidth, max(0, offset + caret)), field.y + 1)
+    canvas.frame.cursor = (x + min(width, max(0, offset + caret)), y)
   }
 }
 
