@@ -118,6 +118,9 @@ package final class LivePlayer: ScriptObserver {
   private let speed: Double
   private let depth: ColorDepth
   private var started = false
+  /// Whether the terminal reorders right-to-left text unless asked not to (VTE): the screens
+  /// are in display order already, so it is asked to show cells as written while the run plays.
+  private let explicitBidi: Bool
   /// Another observer told about every step too (the cast writer).
   package var chained: (any ScriptObserver)?
 
@@ -125,6 +128,7 @@ package final class LivePlayer: ScriptObserver {
     self.speed = speed
     let environment = ProcessInfo.processInfo.environment
     depth = (environment["NO_COLOR"] ?? "").isEmpty ? ColorDepth.detect(environment: environment) : .none
+    explicitBidi = TerminalBidi.terminal(environment).honoursExplicitMode
   }
 
   private func write(_ text: SafeText) {
@@ -142,8 +146,9 @@ package final class LivePlayer: ScriptObserver {
   package func scriptWillStart(_ script: SessionScript, session: Session) {
     if !started {
       started = true
-      TerminalRestore.install()
+      TerminalRestore.install(explicitBidi: explicitBidi)
       write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
+      if explicitBidi { write("\u{1B}[8l") }
     }
     show(session, caption: "▶ \((script.file as NSString).lastPathComponent)")
     chained?.scriptWillStart(script, session: session)
@@ -185,6 +190,7 @@ package final class LivePlayer: ScriptObserver {
   /// Gives the terminal back.
   package func finish() {
     guard started else { return }
+    if explicitBidi { write("\u{1B}[8h") }
     write("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
     TerminalRestore.uninstall()
   }

@@ -30,7 +30,9 @@ package enum TerminalBidi {
   }
 
   /// The terminal described by an environment.
+  /// An empty variable counts as unset, as a shell's `TMUX= unterm` means.
   package static func terminal(_ environment: [String: String]) -> Terminal {
+    let environment = environment.filter { !$0.value.isEmpty }
     let term = environment["TERM"] ?? ""
     let multiplexed = environment["TMUX"] != nil || environment["STY"] != nil
     if environment["KONSOLE_VERSION"] != nil || term.hasPrefix("mlterm") || environment["MLTERM"] != nil {

@@ -35,6 +35,27 @@ struct LiveReportTests {
     #expect(result.stderr.hasSuffix("nowhere.json: error: no such file\n"), "\(result.stderr)")
   }
 
+  /// The screens are in display order: a VTE, which would reorder right-to-left text again, is
+  /// asked to show cells as written for the run and given its own bidi back before the report.
+  @Test func aTerminalThatReordersIsAskedNotToWhileTheRunPlays() throws {
+    let urdu = try script(
+      "strings \(Fixtures.sample("Localization"))\nlocale ur\npush \(Fixtures.sample("localized.json"))\n")
+    let vte = try Fixtures.run(
+      Fixtures.unterm, ["run", "--live", "--speed", "100", urdu], environment: ["VTE_VERSION": "7600", "TMUX": ""])
+    #expect(vte.status == 0, "\(vte.stderr)")
+    let enter = try #require(vte.stdout.range(of: "\u{1B}[?1049h"))
+    let explicit = try #require(vte.stdout.range(of: "\u{1B}[8l"), "\(vte.stdout.debugDescription)")
+    let urduShown = try #require(vte.stdout.range(of: "ﺕﻮﻋﺩ"), "the title in display order")
+    let implicit = try #require(vte.stdout.range(of: "\u{1B}[8h"))
+    let leave = try #require(vte.stdout.range(of: "\u{1B}[?1049l"))
+    #expect(enter.upperBound <= explicit.lowerBound && explicit.upperBound <= urduShown.lowerBound)
+    #expect(urduShown.upperBound <= implicit.lowerBound && implicit.upperBound <= leave.lowerBound)
+    let xterm = try Fixtures.run(
+      Fixtures.unterm, ["run", "--live", "--speed", "100", urdu], environment: ["VTE_VERSION": "", "TERM": "xterm"])
+    #expect(xterm.status == 0, "\(xterm.stderr)")
+    #expect(!xterm.stdout.contains("\u{1B}[8l") && !xterm.stdout.contains("\u{1B}[8h"))
+  }
+
   /// In a real terminal (tmux), the report is on the screen when the run ends: printed while
   /// the alternate screen was up, it would vanish with it.
   @Test(.enabled(if: TmuxDriver.isAvailable))

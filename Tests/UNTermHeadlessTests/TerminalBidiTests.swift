@@ -21,6 +21,9 @@ struct TerminalBidiTests {
       // Konsole and mlterm always reorder.
       (["TERM": "xterm-256color", "KONSOLE_VERSION": "230804"], .terminal, .terminal),
       (["TERM": "mlterm"], .terminal, .terminal),
+      // An empty variable is unset: `TMUX= unterm` in VTE, `KONSOLE_VERSION=` elsewhere.
+      (["TERM": "xterm-256color", "TMUX": "", "VTE_VERSION": "7006"], .visual, .terminal),
+      (["TERM": "xterm-256color", "KONSOLE_VERSION": ""], .visual, .visual),
     ])
   func autoFollowsTheTerminal(_ environment: [String: String], interactive: BidiMode, render: BidiMode) {
     #expect(TerminalBidi.mode(.auto, environment: environment, controlsTerminal: true) == interactive)
