@@ -185,4 +185,14 @@ struct AppStringsTests {
     #expect(!AppStrings.isLocaleName("../etc"))
     #expect(AppStrings.isLocaleName("ur_PK.UTF-8"))
   }
+
+  @Test func aCStringOrPointerSpecifierIsAKindMismatch() {
+    // loc-args arrive as NSStrings: %s would read one as a C string and %p print its address.
+    let problems = LocalizationLint.problems(
+      LocalizedString(format: "%1$s sent %2$p and %3$@", origin: ""), arguments: ["Ana", "x", "y"])
+    #expect(problems.map(\.code) == [.locArgsKindMismatch, .locArgsKindMismatch])
+    #expect(problems.first?.message == "%1$s takes a C string but argument 1 is an NSString on a device; use %@")
+    #expect(problems.last?.message == "%2$p takes a pointer but argument 2 is an NSString on a device; use %@")
+    #expect(LocalizationLint.problems(LocalizedString(format: "%@ and %1$@", origin: ""), arguments: ["Ana"]).isEmpty)
+  }
 }

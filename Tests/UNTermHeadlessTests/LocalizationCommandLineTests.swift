@@ -76,7 +76,7 @@ struct LocalizationCommandLineTests {
     #expect(
       lines.contains {
         $0
-          == "\(payload):aps.alert.loc-key: warning[missing-localization]: loc-key \"BODY\" is not in the fr strings; on a fr device iOS shows the key itself"
+          == "\(payload):aps.alert.loc-key: warning[missing-localization]: loc-key \"BODY\" is not in the fr strings; on a device in fr, iOS shows the key itself"
       })
     #expect(!result.stdout.contains("localization-key"), "with the strings given, the note about keys is gone")
     // The same strings in JSON.

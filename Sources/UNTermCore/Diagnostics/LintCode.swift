@@ -476,8 +476,9 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
       )
     case .locArgsKindMismatch:
       return Info(
-        .warning, "A numeric format specifier (%d, %f, a plural variable) takes a loc-arg that is not a number.",
-        "loc-args arrive as strings. UNTerm shows the text as it is; a device formats the string object's address as a number. Use %@ for text, and numbers written as digits for numeric specifiers and plurals."
+        .warning,
+        "A numeric format specifier (%d, %f, a plural variable) takes a loc-arg that is not a number, or %s or %p takes one.",
+        "loc-args arrive as strings. UNTerm shows the text as it is; a device formats the string object's address as a number, or reads it as a C string. Use %@ for text, and numbers written as digits for numeric specifiers and plurals."
       )
     }
   }

@@ -19,10 +19,10 @@ package enum LocalizationLint {
       for language in languages {
         let place = language.isEmpty ? "the app's strings" : "the \(language) strings"
         guard let entry = strings.tables[language]?.entries[field.key] else {
-          let device = language.isEmpty ? "the device" : "a \(language) device"
+          let device = language.isEmpty ? "the device" : "a device in \(language)"
           sink.report(
             .missingLocalization, alertPath.appending(keyName),
-            "\(keyName) \(OneLine.quote(field.key)) is not in \(place); on \(device) iOS shows the key itself")
+            "\(keyName) \(OneLine.quote(field.key)) is not in \(place); on \(device), iOS shows the key itself")
           // There the key is the format: its own specifiers are checked once, not per language.
           if !keyChecked {
             keyChecked = true
@@ -90,6 +90,15 @@ package enum LocalizationLint {
         case .object, .pointer: numeric = false
         }
         let text = arguments[index]
+        // Foundation reads %s as a C string and %p as an address: a loc-arg (an NSString) shows
+        // as neither.
+        if let conversion = spec.text.last, "sSp".contains(conversion) {
+          add(
+            .locArgsKindMismatch,
+            "\(spec.text) takes \(conversion == "p" ? "a pointer" : "a C string") but argument \(index + 1) is an NSString on a device; use %@"
+          )
+          continue
+        }
         if numeric && StringFormat.integer(text) == nil && Double(text) == nil {
           add(
             .locArgsKindMismatch,
