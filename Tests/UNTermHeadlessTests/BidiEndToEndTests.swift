@@ -5,9 +5,9 @@ import UNTermTestSupport
 /// The real `unterm` in tmux (which does no bidi, so `--bidi auto` is `visual`): an Urdu
 /// notification and an Urdu reply read from the right, `g` switches the localized text's
 /// language, and the app gets the reply in logical order.
-@Suite("Right-to-left end to end in tmux", .serialized, .enabled(if: TmuxDriver.isAvailable))
+@Suite("Right-to-left end to end in tmux", .serialized, .enabled(if: TmuxDriver.isAvailable), .hangGuard)
 struct BidiEndToEndTests {
-  private func waitForLine(_ path: String, timeout: TimeInterval = 10) throws -> String {
+  private func waitForLine(_ path: String, timeout: TimeInterval = Eventually.limit) throws -> String {
     let limit = Date().addingTimeInterval(timeout)
     while Date() < limit {
       if let data = FileManager.default.contents(atPath: path),

@@ -5,7 +5,7 @@ import UNTermTestSupport
 @testable import UNTermCore
 
 /// `--strings`, `--locale`, `lint --strings` and the `locale` script command as users call them.
-@Suite("Localization on the command line")
+@Suite("Localization on the command line", .hangGuard)
 struct LocalizationCommandLineTests {
   private func unterm(_ arguments: [String], environment: [String: String]? = nil) throws
     -> (status: Int32, stdout: String, stderr: String)

@@ -5,7 +5,7 @@ import UNTermTestSupport
 
 /// UNTerm's reordering and shaping against GNU FriBidi's own command (`fribidi`, Debian
 /// `libfribidi-bin`), on mixed Urdu, Arabic, English and digit lines.
-@Suite("Bidi paragraphs")
+@Suite("Bidi paragraphs", .hangGuard)
 struct BidiParagraphTests {
   /// Lines an Urdu or Arabic reader meets in notifications: names, times, versions, prices,
   /// brackets, both kinds of Arabic digits, e-mail addresses.
