@@ -22,6 +22,12 @@ extension Session {
     send(.reload(.extensions(extensions.attributesByCategory)))
   }
 
+  /// Reads the app's strings (`--strings`) again; what is on screen follows, as it follows a
+  /// change of language.
+  package func reloadStrings() throws(UNTermError) {
+    try useStrings(configuration.stringsPaths)
+  }
+
   /// Reads a theme's file again; the screen takes it when it is the theme drawn now (`t` may
   /// have moved on; the theme is new when `t` comes back to it).
   package func reloadTheme(_ nameOrPath: String) throws(UNTermError) {
@@ -66,8 +72,8 @@ extension Session {
 
 extension SessionConfiguration {
   /// Every file the options and `payloads` name, for `--watch`: the categories file, each
-  /// descriptor and the Info.plist it names, the file of the theme `--theme` names, and the
-  /// payloads (standard input is not a file to watch).
+  /// descriptor and the Info.plist it names, the file of the theme `--theme` names, the app's
+  /// strings (`--strings`: files, and folders whole), and the payloads (standard input is not a file to watch).
   package func watchedFiles(payloads: [String]) -> [String] {
     var files: [String] = []
     func add(_ file: String?) {
@@ -80,6 +86,7 @@ extension SessionConfiguration {
     }
     // The theme's file when one is named (the built-in default is not a file on the command line).
     if theme != SessionConfiguration().theme { add(ThemeCatalog().file(for: theme)) }
+    for path in AppStrings.watchedPaths(stringsPaths) { add(path) }
     for file in payloads { add(file) }
     return files
   }

@@ -107,7 +107,7 @@ package final class LivePreview: @unchecked Sendable {
   }
 
   /// Reloads the changed files into the session (on the session's thread): the theme, the
-  /// categories, the extensions, then the payloads. A file that does not load keeps what was
+  /// categories, the app's strings, the extensions, then the payloads. A file that does not load keeps what was
   /// loaded before and puts its error in the activity pane until it loads.
   package func apply(_ changed: Set<String>) {
     let configuration = session.configuration
@@ -138,6 +138,10 @@ package final class LivePreview: @unchecked Sendable {
     }
     if let categories = configuration.categoriesFile {
       attempt([categories]) { () throws(UNTermError) in try session.reloadCategories(from: categories) }
+    }
+    let strings = AppStrings.watchedPaths(configuration.stringsPaths)
+    if !strings.isEmpty {
+      attempt(strings) { () throws(UNTermError) in try session.reloadStrings() }
     }
     let descriptors = configuration.extensionFiles
     let plists = descriptors.compactMap { ContentExtensionDescriptor.infoPlistFile(ofDescriptor: $0) }

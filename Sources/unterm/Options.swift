@@ -281,7 +281,7 @@ extension OptionDeclaration {
     .flag(
       "--watch",
       help:
-        "re-load and redraw on every save of a file on the command line (payloads, categories, descriptors and their Info.plists, the theme), through inotify; a file that does not load keeps the last good screen and its error shows (the activity pane; stderr for render and sheet) until it is fixed. render clears and reprints the screen (a form feed between screens when not on a terminal), sheet rewrites --out; both run until interrupted",
+        "re-load and redraw on every save of a file on the command line (payloads, categories, descriptors and their Info.plists, the theme, the app's --strings), through inotify; a file that does not load keeps the last good screen and its error shows (the activity pane; stderr for render and sheet) until it is fixed. render clears and reprints the screen (a form feed between screens when not on a terminal), sheet rewrites --out; both run until interrupted",
       in: .watch
     ) { $0.watch = true },
 

@@ -24,12 +24,18 @@ struct LivePreviewTests {
     var responses: [UNNotificationResponse] = []
 
     init(
-      payloads: [String] = ["message.json"], extensions: [String] = [], width: Int = 100, height: Int = 30,
-      configure: (inout SessionConfiguration) -> Void = { _ in }
+      payloads: [String] = ["message.json"], extensions: [String] = [], strings: [String] = [], width: Int = 100,
+      height: Int = 30, configure: (inout SessionConfiguration) -> Void = { _ in }
     ) throws {
       let folder = try Fixtures.temporaryDirectory()
       self.folder = folder
-      for name in ["categories.json", "ChatExtension/Info.plist", "media/avatar.png"] + payloads + extensions {
+      let stringFiles = [
+        "Localization/en.lproj/Localizable.strings", "Localization/en.lproj/Localizable.stringsdict",
+        "Localization/bn.lproj/Localizable.strings", "Localization/bn.lproj/Localizable.stringsdict",
+      ]
+      for name in ["categories.json", "ChatExtension/Info.plist", "media/avatar.png"] + stringFiles + payloads
+        + extensions
+      {
         let target = folder.appendingPathComponent(name)
         try FileManager.default.createDirectory(
           at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -38,6 +44,7 @@ struct LivePreviewTests {
       var configuration = SessionConfiguration()
       configuration.categoriesFile = folder.appendingPathComponent("categories.json").path
       configuration.extensionFiles = extensions.map { folder.appendingPathComponent($0).path }
+      configuration.stringsPaths = strings.map { folder.appendingPathComponent($0).path }
       configure(&configuration)
       session = try SessionFactory.make(configuration, now: Fixtures.now)
       session.resize(width: width, height: height)
@@ -293,5 +300,38 @@ struct LivePreviewTests {
     #expect(rig.session.renderer.theme == recoloured, "the last good theme stays")
     #expect(rig.session.state.fileProblems.map(\.file) == [themeFile])
     #expect(rig.frame.contains("mine.json:"))
+  }
+
+  @Test(
+    "The app's strings are watched: a save re-words the screen, a broken one keeps the last, a new language is seen")
+  func stringsFolder() throws {
+    let rig = try Rig(payloads: ["localized.json"], strings: ["Localization"])
+    let english = "Localization/en.lproj/Localizable.strings"
+    #expect(rig.preview.files.contains(rig.path("Localization/en.lproj")))
+    #expect(rig.frame.contains("Game invite from Jenna"))
+
+    try rig.edit(english) { $0.replacingOccurrences(of: "Game invite from %@", with: "%@ challenges you") }
+    rig.preview.apply([rig.path("Localization/en.lproj")])
+    #expect(rig.frame.contains("Jenna challenges you"))
+    #expect(rig.session.state.fileProblems.isEmpty)
+
+    // Saved half-way: the words on screen stay, the error names the folder being watched.
+    try rig.write(english, "\"GAME_INVITE_TITLE\" = \"Half")
+    rig.preview.apply([rig.path("Localization/en.lproj")])
+    #expect(rig.frame.contains("Jenna challenges you"), "the last good strings stay")
+    #expect(rig.session.state.fileProblems.map(\.file) == [rig.path("Localization/en.lproj")])
+    #expect(rig.frame.contains("Localizable.strings:1:"))
+
+    try rig.write(english, "\"GAME_INVITE_TITLE\" = \"Invited by %@\";\n")
+    rig.preview.apply([rig.path("Localization/en.lproj")])
+    #expect(rig.frame.contains("Invited by Jenna"))
+    #expect(rig.session.state.fileProblems.isEmpty)
+    #expect(rig.frame.contains("en.lproj: fixed; reloaded"))
+
+    // A language added while the session runs is watched from the next reload on.
+    let french = rig.path("Localization/fr.lproj")
+    try FileManager.default.createDirectory(atPath: french, withIntermediateDirectories: true)
+    rig.preview.apply([rig.path("Localization")])
+    #expect(rig.preview.files.contains(french))
   }
 }

@@ -126,6 +126,27 @@ package struct AppStrings: Sendable {
     return (strings, sink.diagnostics)
   }
 
+  /// What `--watch` watches for a set of `--strings` paths: each path as given (a folder is
+  /// watched whole), and the `LANG.lproj` folders inside a folder of them, whose files change
+  /// without the folder above seeing it. Read again after each reload, so a language added
+  /// later is watched from then on.
+  package static func watchedPaths(_ paths: [String]) -> [String] {
+    var watched: [String] = []
+    for path in paths {
+      watched.append(path)
+      var isDirectory: ObjCBool = false
+      let url = URL(fileURLWithPath: path)
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
+        url.pathExtension != "lproj"
+      else { continue }
+      let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+      for name in names.prefix(Self.maximumFolders + 1) where name.hasSuffix(".lproj") {
+        watched.append((path as NSString).appendingPathComponent(name))
+      }
+    }
+    return watched
+  }
+
   /// Adds a file or folder.
   package mutating func add(_ path: String, _ sink: inout DiagnosticSink) throws(UNTermError) {
     var isDirectory: ObjCBool = false
