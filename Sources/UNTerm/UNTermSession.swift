@@ -115,7 +115,7 @@ public final class UNTermSession {
     let session: Session
     do {
       session = try SessionFactory.make(
-        settings, now: Date(), timeZone: .current, center: center,
+        settings, now: Date(), timeZone: .system, center: center,
         extensions: programExtensions.map { .program(ProgramExtension(attributes: $0.0, make: $0.1)) },
         serviceExtension: serviceExtension)
     } catch {

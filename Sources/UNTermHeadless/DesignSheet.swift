@@ -90,7 +90,7 @@ package struct DesignSheet {
   ///   be loaded (as `render` would).
   package static func make(
     payloads files: [String], configuration: SessionConfiguration, matrix: Matrix, findings: [Diagnostic],
-    lintedFiles: Int, now: Date, timeZone: TimeZone = .current, trace: ((TraceLine) -> Void)? = nil
+    lintedFiles: Int, now: Date, timeZone: DisplayTimeZone = .system, trace: ((TraceLine) -> Void)? = nil
   ) throws(UNTermError) -> DesignSheet {
     var sheet = DesignSheet(
       matrix: matrix, sections: [], findings: findings, lintedFiles: lintedFiles, configuration: configuration,

@@ -19,7 +19,7 @@ package struct ScreenRequest: Sendable {
   package var height = 24
   /// The clock, for relative times.
   package var now: Date
-  package var timeZone = TimeZone(identifier: "UTC") ?? .current
+  package var timeZone = DisplayTimeZone.utc
 
   package init(configuration: SessionConfiguration, payloads: [String], now: Date) {
     self.configuration = configuration

@@ -43,7 +43,7 @@ enum InteractiveCommand {
         throw UNTermError(.dataError, file: script, location: "\(error.line):\(error.column)", error.message)
       }
     }
-    let session = try SessionFactory.make(options, now: Date(), timeZone: .current)
+    let session = try SessionFactory.make(options, now: Date(), timeZone: .system)
     if options.trace {
       session.traceOutput = { line in session.queue.post { session.send(.notice(.trace, line.printed.text)) } }
     }

@@ -34,13 +34,13 @@ package struct DisplayedNotification {
   }
 
   /// The time a notification shows: `now`, `5m ago`, `2h ago`, or the date.
-  package static func relativeTime(of date: Date, now: Date, timeZone: TimeZone) -> String {
+  package static func relativeTime(of date: Date, now: Date, timeZone: DisplayTimeZone) -> String {
     let seconds = now.timeIntervalSince(date)
     if seconds < 60 { return "now" }
     if seconds < 3600 { return "\(Int(seconds / 60))m ago" }
     if seconds < 86400 { return "\(Int(seconds / 3600))h ago" }
     var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = timeZone
+    calendar.timeZone = timeZone.zone
     let parts = calendar.dateComponents([.month, .day], from: date)
     let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     return "\(months[max(0, min(11, (parts.month ?? 1) - 1))]) \(parts.day ?? 1)"

@@ -7,7 +7,7 @@ extension Renderer {
     let title: String
     if state.isLocked {
       var calendar = Calendar(identifier: .gregorian)
-      calendar.timeZone = timeZone
+      calendar.timeZone = timeZone.zone
       let parts = calendar.dateComponents([.hour, .minute], from: state.now)
       title = String(format: "Locked · %d:%02d", parts.hour ?? 0, parts.minute ?? 0)
     } else {

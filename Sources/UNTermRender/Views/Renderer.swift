@@ -4,12 +4,29 @@ import UNTermCore
 import UserNotifications
 import UserNotificationsUI
 
+/// The time zone a screen shows dates in, made only when a date is drawn: `TimeZone.current`
+/// reads ICU's zone data, time and memory that a screen showing only "now" does not need.
+package enum DisplayTimeZone: Sendable, Equatable {
+  /// UTC: scripts, golden screens and tests.
+  case utc
+  /// The system's.
+  case system
+
+  /// The zone itself.
+  package var zone: TimeZone {
+    switch self {
+    case .utc: return .gmt
+    case .system: return .current
+    }
+  }
+}
+
 /// Draws the emulator's state as a grid of cells: the one view function every front end and
 /// test uses. Pure: the same state gives the same frame. It also answers the update's layout
 /// questions (`ScreenLayout`) from the same geometry it draws with.
 package struct Renderer: ScreenLayout {
   package var theme: Theme
-  package var timeZone: TimeZone
+  package var timeZone: DisplayTimeZone
   package var images: (any ImageProvider)?
   /// How paths in the activity pane are written: relative to the script's folder or the
   /// working directory, so a screen does not depend on where the project lives.
@@ -22,7 +39,7 @@ package struct Renderer: ScreenLayout {
   package static let paneMinimumWidth = 24
 
   package init(
-    theme: Theme, timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current, images: (any ImageProvider)? = nil
+    theme: Theme, timeZone: DisplayTimeZone = .utc, images: (any ImageProvider)? = nil
   ) {
     self.theme = theme
     self.timeZone = timeZone
