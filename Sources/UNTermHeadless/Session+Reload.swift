@@ -31,7 +31,9 @@ extension Session {
   /// Reads a theme's file again; the screen takes it when it is the theme drawn now (`t` may
   /// have moved on; the theme is new when `t` comes back to it).
   package func reloadTheme(_ nameOrPath: String) throws(UNTermError) {
-    let theme = try themes.reload(nameOrPath)
+    var catalog = themes ?? ThemeCatalog()
+    defer { themes = catalog }
+    let theme = try catalog.reload(nameOrPath)
     if state.themeName == nameOrPath {
       renderer.theme = theme
       send(.themeApplied(nameOrPath, announce: false))

@@ -17,7 +17,8 @@ import UserNotificationsUI
 package final class Session: @unchecked Sendable {
   package private(set) var state: CenterState
   package let center: UNUserNotificationCenter
-  package internal(set) var themes: ThemeCatalog
+  /// The themes `t` and `useTheme` choose from: `Themes/` is read when the first theme is loaded.
+  package internal(set) var themes: ThemeCatalog?
   package internal(set) var renderer: Renderer
   package let configuration: SessionConfiguration
   package let queue = EventQueue()
@@ -61,20 +62,25 @@ package final class Session: @unchecked Sendable {
   /// - Throws: `UNTermError` for a file that cannot be loaded.
   init(
     configuration: SessionConfiguration, center: UNUserNotificationCenter, now: Date,
-    themes: ThemeCatalog = ThemeCatalog(), timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current,
-    logFiles: any LogFileOperations = SystemLogFiles()
+    timeZone: DisplayTimeZone = .utc, logFiles: any LogFileOperations = SystemLogFiles()
   ) throws(UNTermError) {
     self.configuration = configuration
     self.center = center
-    self.themes = themes
     mediaDirectory = configuration.mediaDirectory
     var state = CenterState(now: now)
     var settings = configuration.centerSettings
-    settings.themeNames = themes.names
     // Summary times are read on the session's clock, in its time zone.
-    settings.timeZone = timeZone
+    settings.timeZone = timeZone.zone
+    let theme: Theme
+    if configuration.stylesShown || configuration.theme != SessionConfiguration.defaultTheme {
+      var catalog = ThemeCatalog()
+      settings.themeNames = catalog.names
+      theme = try catalog.theme(configuration.theme)
+      themes = catalog
+    } else {
+      theme = .unstyled
+    }
     _ = state.handle(.configure(settings))
-    let theme = try self.themes.theme(configuration.theme)
     var renderer = Renderer(theme: theme, timeZone: timeZone, images: MediaSupport.images())
     renderer.paths = Self.paths(relativeTo: FileManager.default.currentDirectoryPath)
     self.renderer = renderer
@@ -174,14 +180,21 @@ package final class Session: @unchecked Sendable {
 
   /// Switches to a theme by name or file.
   package func useTheme(_ nameOrPath: String) throws(UNTermError) {
-    renderer.theme = try themes.theme(nameOrPath)
+    renderer.theme = try theme(nameOrPath)
     send(.themeApplied(nameOrPath, announce: false))
+  }
+
+  /// A theme from the catalog, which is read on first use.
+  private func theme(_ nameOrPath: String) throws(UNTermError) -> Theme {
+    var catalog = themes ?? ThemeCatalog()
+    defer { themes = catalog }
+    return try catalog.theme(nameOrPath)
   }
 
   /// Draws with the theme `t` chose, and says which it is (or why it cannot be loaded).
   private func applyTheme(_ name: String) {
     do {
-      renderer.theme = try themes.theme(name)
+      renderer.theme = try theme(name)
       send(.themeApplied(name, announce: true))
     } catch {
       send(.themeFailed(name, reason: error.description))
@@ -480,8 +493,12 @@ package final class Session: @unchecked Sendable {
 
   /// Paths relative to a folder, as given and with its links resolved.
   private static func paths(relativeTo folder: String) -> PathDisplay {
-    let url = URL(fileURLWithPath: folder).standardizedFileURL
-    return PathDisplay(relativeTo: url.path, alsoKnownAs: [url.resolvingSymlinksInPath().path])
+    // `realpath` rather than URL's standardizing and resolving: the same folders (PathDisplay
+    // works out `.` and `..` itself), without Foundation's URL machinery at every start.
+    let absolute = folder.hasPrefix("/") ? folder : FileManager.default.currentDirectoryPath + "/" + folder
+    guard let resolved = realpath(absolute, nil) else { return PathDisplay(relativeTo: absolute) }
+    defer { free(resolved) }
+    return PathDisplay(relativeTo: absolute, alsoKnownAs: [String(cString: resolved)])
   }
 
   /// Sets the image decoder the renderer uses.
@@ -561,7 +578,7 @@ package enum SessionFactory {
   ///   - logFiles: the file operations of the response log (tests make them fail).
   /// - Throws: `UNTermError` for a file that cannot be loaded.
   package static func make(
-    _ configuration: SessionConfiguration, now: Date, timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current,
+    _ configuration: SessionConfiguration, now: Date, timeZone: DisplayTimeZone = .utc,
     center: UNUserNotificationCenter? = nil, extensions: [ExtensionRegistry.Provider] = [],
     serviceExtension: (() -> UNNotificationServiceExtension)? = nil,
     logFiles: any LogFileOperations = SystemLogFiles()

@@ -9,7 +9,7 @@ package struct SessionConfiguration: Sendable {
   package var categoriesFile: String?
   package var extensionFiles: [String] = []
   package var device: DeviceProfile.Kind = .iphone
-  package var theme = "default"
+  package var theme = SessionConfiguration.defaultTheme
   package var locked = false
   package var passcode: String?
   package var logFile: String?
@@ -37,8 +37,15 @@ package struct SessionConfiguration: Sendable {
   package var stringsPaths: [String] = []
   /// The device language (`--locale`; the commands default it from the environment).
   package var locale = "en"
+  /// Whether what the session draws is shown with its styles. `render` as plain text is not:
+  /// the default theme is then neither looked up nor loaded (a theme named with `--theme` still
+  /// is, so a mistyped one is an error whatever the output).
+  package var stylesShown = true
 
   package init() {}
+
+  /// The theme drawn with when none is named.
+  package static let defaultTheme = "default"
 
   /// What the core starts with (the theme catalog's names are the session's to add).
   package var centerSettings: CenterSettings {

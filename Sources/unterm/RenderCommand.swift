@@ -51,9 +51,11 @@ enum RenderCommand {
       isTerminal: isatty(STDOUT_FILENO) == 1)
     configuration.locale = parsed.deviceLanguage
     let view = parsed.render.view
-    let color = parsed.render.color
+    let output = Output(parsed.render)
+    // Plain text shows no style: the default theme is then not loaded at all.
+    configuration.stylesShown = output != .text
     var request = ScreenRequest(configuration: configuration, payloads: payloads, now: parsed.render.now ?? Date())
-    request.timeZone = .current
+    request.timeZone = .system
     request.view = view
     let size = parsed.render.size ?? ScreenSize.terminal() ?? ScreenSize(width: 80, height: 24)
     (request.width, request.height) = (size.width, size.height)
@@ -63,25 +65,38 @@ enum RenderCommand {
     let title =
       "\(DeviceProfile.profile(configuration.device).displayName) · \(view.rawValue) · "
       + names.joined(separator: ", ")
-    let environment = ProcessInfo.processInfo.environment
-    let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
-    let useColor: Bool
-    switch (parsed.render.format, color) {
+    switch output {
     // Pictures are markup made with the XML escaper; they pass the sanitizer too, as they may be
     // printed on a terminal (a file name in the title, say, holds no control there either).
-    case (.svg, _):
-      return SafeText(sanitizing: frame.grid.svg(title: title), multiline: true) + "\n"
-    case (.html, _):
-      return SafeText(sanitizing: frame.grid.html(title: title), multiline: true)
-    case (.text, _), (nil, .never): useColor = false
-    case (.ansi, _), (nil, .always): useColor = !noColor
-    case (nil, .auto): useColor = !noColor && isatty(STDOUT_FILENO) == 1
-    }
-    if useColor {
-      let depth = ColorDepth.detect(environment: environment)
+    case .svg: return SafeText(sanitizing: frame.grid.svg(title: title), multiline: true) + "\n"
+    case .html: return SafeText(sanitizing: frame.grid.html(title: title), multiline: true)
+    case .text: return SafeText(sanitizing: frame.grid.text, multiline: true) + "\n"
+    case .ansi:
+      let depth = ColorDepth.detect(environment: ProcessInfo.processInfo.environment)
       return frame.grid.ansiText(depth: depth == .none ? .sixteen : depth) + "\n"
     }
-    return SafeText(sanitizing: frame.grid.text, multiline: true) + "\n"
+  }
+
+  /// What is printed: `--format`, else text or ANSI colour as `--color`, `NO_COLOR` and stdout
+  /// say.
+  enum Output {
+    case text, ansi, html, svg
+
+    init(_ options: RenderOptions) {
+      switch (options.format, options.color) {
+      case (.svg, _): self = .svg
+      case (.html, _): self = .html
+      case (.text, _), (nil, .never): self = .text
+      case (.ansi, _), (nil, .always): self = Self.noColor ? .text : .ansi
+      case (nil, .auto): self = !Self.noColor && isatty(STDOUT_FILENO) == 1 ? .ansi : .text
+      }
+    }
+
+    /// `NO_COLOR` is set and not empty (https://no-color.org).
+    private static var noColor: Bool {
+      guard let value = getenv("NO_COLOR") else { return false }
+      return value.pointee != 0
+    }
   }
 }
 

@@ -33,6 +33,10 @@ package struct Theme: Hashable, Sendable {
     }
   }
 
+  /// No style at all, for output that shows none (plain text): an empty table, which costs
+  /// nothing to make.
+  package static let unstyled = Theme(name: "unstyled", styles: [:])
+
   /// A theme with no colours, only attributes: what `--color never` and `NO_COLOR` print.
   package static let plain = Theme(
     name: "plain",
