@@ -22,11 +22,8 @@ struct Arguments {
 
   /// Reads every option into `ParsedOptions`; what is left are the positionals.
   func parse() throws(UNTermError) -> (options: ParsedOptions, positionals: [String]) {
+    // A few dozen options: a search is quicker than making a dictionary at each start.
     let declarations = OptionDeclaration.taken(by: command)
-    var byName: [String: OptionDeclaration] = [:]
-    for declaration in declarations {
-      for name in declaration.names { byName[name] = declaration }
-    }
     var options = ParsedOptions()
     var positionals: [String] = []
     var index = 0
@@ -48,7 +45,9 @@ struct Arguments {
         name = String(item[..<equals])
         inlineValue = String(item[item.index(after: equals)...])
       }
-      guard let declaration = byName[name] else { throw unknown(name, known: byName.keys) }
+      guard let declaration = declarations.first(where: { $0.names.contains(name) }) else {
+        throw unknown(name, known: declarations.flatMap(\.names))
+      }
       let value: String
       if declaration.value == nil {
         if inlineValue != nil { throw usage("option '\(name)' takes no value") }

@@ -161,11 +161,20 @@ extension OptionValue where Value == String {
 extension OptionValue where Value: CaseIterable & RawRepresentable, Value.RawValue == String {
   /// One of an enumeration's raw values; the placeholder and the message list them all.
   static var choice: OptionValue {
+    // Joined by hand: `joined(separator:)` is not specialized here, and its first call looks up
+    // witness tables at run time, a cost every start would pay for every choice.
+    var placeholder = ""
+    var list = ""
     let names = Value.allCases.map(\.rawValue)
-    let list = names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
-    return OptionValue(placeholder: names.joined(separator: "|"), expectation: "must be \(list)") {
-      Value(rawValue: $0)
+    for (index, name) in names.enumerated() {
+      if index > 0 {
+        placeholder += "|"
+        list += index == names.count - 1 ? " or " : ", "
+      }
+      placeholder += name
+      list += name
     }
+    return OptionValue(placeholder: placeholder, expectation: "must be \(list)") { Value(rawValue: $0) }
   }
 }
 

@@ -161,13 +161,21 @@ package struct CellGrid: Hashable, Sendable {
 
   /// One row as plain text with trailing spaces removed.
   package func line(_ y: Int) -> String {
-    var out = ""
+    var bytes: [UInt8] = []
+    appendLine(y, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// One row's UTF-8, trailing spaces removed (bytes, not `String` appends: `render` prints
+  /// every row, and a cell at a time through `String` costs more than the rest of the output).
+  private func appendLine(_ y: Int, to bytes: inout [UInt8]) {
+    let start = bytes.count
+    bytes.reserveCapacity(start + width)
     for x in 0..<width {
       let cell = cells[y * width + x]
-      if !cell.isContinuation { out += cell.text }
+      if !cell.isContinuation { bytes.append(contentsOf: cell.text.utf8) }
     }
-    while out.hasSuffix(" ") { out.removeLast() }
-    return out
+    while bytes.count > start && bytes[bytes.count - 1] == 0x20 { bytes.removeLast() }
   }
 
   /// The rows of a rectangle as plain text, trailing spaces removed. A wide cluster cut by the
@@ -196,5 +204,12 @@ package struct CellGrid: Hashable, Sendable {
   }
 
   /// The whole screen as text, one row a line.
-  package var text: String { lines.joined(separator: "\n") }
+  package var text: String {
+    var bytes: [UInt8] = []
+    for y in 0..<height {
+      if y > 0 { bytes.append(0x0A) }
+      appendLine(y, to: &bytes)
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
 }

@@ -23,15 +23,18 @@ package struct PathDisplay: Sendable, Hashable {
   }
 
   private init(bases: [String]) {
-    var seen = Set<String>()
-    self.bases = bases.map { Self.normalized($0) }.filter { $0.hasPrefix("/") && seen.insert($0).inserted }
-      .sorted { $0.count > $1.count }
-    var folders = Set<String>()
+    // Arrays rather than sets: a handful of folders, made at every session's start.
+    var unique: [String] = []
+    for base in bases.map({ Self.normalized($0) }) where base.hasPrefix("/") && !unique.contains(base) {
+      unique.append(base)
+    }
+    self.bases = unique.sorted { $0.count > $1.count }
+    var folders: [String] = []
     for base in self.bases {
-      var parts = Self.components(base)
-      while !parts.isEmpty {
-        folders.insert("/" + parts.joined(separator: "/"))
-        parts.removeLast()
+      var folder = Substring(base)
+      while folder.count > 1 {
+        if !folders.contains(where: { $0 == folder }) { folders.append(String(folder)) }
+        folder = folder[..<(folder.lastIndex(of: "/") ?? folder.startIndex)]
       }
     }
     prefixes = folders.sorted { $0.count > $1.count }.map(Array.init)

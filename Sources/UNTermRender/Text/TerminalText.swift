@@ -90,7 +90,8 @@ package enum TerminalText {
     if result.contains(where: { DisplayWidth.of($0) > maximumClusterWidth }) {
       result = String(result.map { DisplayWidth.of($0) > maximumClusterWidth ? "\u{FFFD}" : $0 })
     }
-    if !text.isEmpty && DisplayWidth.of(result.replacingOccurrences(of: "\n", with: "")) == 0 {
+    // (Line breaks have no width, so they need not be taken out first.)
+    if !text.isEmpty && DisplayWidth.of(result) == 0 {
       return namedInvisible(text)
     }
     return result
