@@ -30,18 +30,71 @@ package struct NotificationStore: @unchecked Sendable {
     package var addedSequence: Int
   }
 
-  private struct Entry {
-    var notification: UNNotification
+  /// A delivered notification: what its `UNNotification` and request hold, and where it
+  /// sits. Records live in one array, a removed one's slot reused. The notification and request
+  /// objects are made when asked for (`notification`): a list draws a few, and keeping them
+  /// for every notification cost 112 bytes each, a dictionary entry keyed by the identifier
+  /// 64 more (twice that while the table grew).
+  private struct Record {
+    var identifier: String
+    /// nil for a free slot.
+    var content: UNNotificationContent?
+    var trigger: UNNotificationTrigger?
+    var remote: RemoteInfo?
+    var date: Date
+    /// The delivery's number: unique, increasing; -1 for a free slot.
     var sequence: Int
-    var group: GroupKey
+    /// The group's slot in `groups`.
+    var group: Int32
+
+    static var free: Record {
+      Record(identifier: "", content: nil, trigger: nil, remote: nil, date: .distantPast, sequence: -1, group: -1)
+    }
+
+    init(
+      identifier: String, content: UNNotificationContent?, trigger: UNNotificationTrigger?, remote: RemoteInfo?,
+      date: Date, sequence: Int, group: Int32
+    ) {
+      self.identifier = identifier
+      self.content = content
+      self.trigger = trigger
+      self.remote = remote
+      self.date = date
+      self.sequence = sequence
+      self.group = group
+    }
+
+    init(_ notification: UNNotification, sequence: Int, group: Int32) {
+      let request = notification.request
+      self.init(
+        identifier: request.identifier, content: request.content, trigger: request.trigger,
+        remote: request.remote.map(RemoteInfo.init), date: notification.date, sequence: sequence, group: group)
+    }
+
+    /// The delivered notification, made anew (nil for a free slot).
+    var notification: UNNotification? {
+      guard let content else { return nil }
+      let request = UNNotificationRequest(
+        identifier: identifier, sharing: content, trigger: trigger, remote: remote?.info)
+      return UNNotification(request: request, date: date)
+    }
   }
 
+  /// A remote notification's payload facts, boxed: most records have none.
+  private final class RemoteInfo {
+    let info: UNRemotePayloadInfo
+    init(_ info: UNRemotePayloadInfo) { self.info = info }
+  }
+
+  /// A group member: the record's slot and the delivery that put it there (a reused slot
+  /// holds another delivery, so a member whose sequence no longer matches is stale).
   private struct Member {
-    var id: String
+    var slot: Int32
     var sequence: Int
   }
 
   private struct Group {
+    var key: GroupKey
     /// Members in delivery order (oldest first), including stale ones left by removals.
     var members: [Member] = []
     var liveCount = 0
@@ -50,7 +103,8 @@ package struct NotificationStore: @unchecked Sendable {
 
   private struct OrderEntry {
     var sequence: Int
-    var key: GroupKey
+    /// The group's slot in `groups`.
+    var group: Int32
   }
 
   /// The registered categories, by identifier.
@@ -60,11 +114,18 @@ package struct NotificationStore: @unchecked Sendable {
   /// Requests waiting for their triggers, by identifier.
   package private(set) var pending: [String: Pending] = [:]
 
-  private var entries: [String: Entry] = [:]
-  private var groups: [GroupKey: Group] = [:]
+  private var records: [Record] = []
+  private var freeRecords: [Int32] = []
+  /// Request identifier → record slot.
+  private var index = SlotIndex()
+  /// Groups by slot (nil: free), and the slot of each group's key.
+  private var groups: [Group?] = []
+  private var freeGroups: [Int32] = []
+  private var groupSlots: [GroupKey: Int32] = [:]
   /// Groups in order of their newest member (oldest first), with stale entries left by moves.
   private var order: [OrderEntry] = []
   private var sequence = 0
+  private var liveCount = 0
 
   package init() {}
 
@@ -92,10 +153,17 @@ package struct NotificationStore: @unchecked Sendable {
   // MARK: - Delivered notifications
 
   /// How many notifications are delivered.
-  package var deliveredCount: Int { entries.count }
+  package var deliveredCount: Int { liveCount }
+
+  /// The record slot of a delivered notification.
+  private func slot(of id: String) -> Int32? {
+    index.find(hash: id.hashValue) { records[Int($0)].identifier == id }
+  }
 
   /// The delivered notification with this request identifier.
-  package func delivered(_ id: String) -> UNNotification? { entries[id]?.notification }
+  package func delivered(_ id: String) -> UNNotification? {
+    slot(of: id).flatMap { records[Int($0)].notification }
+  }
 
   /// The group a notification belongs to.
   package static func groupKey(of notification: UNNotification) -> GroupKey {
@@ -117,13 +185,33 @@ package struct NotificationStore: @unchecked Sendable {
     let replaced = removeEntry(id)
     sequence += 1
     let key = group ?? Self.groupKey(of: notification)
-    entries[id] = Entry(notification: notification, sequence: sequence, group: key)
-    var group = groups[key] ?? Group()
-    group.members.append(Member(id: id, sequence: sequence))
-    group.liveCount += 1
-    group.latestSequence = sequence
-    groups[key] = group
-    order.append(OrderEntry(sequence: sequence, key: key))
+    let groupSlot: Int32
+    if let existing = groupSlots[key] {
+      groupSlot = existing
+    } else if let free = freeGroups.popLast() {
+      groupSlot = free
+      groups[Int(free)] = Group(key: key)
+      groupSlots[key] = free
+    } else {
+      groupSlot = Int32(groups.count)
+      groups.append(Group(key: key))
+      groupSlots[key] = groupSlot
+    }
+    let record = Record(notification, sequence: sequence, group: groupSlot)
+    let slot: Int32
+    if let free = freeRecords.popLast() {
+      slot = free
+      records[Int(free)] = record
+    } else {
+      slot = Int32(records.count)
+      records.append(record)
+    }
+    index.insert(slot, hash: id.hashValue) { records[Int($0)].identifier.hashValue }
+    liveCount += 1
+    groups[Int(groupSlot)]?.members.append(Member(slot: slot, sequence: sequence))
+    groups[Int(groupSlot)]?.liveCount += 1
+    groups[Int(groupSlot)]?.latestSequence = sequence
+    order.append(OrderEntry(sequence: sequence, group: groupSlot))
     compactIfNeeded()
     return replaced
   }
@@ -136,13 +224,14 @@ package struct NotificationStore: @unchecked Sendable {
   @discardableResult
   package mutating func replaceDelivered(_ notification: UNNotification) -> Bool {
     let id = notification.request.identifier
-    guard var entry = entries[id] else { return false }
-    guard Self.groupKey(of: notification) == entry.group else {
+    guard let slot = slot(of: id) else { return false }
+    let record = records[Int(slot)]
+    guard let key = groups[Int(record.group)]?.key, Self.groupKey(of: notification) == key else {
       deliver(notification)
       return true
     }
-    entry.notification = notification
-    entries[id] = entry
+    // The same identifier, so the same place in the index.
+    records[Int(slot)] = Record(notification, sequence: record.sequence, group: record.group)
     return true
   }
 
@@ -154,26 +243,39 @@ package struct NotificationStore: @unchecked Sendable {
 
   /// Removes every delivered notification.
   package mutating func removeAllDelivered() {
-    entries = [:]
-    groups = [:]
+    records = []
+    freeRecords = []
+    index = SlotIndex()
+    groups = []
+    freeGroups = []
+    groupSlots = [:]
     order = []
+    liveCount = 0
   }
 
   /// Every delivered notification, newest first.
   package var deliveredNewestFirst: [UNNotification] {
-    entries.values.sorted { $0.sequence > $1.sequence }.map(\.notification)
+    records.filter { $0.content != nil }.sorted { $0.sequence > $1.sequence }.compactMap(\.notification)
   }
 
   @discardableResult
   private mutating func removeEntry(_ id: String) -> UNNotification? {
-    guard let entry = entries.removeValue(forKey: id) else { return nil }
-    guard var group = groups[entry.group] else { return entry.notification }
+    guard let slot = slot(of: id), let notification = records[Int(slot)].notification else { return nil }
+    index.remove(slot, hash: id.hashValue) { records[Int($0)].identifier.hashValue }
+    let record = records[Int(slot)]
+    records[Int(slot)] = .free
+    freeRecords.append(slot)
+    liveCount -= 1
+    let groupSlot = Int(record.group)
+    guard var group = groups[groupSlot] else { return notification }
     group.liveCount -= 1
     if group.liveCount == 0 {
-      groups[entry.group] = nil
-      return entry.notification
+      groups[groupSlot] = nil
+      groupSlots[group.key] = nil
+      freeGroups.append(record.group)
+      return notification
     }
-    if group.latestSequence == entry.sequence {
+    if group.latestSequence == record.sequence {
       // The group now sorts by its newest remaining member.
       let newest = group.members.last { isLive($0) }?.sequence ?? 0
       group.latestSequence = newest
@@ -181,18 +283,20 @@ package struct NotificationStore: @unchecked Sendable {
       // unique to a delivery): reuse it rather than add a second live entry for the group.
       let at = Self.lowerBound(order, newest, by: \.sequence)
       if at >= order.count || order[at].sequence != newest {
-        order.insert(OrderEntry(sequence: newest, key: entry.group), at: at)
+        order.insert(OrderEntry(sequence: newest, group: record.group), at: at)
       }
     }
-    groups[entry.group] = group
-    compactMembers(entry.group)
-    return entry.notification
+    if group.members.count > 2 * group.liveCount + 64 {
+      group.members = group.members.filter { isLive($0) }
+    }
+    groups[groupSlot] = group
+    return notification
   }
 
-  private func isLive(_ member: Member) -> Bool { entries[member.id]?.sequence == member.sequence }
+  private func isLive(_ member: Member) -> Bool { records[Int(member.slot)].sequence == member.sequence }
 
   private func isLive(_ entry: OrderEntry) -> Bool {
-    groups[entry.key]?.latestSequence == entry.sequence
+    groups[Int(entry.group)]?.latestSequence == entry.sequence
   }
 
   /// The first index whose sequence is not less than `value`, in an array sorted by sequence.
@@ -208,37 +312,33 @@ package struct NotificationStore: @unchecked Sendable {
 
   /// Drops stale bookkeeping once it outweighs the live part, keeping operations amortized O(1).
   private mutating func compactIfNeeded() {
-    if order.count > 2 * groups.count + 64 {
+    if order.count > 2 * groupSlots.count + 64 {
       order = order.filter { isLive($0) }
     }
-  }
-
-  private mutating func compactMembers(_ key: GroupKey) {
-    guard var group = groups[key], group.members.count > 2 * group.liveCount + 64 else { return }
-    group.members = group.members.filter { isLive($0) }
-    groups[key] = group
   }
 
   // MARK: - Navigating groups (what the list view needs)
 
   /// The number of groups.
-  package var groupCount: Int { groups.count }
+  package var groupCount: Int { groupSlots.count }
 
   /// The position of a group's live entry in `order`.
   private func orderIndex(of key: GroupKey) -> Int? {
-    guard let group = groups[key] else { return nil }
+    guard let slot = groupSlots[key], let group = groups[Int(slot)] else { return nil }
     let low = Self.lowerBound(order, group.latestSequence, by: \.sequence)
-    return low < order.count && order[low].key == key ? low : nil
+    return low < order.count && order[low].group == slot ? low : nil
   }
+
+  private func key(of entry: OrderEntry) -> GroupKey? { groups[Int(entry.group)]?.key }
 
   /// The group with the newest notification.
   package var newestGroup: GroupKey? {
-    order.last { isLive($0) }?.key
+    order.last { isLive($0) }.flatMap(key(of:))
   }
 
   /// The group with the oldest newest-notification (the list's last group).
   package var oldestGroup: GroupKey? {
-    order.first { isLive($0) }?.key
+    order.first { isLive($0) }.flatMap(key(of:))
   }
 
   /// The next older group after `key`.
@@ -246,7 +346,7 @@ package struct NotificationStore: @unchecked Sendable {
     guard let index = orderIndex(of: key) else { return nil }
     var i = index - 1
     while i >= 0 {
-      if isLive(order[i]) { return order[i].key }
+      if isLive(order[i]) { return self.key(of: order[i]) }
       i -= 1
     }
     return nil
@@ -257,38 +357,44 @@ package struct NotificationStore: @unchecked Sendable {
     guard let index = orderIndex(of: key) else { return nil }
     var i = index + 1
     while i < order.count {
-      if isLive(order[i]) { return order[i].key }
+      if isLive(order[i]) { return self.key(of: order[i]) }
       i += 1
     }
     return nil
   }
 
+  private func group(_ key: GroupKey) -> Group? { groupSlots[key].flatMap { groups[Int($0)] } }
+
   /// How many notifications a group holds.
-  package func count(of key: GroupKey) -> Int { groups[key]?.liveCount ?? 0 }
+  package func count(of key: GroupKey) -> Int { group(key)?.liveCount ?? 0 }
 
   /// A group's newest notification.
   package func leading(of key: GroupKey) -> UNNotification? {
-    guard let group = groups[key], let member = group.members.last(where: { isLive($0) }) else {
+    guard let group = group(key), let member = group.members.last(where: { isLive($0) }) else {
       return nil
     }
-    return entries[member.id]?.notification
+    return records[Int(member.slot)].notification
   }
 
   /// The group a delivered notification is in.
-  package func groupKey(ofDelivered id: String) -> GroupKey? { entries[id]?.group }
+  package func groupKey(ofDelivered id: String) -> GroupKey? {
+    slot(of: id).flatMap { groups[Int(records[Int($0)].group)]?.key }
+  }
 
-  private func memberIndex(of id: String) -> (GroupKey, Int)? {
-    guard let entry = entries[id], let group = groups[entry.group] else { return nil }
-    let at = Self.lowerBound(group.members, entry.sequence, by: \.sequence)
-    return at < group.members.count ? (entry.group, at) : nil
+  private func memberIndex(of id: String) -> (Group, Int)? {
+    guard let slot = slot(of: id) else { return nil }
+    let record = records[Int(slot)]
+    guard let group = groups[Int(record.group)] else { return nil }
+    let at = Self.lowerBound(group.members, record.sequence, by: \.sequence)
+    return at < group.members.count ? (group, at) : nil
   }
 
   /// The next older notification in the same group.
   package func member(after id: String) -> UNNotification? {
-    guard let (key, index) = memberIndex(of: id), let group = groups[key] else { return nil }
+    guard let (group, index) = memberIndex(of: id) else { return nil }
     var i = index - 1
     while i >= 0 {
-      if isLive(group.members[i]) { return entries[group.members[i].id]?.notification }
+      if isLive(group.members[i]) { return records[Int(group.members[i].slot)].notification }
       i -= 1
     }
     return nil
@@ -296,10 +402,10 @@ package struct NotificationStore: @unchecked Sendable {
 
   /// The next newer notification in the same group.
   package func member(before id: String) -> UNNotification? {
-    guard let (key, index) = memberIndex(of: id), let group = groups[key] else { return nil }
+    guard let (group, index) = memberIndex(of: id) else { return nil }
     var i = index + 1
     while i < group.members.count {
-      if isLive(group.members[i]) { return entries[group.members[i].id]?.notification }
+      if isLive(group.members[i]) { return records[Int(group.members[i].slot)].notification }
       i += 1
     }
     return nil
@@ -307,11 +413,11 @@ package struct NotificationStore: @unchecked Sendable {
 
   /// A group's members, newest first, at most `limit` of them.
   package func members(of key: GroupKey, limit: Int = .max) -> [UNNotification] {
-    guard let group = groups[key] else { return [] }
+    guard let group = group(key) else { return [] }
     var out: [UNNotification] = []
     var i = group.members.count - 1
     while i >= 0 && out.count < limit {
-      if isLive(group.members[i]), let n = entries[group.members[i].id]?.notification {
+      if isLive(group.members[i]), let n = records[Int(group.members[i].slot)].notification {
         out.append(n)
       }
       i -= 1
@@ -322,13 +428,15 @@ package struct NotificationStore: @unchecked Sendable {
   /// Where a notification sorts in the list: groups by their newest member, newest first, then
   /// members newest first. A smaller key comes first.
   package func listOrder(of id: String) -> (group: Int, member: Int)? {
-    guard let entry = entries[id], let group = groups[entry.group] else { return nil }
-    return (-group.latestSequence, -entry.sequence)
+    guard let slot = slot(of: id) else { return nil }
+    let record = records[Int(slot)]
+    guard let group = groups[Int(record.group)] else { return nil }
+    return (-group.latestSequence, -record.sequence)
   }
 
   /// The number of notifications in the thread of `notification` (for `%u` placeholders).
   package func threadCount(of notification: UNNotification) -> Int {
-    count(of: entries[notification.request.identifier]?.group ?? Self.groupKey(of: notification))
+    count(of: groupKey(ofDelivered: notification.request.identifier) ?? Self.groupKey(of: notification))
   }
 
   // MARK: - Pending requests
@@ -372,5 +480,71 @@ package struct NotificationStore: @unchecked Sendable {
       }
     }
     return due.map(\.request)
+  }
+}
+
+/// An open-addressing hash table of record slots (linear probing, at most three quarters
+/// full), keyed by the hash the caller gives; the caller's closure tells whether a slot holds
+/// the key. It holds 4 bytes a notification, the identifier staying in the notification alone.
+private struct SlotIndex {
+  /// Record slots; -1 is empty. The count is a power of two.
+  private var table: [Int32] = []
+  private var count = 0
+
+  /// The slot whose record `matches`, looking from the hash's home position.
+  func find(hash: Int, matches: (Int32) -> Bool) -> Int32? {
+    guard !table.isEmpty else { return nil }
+    let mask = table.count - 1
+    var i = hash & mask
+    while table[i] >= 0 {
+      if matches(table[i]) { return table[i] }
+      i = (i + 1) & mask
+    }
+    return nil
+  }
+
+  /// Adds a slot; `hashOf` gives the hash of any slot already in (to move them when it grows).
+  mutating func insert(_ slot: Int32, hash: Int, hashOf: (Int32) -> Int) {
+    if (count + 1) * 4 > table.count * 3 {
+      let old = table
+      table = [Int32](repeating: -1, count: max(16, old.count * 2))
+      for s in old where s >= 0 { place(s, hash: hashOf(s)) }
+    }
+    place(slot, hash: hash)
+    count += 1
+  }
+
+  private mutating func place(_ slot: Int32, hash: Int) {
+    let mask = table.count - 1
+    var i = hash & mask
+    while table[i] >= 0 { i = (i + 1) & mask }
+    table[i] = slot
+  }
+
+  /// Takes a slot out, moving later slots of its probe run back so every lookup still finds
+  /// its slot before an empty position (no tombstones to accumulate).
+  mutating func remove(_ slot: Int32, hash: Int, hashOf: (Int32) -> Int) {
+    guard !table.isEmpty else { return }
+    let mask = table.count - 1
+    var hole = hash & mask
+    while table[hole] != slot {
+      if table[hole] < 0 { return }
+      hole = (hole + 1) & mask
+    }
+    var j = hole
+    while true {
+      j = (j + 1) & mask
+      let s = table[j]
+      if s < 0 { break }
+      // `s` may fill the hole unless its home lies cyclically in (hole, j].
+      let home = hashOf(s) & mask
+      let homeBetween = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j)
+      if !homeBetween {
+        table[hole] = s
+        hole = j
+      }
+    }
+    table[hole] = -1
+    count -= 1
   }
 }

@@ -10,36 +10,117 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchec
   public internal(set) var subtitle: String = ""
   /// The message text.
   public internal(set) var body: String = ""
-  /// Media shown with the notification.
-  public internal(set) var attachments: [UNNotificationAttachment] = []
-  /// The app-icon badge to apply; `nil` leaves the badge as it is, `0` clears it.
-  public internal(set) var badge: NSNumber?
-  /// The sound to play.
-  public internal(set) var sound: UNNotificationSound?
-  /// The image or storyboard shown when the app launches from the notification.
-  public internal(set) var launchImageName: String = ""
   /// The identifier of the registered category whose actions apply.
   public internal(set) var categoryIdentifier: String = ""
   /// The key that groups related notifications.
   public internal(set) var threadIdentifier: String = ""
+  /// Media shown with the notification.
+  public internal(set) var attachments: [UNNotificationAttachment] {
+    get { rest?.attachments ?? [] }
+    set { if rest != nil || !newValue.isEmpty { writableRest().attachments = newValue } }
+  }
+  /// The app-icon badge to apply; `nil` leaves the badge as it is, `0` clears it.
+  public internal(set) var badge: NSNumber? {
+    get { rest?.badge }
+    set { if rest != nil || newValue != nil { writableRest().badge = newValue } }
+  }
+  /// The sound to play.
+  public internal(set) var sound: UNNotificationSound? {
+    get { rest?.sound }
+    set { if rest != nil || newValue != nil { writableRest().sound = newValue } }
+  }
+  /// The image or storyboard shown when the app launches from the notification.
+  public internal(set) var launchImageName: String {
+    get { rest?.launchImageName ?? "" }
+    set { if rest != nil || !newValue.isEmpty { writableRest().launchImageName = newValue } }
+  }
   /// The window or scene to bring forward when the notification opens the app.
-  public internal(set) var targetContentIdentifier: String?
+  public internal(set) var targetContentIdentifier: String? {
+    get { rest?.targetContentIdentifier }
+    set { if rest != nil || newValue != nil { writableRest().targetContentIdentifier = newValue } }
+  }
   /// The payload: custom keys (and the `aps` dictionary for remote notifications).
-  public internal(set) var userInfo: [AnyHashable: Any] = [:]
+  public internal(set) var userInfo: [AnyHashable: Any] {
+    get { rest?.userInfo ?? [:] }
+    set { if rest != nil || !newValue.isEmpty { writableRest().userInfo = newValue } }
+  }
   /// How strongly the notification interrupts.
-  public internal(set) var interruptionLevel: UNNotificationInterruptionLevel = .active
+  public internal(set) var interruptionLevel: UNNotificationInterruptionLevel {
+    get { rest?.interruptionLevel ?? .active }
+    set { if rest != nil || newValue != .active { writableRest().interruptionLevel = newValue } }
+  }
   /// A score from 0 to 1 used to sort and feature notifications in the summary.
-  public internal(set) var relevanceScore: Double = 0
+  public internal(set) var relevanceScore: Double {
+    get { rest?.relevanceScore ?? 0 }
+    set { if rest != nil || newValue != 0 { writableRest().relevanceScore = newValue } }
+  }
   /// Criteria checked against the current Focus filter.
-  public internal(set) var filterCriteria: String?
+  public internal(set) var filterCriteria: String? {
+    get { rest?.filterCriteria }
+    set { if rest != nil || newValue != nil { writableRest().filterCriteria = newValue } }
+  }
   /// The argument for the category's summary format (deprecated in iOS 15).
-  public internal(set) var summaryArgument: String = ""
+  public internal(set) var summaryArgument: String {
+    get { rest?.summaryArgument ?? "" }
+    set { if rest != nil || !newValue.isEmpty { writableRest().summaryArgument = newValue } }
+  }
   /// How many items this notification counts as in a summary (deprecated in iOS 15).
-  public internal(set) var summaryArgumentCount: Int = 0
+  public internal(set) var summaryArgumentCount: Int {
+    get { rest?.summaryArgumentCount ?? 0 }
+    set { if rest != nil || newValue != 0 { writableRest().summaryArgumentCount = newValue } }
+  }
   /// The alert's localization keys and arguments (`title-loc-key`, `loc-args`…), kept so the
   /// text can be localized again in another device language. Setting a field's text on a
   /// mutable copy drops its key: the text set is what shows.
-  package var localizedAlert: UNLocalizedAlert?
+  package var localizedAlert: UNLocalizedAlert? {
+    get { rest?.localizedAlert }
+    set { if rest != nil || newValue != nil { writableRest().localizedAlert = newValue } }
+  }
+
+  /// Everything but the text and the two identifiers, which most notifications of a long list
+  /// leave at its default: kept apart (and shared between copies until one changes), so such
+  /// a notification's content is 104 bytes rather than 212.
+  private final class Rest {
+    var attachments: [UNNotificationAttachment] = []
+    var badge: NSNumber?
+    var sound: UNNotificationSound?
+    var launchImageName = ""
+    var targetContentIdentifier: String?
+    var userInfo: [AnyHashable: Any] = [:]
+    var interruptionLevel = UNNotificationInterruptionLevel.active
+    var relevanceScore: Double = 0
+    var filterCriteria: String?
+    var summaryArgument = ""
+    var summaryArgumentCount = 0
+    var localizedAlert: UNLocalizedAlert?
+
+    func copy() -> Rest {
+      let copy = Rest()
+      copy.attachments = attachments
+      copy.badge = badge
+      copy.sound = sound
+      copy.launchImageName = launchImageName
+      copy.targetContentIdentifier = targetContentIdentifier
+      copy.userInfo = userInfo
+      copy.interruptionLevel = interruptionLevel
+      copy.relevanceScore = relevanceScore
+      copy.filterCriteria = filterCriteria
+      copy.summaryArgument = summaryArgument
+      copy.summaryArgumentCount = summaryArgumentCount
+      copy.localizedAlert = localizedAlert
+      return copy
+    }
+  }
+
+  private var rest: Rest?
+
+  /// The rest, this content's own (copied first if another content shares it).
+  private func writableRest() -> Rest {
+    if isKnownUniquelyReferenced(&rest), let own = rest { return own }
+    let own = rest?.copy() ?? Rest()
+    rest = own
+    return own
+  }
 
   public override init() { super.init() }
 
@@ -53,20 +134,26 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchec
     title = other.title
     subtitle = other.subtitle
     body = other.body
-    attachments = other.attachments
-    badge = other.badge
-    sound = other.sound
-    launchImageName = other.launchImageName
     categoryIdentifier = other.categoryIdentifier
     threadIdentifier = other.threadIdentifier
-    targetContentIdentifier = other.targetContentIdentifier
-    userInfo = other.userInfo
-    interruptionLevel = other.interruptionLevel
-    relevanceScore = other.relevanceScore
-    filterCriteria = other.filterCriteria
-    summaryArgument = other.summaryArgument
-    summaryArgumentCount = other.summaryArgumentCount
-    localizedAlert = other.localizedAlert
+    if type(of: other) == UNNotificationContent.self || type(of: other) == UNMutableNotificationContent.self {
+      // Shared until either side changes a value of it (`writableRest`).
+      rest = other.rest
+    } else {
+      // A subclass of the app's may answer with values of its own: copy what it says.
+      attachments = other.attachments
+      badge = other.badge
+      sound = other.sound
+      launchImageName = other.launchImageName
+      targetContentIdentifier = other.targetContentIdentifier
+      userInfo = other.userInfo
+      interruptionLevel = other.interruptionLevel
+      relevanceScore = other.relevanceScore
+      filterCriteria = other.filterCriteria
+      summaryArgument = other.summaryArgument
+      summaryArgumentCount = other.summaryArgumentCount
+      localizedAlert = other.localizedAlert
+    }
   }
 
   /// Whether the content has alert text: a title, subtitle or body.

@@ -45,12 +45,22 @@ open class UNNotificationRequest: NSObject, NSCopying, @unchecked Sendable {
     self.init(identifier: identifier, content: content, trigger: trigger, remote: nil)
   }
 
-  package init(
+  package convenience init(
     identifier: String, content: UNNotificationContent, trigger: UNNotificationTrigger?,
     remote: UNRemotePayloadInfo?
   ) {
+    self.init(
+      identifier: identifier, sharing: UNNotificationContent(copying: content), trigger: trigger, remote: remote)
+  }
+
+  /// A request with this very content object, not a copy: for content that is already a
+  /// request's own (immutable) copy, as the store keeps it.
+  package init(
+    identifier: String, sharing content: UNNotificationContent, trigger: UNNotificationTrigger?,
+    remote: UNRemotePayloadInfo?
+  ) {
     self.identifier = identifier
-    self.content = UNNotificationContent(copying: content)
+    self.content = content
     self.trigger = trigger
     self.remote = remote
     super.init()

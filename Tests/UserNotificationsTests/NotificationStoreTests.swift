@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UNTermTestSupport
 
 @testable import UserNotifications
 
@@ -74,5 +75,93 @@ struct NotificationStoreTests {
       key = store.group(after: k)
     }
     #expect(seen == store.deliveredCount)
+  }
+
+  /// The store against a plain model (an array in delivery order, grouped by sorting) over
+  /// random deliveries, replacements and removals: every question the list asks gets the
+  /// model's answer. Slots, the identifier index and group slots are reused as notifications
+  /// come and go, which is where a compact store could mix two notifications up.
+  @Test func answersAsAPlainModelDoes() {
+    let seed = TestSeed()
+    var random = seed.generator
+    var store = NotificationStore()
+    // The model: delivered notifications, oldest first.
+    var model: [UNNotification] = []
+    let threads = ["", "a", "b", "c", "d"]
+    for step in 0..<3_000 {
+      let roll = Int.random(in: 0..<100, using: &random)
+      if roll < 60 {
+        let id = "n\(Int.random(in: 0..<80, using: &random))"
+        let app = Int.random(in: 0..<4, using: &random) == 0 ? "com.example.Other" : nil
+        let made = notification(id, thread: threads.randomElement(using: &random) ?? "", app: app)
+        let replaced = store.deliver(made)
+        #expect(replaced === model.first { $0.request.identifier == id }, "step \(step), \(seed)")
+        model.removeAll { $0.request.identifier == id }
+        model.append(made)
+      } else if roll < 98 {
+        let ids = (0..<Int.random(in: 1...3, using: &random)).map { _ in "n\(Int.random(in: 0..<80, using: &random))" }
+        store.removeDelivered(ids)
+        model.removeAll { ids.contains($0.request.identifier) }
+      } else {
+        store.removeAllDelivered()
+        model.removeAll()
+      }
+      check(store, against: model, "step \(step), \(seed)")
+    }
+  }
+
+  private func check(_ store: NotificationStore, against model: [UNNotification], _ context: String) {
+    let key = NotificationStore.groupKey(of:)
+    // Groups by their newest member, newest first; members newest first.
+    var groups: [(key: NotificationStore.GroupKey, members: [UNNotification])] = []
+    for n in model.reversed() {
+      if let at = groups.firstIndex(where: { $0.key == key(n) }) {
+        groups[at].members.append(n)
+      } else {
+        groups.append((key(n), [n]))
+      }
+    }
+    #expect(store.deliveredCount == model.count, "\(context)")
+    #expect(store.groupCount == groups.count, "\(context)")
+    #expect(store.deliveredNewestFirst.map(ObjectIdentifier.init) == model.reversed().map(ObjectIdentifier.init), "\(context)")
+    var keys: [NotificationStore.GroupKey] = []
+    var next = store.newestGroup
+    while let k = next, keys.count <= groups.count {
+      keys.append(k)
+      next = store.group(after: k)
+    }
+    #expect(keys == groups.map(\.key), "\(context)")
+    var backwards: [NotificationStore.GroupKey] = []
+    next = store.oldestGroup
+    while let k = next, backwards.count <= groups.count {
+      backwards.append(k)
+      next = store.group(before: k)
+    }
+    #expect(backwards == groups.map(\.key).reversed(), "\(context)")
+    for group in groups {
+      let ids = group.members.map(\.request.identifier)
+      #expect(store.count(of: group.key) == ids.count, "\(context)")
+      #expect(store.leading(of: group.key) === group.members.first, "\(context)")
+      #expect(store.members(of: group.key).map(\.request.identifier) == ids, "\(context)")
+      #expect(store.members(of: group.key, limit: 2).map(\.request.identifier) == Array(ids.prefix(2)), "\(context)")
+      for (i, n) in group.members.enumerated() {
+        let id = n.request.identifier
+        #expect(store.delivered(id) === n, "\(context)")
+        #expect(store.groupKey(ofDelivered: id) == group.key, "\(context)")
+        #expect(store.member(after: id) === (i + 1 < ids.count ? group.members[i + 1] : nil), "\(context)")
+        #expect(store.member(before: id) === (i > 0 ? group.members[i - 1] : nil), "\(context)")
+      }
+    }
+    // listOrder sorts the whole list as the groups and members above.
+    let listed = model.sorted {
+      let a = store.listOrder(of: $0.request.identifier)!
+      let b = store.listOrder(of: $1.request.identifier)!
+      return a.group != b.group ? a.group < b.group : a.member < b.member
+    }
+    #expect(listed.map(ObjectIdentifier.init) == groups.flatMap(\.members).map(ObjectIdentifier.init), "\(context)")
+    for i in 0..<80 where !model.contains(where: { $0.request.identifier == "n\(i)" }) {
+      #expect(store.delivered("n\(i)") == nil, "\(context)")
+      #expect(store.listOrder(of: "n\(i)") == nil, "\(context)")
+    }
   }
 }
