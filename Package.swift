@@ -45,6 +45,8 @@ let package = Package(
       dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermShell", "UNTermBidi"]),
     .executableTarget(
       name: "unterm-example", dependencies: ["UNTerm", "UserNotifications", "UserNotificationsUI"]),
+    // The start-up floor unterm-bench compares unterm with: read and parse one payload, nothing more.
+    .executableTarget(name: "unterm-floor"),
     .executableTarget(
       name: "unterm-bench",
       dependencies: [

@@ -186,8 +186,3 @@ enum ImageFigures {
 
   static func note(_ text: SafeText) { Console.line(text, to: .standardError) }
 }
-
-struct BenchError: Error, CustomStringConvertible {
-  var description: String
-  init(_ description: String) { self.description = description }
-}

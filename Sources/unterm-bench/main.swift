@@ -15,6 +15,16 @@ import UserNotifications
 // or `watch` for those figures alone).
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "store-child" {
+  try StoreFigures.child(Int(arguments[1]) ?? 0)
+  exit(0)
+}
+if arguments.first == "store" {
+  let r = try StoreFigures.run()
+  print(r)
+  print(r.bytesPerNotification)
+  exit(0)
+}
 let sheetOnly = arguments.first == "sheet"
 let imagesOnly = arguments.first == "images"
 let watchOnly = arguments.first == "watch"
