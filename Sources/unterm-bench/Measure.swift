@@ -115,7 +115,8 @@ enum Measure {
   static func sibling(_ name: String) throws -> String {
     let path = binaries.appendingPathComponent(name).path
     guard FileManager.default.isExecutableFile(atPath: path) else {
-      throw BenchError("no \(name) beside unterm-bench in \(binaries.path); build it the same way (Scripts/bench.sh does)")
+      throw BenchError(
+        "no \(name) beside unterm-bench in \(binaries.path); build it the same way (Scripts/bench.sh does)")
     }
     return path
   }
@@ -126,7 +127,8 @@ enum Measure {
     let model =
       cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }.flatMap { $0.split(separator: ":").last }
       .map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"
-    let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
+    let load =
+      (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
       .joined(separator: " ") ?? "?"
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withFullDate]

@@ -27,7 +27,7 @@ enum StoreFigures {
       session.send(.key(i < 100 ? .down : .end))
       _ = session.frame()
     }
-    print(session.state.store.deliveredCount)
+    Console.line("\(session.state.store.deliveredCount)")
   }
 
   static func run(count: Int = 100_000, runs: Int = 3) throws -> Result {
@@ -45,5 +45,25 @@ enum StoreFigures {
     return Result(
       count: count, peakMiB: Measure.median(full.map(\.peakMiB)), emptyPeakMiB: Measure.median(empty.map(\.peakMiB)),
       textMiB: Double(text) / 1_048_576, seconds: Measure.median(full.map(\.millis)) / 1000)
+  }
+}
+
+extension StoreFigures {
+  static func print(_ r: Result) {
+    Console.line("")
+    Console.line(
+      "\(r.count) delivered notifications in a session, the list open and browsed (a child process, median of 3)")
+    line(
+      format:
+        "  peak memory %.1f MiB (%.1f MiB with none): %.0f bytes a notification; their text alone %.1f MiB   goal ≤ %.0f MiB",
+      r.peakMiB, r.emptyPeakMiB, r.bytesPerNotification, r.textMiB, goalMiB)
+  }
+
+  static func row(_ r: Result) -> SummaryRow {
+    SummaryRow(
+      what: "\(r.count) delivered notifications, peak (bytes a notification)",
+      measured: Summary.format("%.1f MiB (%.0f B)", r.peakMiB, r.bytesPerNotification),
+      floor: Summary.format("text %.1f MiB", r.textMiB), ratio: Summary.format("%.1f×", r.peakMiB / r.textMiB),
+      goal: Summary.format("≤ %.0f MiB", goalMiB), met: r.peakMiB <= goalMiB)
   }
 }

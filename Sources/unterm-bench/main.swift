@@ -5,55 +5,51 @@ import UNTermHeadless
 import UNTermRender
 import UserNotifications
 
-// Prints what a frame of the notification list costs with 10 and with 100,000 delivered
-// notifications, their ratio, and the bytes a terminal receives for a full paint and for
-// moving the focus one step: as plain ANSI text and as ncurses writes them, both for the
-// clusters the one `CellDiff` names; then what `unterm sheet` costs for the sample payloads, and
-// what image attachments add to `unterm render` (ImageFigures), and the save-to-redraw latency
-// of `--watch` (WatchFigures).
-// Run: swift build -c release && .build/release/unterm-bench [COUNT ...] (or `sheet`, `images`
-// or `watch` for those figures alone).
+// The figures of issue 14, each beside its floor and its goal, then a summary table of them all:
+// what a start costs against a bare Swift program (`startup`), what image attachments add to
+// `unterm render` (`images`), the memory 100,000 delivered notifications hold (`store`), a list
+// frame's cost and bytes with 10 and with 100,000 notifications (`list`), what `unterm sheet`
+// costs for the sample payloads (`sheet`), and the save-to-redraw latency of `--watch` (`watch`).
+// Run: Scripts/bench.sh [PART] (builds unterm, unterm-floor and unterm-bench statically in
+// release, as installed, then runs this), or `unterm-bench [PART] [COUNT ...]` on such a build.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "store-child" {
-  try StoreFigures.child(Int(arguments[1]) ?? 0)
-  exit(0)
+if arguments.first == "store-child", arguments.count == 2, let count = Int(arguments[1]) {
+  do {
+    try StoreFigures.child(count)
+    exit(0)
+  } catch {
+    Console.line("unterm-bench store-child: \(error)", to: .standardError)
+    exit(1)
+  }
 }
-if arguments.first == "store" {
-  let r = try StoreFigures.run()
-  print(r)
-  print(r.bytesPerNotification)
-  exit(0)
+
+/// The parts of the benchmark; `unterm-bench PART` runs one, `unterm-bench` all of them.
+enum Part: String, CaseIterable {
+  case startup, images, store, list, sheet, watch
 }
-let sheetOnly = arguments.first == "sheet"
-let imagesOnly = arguments.first == "images"
-let watchOnly = arguments.first == "watch"
+
+let only = arguments.first.flatMap(Part.init(rawValue:))
+if let first = arguments.first, only == nil, Int(first) == nil {
+  Console.line(
+    "usage: unterm-bench [\(Part.allCases.map(\.rawValue).joined(separator: "|"))] [COUNT ...]", to: .standardError)
+  exit(64)
+}
 let counts = arguments.compactMap { Int($0) }
 let sizes = counts.isEmpty ? [10, 100_000] : counts
 let frames = 400
 
-func makeSession(_ count: Int) throws -> Session {
-  var configuration = SessionConfiguration()
-  configuration.categoriesFile = Resources.samples?.appendingPathComponent("categories.json").path
-  let session = try SessionFactory.make(configuration, now: Date(timeIntervalSince1970: 1_767_260_460))
-  session.resize(width: 80, height: 24)
-  for i in 0..<count {
-    let content = UNMutableNotificationContent()
-    content.title = "Sender \(i % 977)"
-    content.body = "Message number \(i): are we still on for tonight? ক্ষমা করো 明日"
-    content.threadIdentifier = "thread-\(i % 5_000)"
-    content.categoryIdentifier = "message"
-    let request = UNNotificationRequest(identifier: "n\(i)", content: content, trigger: nil)
-    let notification = UNNotification(request: request, date: session.state.now)
-    session.send(.deliver(notification, presentation: [.list, .badge]))
-  }
-  session.send(.command(.openCenter))
-  return session
-}
+func runs(_ part: Part) -> Bool { only == nil || only == part }
 
-func median(_ values: [Double]) -> Double {
-  let sorted = values.sorted()
-  return sorted[sorted.count / 2]
+func makeSession(_ count: Int) throws -> Session { try Workload.session(count) }
+
+func median(_ values: [Double]) -> Double { Measure.median(values) }
+
+struct CursesFigures {
+  var full: Int
+  var step: Int
+  var identical: Int
+  var openStack: Int
 }
 
 struct Figures {
@@ -63,8 +59,16 @@ struct Figures {
   var fullPaintBytes: Int
   var focusStepBytes: Int
   var identicalBytes: Int
-  /// The same three, as ncurses writes them (`nil` when no terminfo entry is available).
-  var curses: (full: Int, step: Int, identical: Int)?
+  /// The focus step's changed-cell minimum: each changed cluster written once, a cursor move
+  /// before each run of them and a style sequence where the style changes (what
+  /// `terminalUpdate` writes, so `focusStepBytes` is this figure).
+  var minimumStepBytes: Int { focusStepBytes }
+  /// How many clusters the focus step changes.
+  var changedCells: Int
+  /// A step into a stack, which opens it, as `terminalUpdate` writes it: that step's minimum.
+  var openStackBytes: Int
+  /// The same, as ncurses writes them (`nil` when no terminfo entry is available).
+  var curses: CursesFigures?
 }
 
 /// A line of figures on stdout.
@@ -90,61 +94,112 @@ func measure(_ count: Int) throws -> Figures {
     frameTimes.append(Double(k2 - k1) / 1000)
     _ = frame
   }
+  // From the top: a step between two single notifications, two more, a step onto the stack,
+  // and one into it, which opens it. ncurses is shown every frame, as the shell would.
   session.send(.key(.home))
-  let beforeFrame = session.frame()
-  let before = beforeFrame.grid
+  var frames = [session.frame()]
+  for _ in 0..<5 {
+    session.send(.key(.down))
+    frames.append(session.frame())
+  }
+  let before = frames[0].grid
+  let after = frames[1].grid
   let full = before.terminalUpdate(from: nil, depth: .palette256).utf8.count
-  session.send(.key(.down))
-  let afterFrame = session.frame()
-  let after = afterFrame.grid
   let step = after.terminalUpdate(from: before, depth: .palette256).utf8.count
+  let changed = CellDiff.changes(from: before, to: after).count
   let same = after.terminalUpdate(from: after, depth: .palette256).utf8.count
-  var curses: (Int, Int, Int)?
+  let open = frames[5].grid.terminalUpdate(from: frames[4].grid, depth: .palette256).utf8.count
+  var curses: CursesFigures?
   if let meter = try? CursesOutputMeter(width: 80, height: 24) {
-    let cursesFull = meter.present(beforeFrame, depth: .palette256)
-    let cursesStep = meter.present(afterFrame, depth: .palette256)
-    let cursesSame = meter.present(afterFrame, depth: .palette256)
+    let written = frames.map { meter.present($0, depth: .palette256) }
+    let identical = meter.present(frames[5], depth: .palette256)
     meter.close()
-    curses = (cursesFull, cursesStep, cursesSame)
+    curses = CursesFigures(full: written[0], step: written[1], identical: identical, openStack: written[5])
   }
   return Figures(
     count: count, frameMicros: median(frameTimes), keyMicros: median(keyTimes), fullPaintBytes: full,
-    focusStepBytes: step, identicalBytes: same, curses: curses)
+    focusStepBytes: step, identicalBytes: same, changedCells: changed, openStackBytes: open, curses: curses)
 }
 
 do {
-  let results = try sheetOnly || imagesOnly || watchOnly ? [] : sizes.map(measure)
-  if !results.isEmpty {
-    Console.line("notifications   frame (median)   key update (median)   full paint   focus step   identical redraw")
+  Console.line("unterm-bench: \(Measure.machine)")
+  var rows: [SummaryRow] = []
+  // The parts that measure a child's peak memory run first, while this process is small (a
+  // forked child starts at this process's size), and give freed memory back.
+  Measure.returnFreedMemory()
+  if runs(.startup) {
+    let startup = try StartupFigures.run()
+    StartupFigures.print(startup)
+    rows += StartupFigures.rows(startup)
   }
+  if runs(.images) { rows += try ImageFigures.run() }
+  if runs(.store) {
+    let store = try StoreFigures.run()
+    StoreFigures.print(store)
+    rows.append(StoreFigures.row(store))
+  }
+  if runs(.list) { rows += try listFigures() }
+  if runs(.sheet) { try sheetFigures() }
+  if runs(.watch) { try WatchFigures.run() }
+  Summary.print(rows)
+} catch {
+  Console.line("unterm-bench: \(error)", to: .standardError)
+  exit(1)
+}
+
+/// The list with 10 and with 100,000 notifications: the cost of a frame and of a key, and the
+/// bytes a terminal receives for a full paint and a focus step.
+func listFigures() throws -> [SummaryRow] {
+  let results = try sizes.map(measure)
+  Console.line("")
+  Console.line("notifications   frame (median)   key update (median)   full paint   focus step   identical redraw")
   for r in results {
     line(
       format: "%13d   %11.1f µs   %16.1f µs   %8d B   %8d B   %14d B", r.count, r.frameMicros, r.keyMicros,
       r.fullPaintBytes, r.focusStepBytes, r.identicalBytes)
   }
+  var rows: [SummaryRow] = []
   if results.contains(where: { $0.curses != nil }) {
-    Console.line("as ncurses writes them (xterm-256color):")
+    Console.line("as ncurses writes them (xterm-256color), beside the changed-cell minimum of each step:")
     for r in results {
       guard let c = r.curses else { continue }
       line(
-        format: "%13d   full paint %6d B   focus step %6d B   identical redraw %d B", r.count, c.full, c.step,
-        c.identical)
+        format:
+          "%13d   full paint %6d B   focus step %6d B (%d clusters change; minimum %d B, %.2f×)   step opening a stack %6d B (minimum %d B, %.2f×)   identical redraw %d B",
+        r.count, c.full, c.step, r.changedCells, r.minimumStepBytes,
+        Double(c.step) / Double(max(1, r.minimumStepBytes)),
+        c.openStack, r.openStackBytes, Double(c.openStack) / Double(max(1, r.openStackBytes)), c.identical)
+    }
+    let cursed = results.compactMap { r in r.curses.map { (r, $0) } }
+    for (name, written, minimum) in [
+      ("a focus step in the list", { (c: CursesFigures) in c.step }, { (r: Figures) in r.minimumStepBytes }),
+      ("a step that opens a stack", { (c: CursesFigures) in c.openStack }, { (r: Figures) in r.openStackBytes }),
+    ] {
+      let ratios = cursed.map { Double(written($0.1)) / Double(max(1, minimum($0.0))) }
+      let steps = cursed.map { written($0.1) }
+      rows.append(
+        SummaryRow(
+          what: "\(name), bytes to the terminal (ncurses, 80×24), "
+            + cursed.map { "\($0.0.count)" }.joined(separator: " / "),
+          measured: steps.map { "\($0) B" }.joined(separator: " / "),
+          floor: cursed.map { "\(minimum($0.0)) B" }.joined(separator: " / "),
+          ratio: ratios.map { Summary.format("%.2f×", $0) }.joined(separator: " / "),
+          goal: "≤ 1.2×, the same at each count", met: Set(steps).count <= 1 && ratios.allSatisfy { $0 <= 1.2 }))
     }
   }
   if let small = results.first, let large = results.last, results.count > 1 {
-    line(
-      format: "frame cost ratio %d : %d notifications = %.2f×", large.count, small.count,
-      large.frameMicros / small.frameMicros)
+    let ratio = large.frameMicros / small.frameMicros
+    line(format: "frame cost ratio %d : %d notifications = %.2f×", large.count, small.count, ratio)
     line(
       format: "key cost ratio   %d : %d notifications = %.2f×", large.count, small.count,
       large.keyMicros / small.keyMicros)
+    rows.append(
+      SummaryRow(
+        what: "a list frame, \(large.count) notifications against \(small.count)",
+        measured: Summary.format("%.1f µs", large.frameMicros), floor: Summary.format("%.1f µs", small.frameMicros),
+        ratio: Summary.format("%.2f×", ratio), goal: "≤ 1.2×", met: ratio <= 1.2))
   }
-  if !imagesOnly && !watchOnly { try sheetFigures() }
-  if !sheetOnly && !watchOnly { try ImageFigures.run() }
-  if !sheetOnly && !imagesOnly { try WatchFigures.run() }
-} catch {
-  Console.line("unterm-bench: \(error)", to: .standardError)
-  exit(1)
+  return rows
 }
 
 /// CPU seconds used by this process's finished children so far.
