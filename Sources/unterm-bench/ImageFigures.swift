@@ -67,9 +67,6 @@ enum ImageFigures {
     let baseTime = median(textRuns.map(\.millis))
     let baseCPU = median(textRuns.map(\.cpuMillis))
     let baseMemory = median(textRuns.map { Double($0.maxRSSKiB) }) / 1024
-    if Double(residentKiB()) / 1024 >= baseMemory {
-      note("this process is larger than a text-only render, so the memory figures are not reliable")
-    }
     Console.line("")
     Console.line(
       "image attachments, \(width)×\(height), to the banner thumbnail (unterm render, median of \(runs); minus a text-only render: \(String(format: "%.1f ms, %.1f MiB", baseTime, baseMemory)))"
@@ -145,38 +142,10 @@ enum ImageFigures {
     return file.path
   }
 
-  /// One `unterm render` of a payload: wall time and the child's peak resident memory.
-  ///
-  /// The child is made with fork, not posix_spawn: Linux carries a process's peak memory across
-  /// exec, and posix_spawn's child shares this process's memory until then, so it would report
-  /// the benchmark's own peak. A forked child starts from this process's current size, which is
-  /// kept below unterm's by returning freed memory (`cmf_return_freed_memory` in `run`).
+  /// One `unterm render` of a payload: wall time, CPU time and the child's peak memory.
   static func render(_ unterm: String, _ payload: String) throws -> Run {
-    let arguments = [unterm, "render", "--size", "80x24", "--color", "never", payload]
-    var argv = arguments.map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
-    guard devNull >= 0 else { throw BenchError("cannot open /dev/null") }
-    defer { close(devNull) }
-    let start = DispatchTime.now().uptimeNanoseconds
-    let pid = fork()
-    if pid == 0 {
-      // Only async-signal-safe calls between fork and exec.
-      dup2(devNull, 1)
-      dup2(devNull, 2)
-      execv(unterm, &argv)
-      _exit(127)
-    }
-    guard pid > 0 else { throw BenchError("cannot start \(unterm)") }
-    var status: Int32 = 0
-    var usage = rusage()
-    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-    guard status == 0 else { throw BenchError("unterm render \(payload) failed (status \(status))") }
-    let cpu =
-      Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000
-      + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000
-    return Run(millis: elapsed, cpuMillis: cpu, maxRSSKiB: usage.ru_maxrss)
+    let run = try Measure.child([unterm, "render", "--size", "80x24", "--color", "never", payload])
+    return Run(millis: run.millis, cpuMillis: run.cpuMillis, maxRSSKiB: run.maxRSSKiB)
   }
 
   /// This process's resident memory in KiB (VmRSS).

@@ -25,55 +25,69 @@ enum Measure {
     var peakMiB: Double { Double(maxRSSKiB) / 1024 }
   }
 
-  /// Runs a program to its end, its stderr discarded.
+  /// Runs a program to its end under `unterm-peak` (built beside this benchmark), which reports
+  /// the program's own CPU time and peak memory; the program's stderr is discarded.
   ///
-  /// The child is made with fork, not posix_spawn: Linux carries a process's peak memory across
-  /// exec, and posix_spawn's child shares this process's memory until then, so it would report
-  /// the benchmark's own peak. A forked child starts from this process's current size, so the
-  /// figures that need a child's peak are taken while this process is small (before the list
-  /// figures hold 100,000 notifications), and freed memory is given back (`mallopt`).
+  /// Not measured from here: Linux carries a process's peak memory across exec, so a child
+  /// forked from this process would report at least this process's size (and one made with
+  /// posix_spawn shares its memory until exec). `unterm-peak` is a small C program: the command
+  /// it forks starts from its few hundred KB.
   static func child(_ arguments: [String], keepOutput: Bool = false) throws -> Run {
-    var argv = arguments.map { strdup($0) } + [nil]
+    let helper = [try sibling("unterm-peak")] + arguments
+    var argv = helper.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
     guard devNull >= 0 else { throw BenchError("cannot open /dev/null") }
     defer { close(devNull) }
-    var pipeEnds: [Int32] = [-1, -1]
-    if keepOutput { guard pipe(&pipeEnds) == 0 else { throw BenchError("cannot make a pipe") } }
+    var outEnds: [Int32] = [-1, -1]
+    var errEnds: [Int32] = [-1, -1]
+    if keepOutput { guard pipe(&outEnds) == 0 else { throw BenchError("cannot make a pipe") } }
+    guard pipe(&errEnds) == 0 else { throw BenchError("cannot make a pipe") }
     let start = DispatchTime.now().uptimeNanoseconds
     let pid = fork()
     if pid == 0 {
       // Only async-signal-safe calls between fork and exec.
-      dup2(keepOutput ? pipeEnds[1] : devNull, 1)
-      dup2(devNull, 2)
-      execv(arguments[0], &argv)
+      dup2(keepOutput ? outEnds[1] : devNull, 1)
+      dup2(errEnds[1], 2)
+      execv(helper[0], &argv)
       _exit(127)
     }
     guard pid > 0 else { throw BenchError("cannot start \(arguments[0])") }
-    var output = [UInt8]()
-    if keepOutput {
-      close(pipeEnds[1])
-      var buffer = [UInt8](repeating: 0, count: 65536)
-      while true {
-        let n = read(pipeEnds[0], &buffer, buffer.count)
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { break }
-        output += buffer[0..<n]
-      }
-      close(pipeEnds[0])
-    }
+    if keepOutput { close(outEnds[1]) }
+    close(errEnds[1])
+    // The program's stderr is small (a few lines at most): it waits in its pipe while stdout
+    // is read to its end.
+    let output = keepOutput ? readAll(outEnds[0]) : []
+    let errors = String(decoding: readAll(errEnds[0]), as: UTF8.self)
     var status: Int32 = 0
-    var usage = rusage()
-    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-    guard status == 0 else {
-      throw BenchError("\(arguments.joined(separator: " ")) failed (status \(status))")
+    guard let line = errors.split(separator: "\n").last(where: { $0.hasPrefix("unterm-peak: ") }) else {
+      throw BenchError("no figures from unterm-peak for \(arguments.joined(separator: " "))")
     }
-    let cpu =
-      Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000
-      + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000
+    var fields: [String: Int] = [:]
+    for pair in line.dropFirst("unterm-peak: ".count).split(separator: " ") {
+      let parts = pair.split(separator: "=")
+      if parts.count == 2, let value = Int(parts[1]) { fields[String(parts[0])] = value }
+    }
+    guard status == 0, fields["status"] == 0, let peak = fields["peak_kib"], let cpu = fields["cpu_us"] else {
+      throw BenchError("\(arguments.joined(separator: " ")) failed (\(line))")
+    }
     return Run(
-      millis: elapsed, cpuMillis: cpu, maxRSSKiB: usage.ru_maxrss, output: String(decoding: output, as: UTF8.self))
+      millis: elapsed, cpuMillis: Double(cpu) / 1000, maxRSSKiB: peak, output: String(decoding: output, as: UTF8.self))
+  }
+
+  /// Everything a descriptor gives until its end; closes it.
+  private static func readAll(_ fd: Int32) -> [UInt8] {
+    defer { close(fd) }
+    var out: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let n = read(fd, &buffer, buffer.count)
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { return out }
+      out += buffer[0..<n]
+    }
   }
 
   /// Freed large blocks go back to the system at once, so forked children start small.

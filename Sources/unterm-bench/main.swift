@@ -124,8 +124,7 @@ func measure(_ count: Int) throws -> Figures {
 do {
   Console.line("unterm-bench: \(Measure.machine)")
   var rows: [SummaryRow] = []
-  // The parts that measure a child's peak memory run first, while this process is small (a
-  // forked child starts at this process's size), and give freed memory back.
+  // The parts that run child processes come first, while this process is small.
   Measure.returnFreedMemory()
   if runs(.startup) {
     let startup = try StartupFigures.run()
