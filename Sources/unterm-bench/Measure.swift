@@ -149,7 +149,6 @@ enum Measure {
     return "\(formatter.string(from: Date())), \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) × \(model), load average \(load)"
   }
 
-  static func note(_ text: String) { FileHandle.standardError.write(Data("\(text)\n".utf8)) }
 }
 
 struct BenchError: Error, CustomStringConvertible {

@@ -54,7 +54,7 @@ enum StartupFigures {
     return Result(render: Side(renders), version: Side(versions), floor: Side(floors))
   }
 
-  static func print(_ result: Result, runs: Int = 15) {
+  static func show(_ result: Result, runs: Int = 15) {
     Console.line("")
     Console.line(
       "start-up, median of \(runs) alternating runs (CPU time = user + system of the process; wall time beside it)")

@@ -49,7 +49,7 @@ enum StoreFigures {
 }
 
 extension StoreFigures {
-  static func print(_ r: Result) {
+  static func show(_ r: Result) {
     Console.line("")
     Console.line(
       "\(r.count) delivered notifications in a session, the list open and browsed (a child process, median of 3)")

@@ -13,7 +13,7 @@ struct SummaryRow {
 }
 
 enum Summary {
-  static func print(_ rows: [SummaryRow]) {
+  static func show(_ rows: [SummaryRow]) {
     guard !rows.isEmpty else { return }
     Console.line("")
     Console.line("summary (\(SafeText(sanitizing: Measure.machine)))")

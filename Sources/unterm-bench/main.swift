@@ -128,19 +128,19 @@ do {
   Measure.returnFreedMemory()
   if runs(.startup) {
     let startup = try StartupFigures.run()
-    StartupFigures.print(startup)
+    StartupFigures.show(startup)
     rows += StartupFigures.rows(startup)
   }
   if runs(.images) { rows += try ImageFigures.run() }
   if runs(.store) {
     let store = try StoreFigures.run()
-    StoreFigures.print(store)
+    StoreFigures.show(store)
     rows.append(StoreFigures.row(store))
   }
   if runs(.list) { rows += try listFigures() }
   if runs(.sheet) { try sheetFigures() }
   if runs(.watch) { try WatchFigures.run() }
-  Summary.print(rows)
+  Summary.show(rows)
 } catch {
   Console.line("unterm-bench: \(error)", to: .standardError)
   exit(1)
