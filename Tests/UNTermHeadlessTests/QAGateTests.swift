@@ -88,6 +88,23 @@ struct QAGateTests {
     #expect(fine.stderr.contains("unterm render"))
   }
 
+  /// `render` as plain text loads no theme (it shows no style), but a theme it is given is still
+  /// checked: a mistyped name is an error whatever the output.
+  @Test func renderChecksTheThemeItIsGivenInEveryFormat() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let payload = try write(#"{"aps":{"alert":"hi"}}"#, "p.json", in: dir)
+    for format in [["--color", "never"], ["--format", "text"], ["--format", "ansi"], ["--format", "svg"]] {
+      let wrong = try unterm(["render", "--size", "40x8", "--theme", "nosuch"] + format + [payload])
+      #expect(wrong.status == 66, "\(format): \(wrong.stderr)")
+      #expect(wrong.stderr.hasPrefix("nosuch: error: no such theme"), "\(format): \(wrong.stderr)")
+      let right = try unterm(["render", "--size", "40x8", "--theme", "dark"] + format + [payload])
+      #expect(right.status == 0, "\(format): \(right.stderr)")
+    }
+    let plain = try unterm(["render", "--size", "40x8", "--color", "never", payload])
+    #expect(plain.status == 0, "\(plain.stderr)")
+    #expect(plain.stdout.contains("hi"))
+  }
+
   // MARK: - lint of scripts and folders
 
   @Test func lintDescendsIntoSubFolders() throws {
