@@ -245,7 +245,7 @@ package final class ScriptRunner {
     case .snapshot(let name, let region):
       return snapshot(name, region: region, session: session, result: &result)
     case .waitUntil(let time):
-      guard let date = DayTime.next(of: [time], after: session.state.now, in: session.state.timeZone) else {
+      guard let date = DayTime.next(of: [time], after: session.state.now, in: session.state.timeZone.zone) else {
         return .failed("the clock never reaches \(time)")
       }
       session.advance(to: date)

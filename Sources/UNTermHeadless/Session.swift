@@ -70,7 +70,7 @@ package final class Session: @unchecked Sendable {
     var state = CenterState(now: now)
     var settings = configuration.centerSettings
     // Summary times are read on the session's clock, in its time zone.
-    settings.timeZone = timeZone.zone
+    settings.timeZone = timeZone
     let theme: Theme
     if configuration.stylesShown || configuration.theme != SessionConfiguration.defaultTheme {
       var catalog = ThemeCatalog()

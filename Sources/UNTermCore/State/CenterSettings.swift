@@ -29,7 +29,7 @@ package struct CenterSettings: Hashable, Sendable {
   /// Scheduled Summary times (`--summary`); none: no summary.
   package var summaryTimes: [DayTime] = []
   /// The time zone summary times are read in: the session clock's.
-  package var timeZone = TimeZone(identifier: "UTC") ?? .current
+  package var timeZone = DisplayTimeZone.utc
   /// The user's Dynamic Type size (`--text-size`).
   package var textSize = DynamicTypeSize.default
   /// Who reorders right-to-left text (`--bidi`, resolved from `auto`).

@@ -59,7 +59,7 @@ extension CenterState {
   /// highest leading (featured), ties newest first; each keeps the time it arrived.
   mutating func deliverSummary(at date: Date) {
     var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = timeZone
+    calendar.timeZone = timeZone.zone
     let title = DeliveredSummary.title(hour: calendar.component(.hour, from: date))
     let key = NotificationStore.GroupKey(app: DeliveredSummary.stackApp, thread: "\(date.timeIntervalSince1970)")
     // The store puts the last delivered on top: deliver the least relevant first.
@@ -121,7 +121,7 @@ extension CenterState {
   /// A date's time of day on the session clock, `18:00`.
   package func time(of date: Date) -> String {
     var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = timeZone
+    calendar.timeZone = timeZone.zone
     let parts = calendar.dateComponents([.hour, .minute], from: date)
     return DayTime(hour: parts.hour ?? 0, minute: parts.minute ?? 0)?.description ?? "?"
   }

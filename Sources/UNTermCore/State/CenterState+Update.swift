@@ -184,7 +184,8 @@ extension CenterState {
   private mutating func advance(to date: Date) {
     if date > now { now = date }
     // A summary time passed: what was held arrives as one summary.
-    if !held.isEmpty, let due = DayTime.last(of: summaryTimes, after: summaryCheckedUntil, upTo: now, in: timeZone) {
+    if !held.isEmpty, let due = DayTime.last(of: summaryTimes, after: summaryCheckedUntil, upTo: now, in: timeZone.zone)
+    {
       deliverSummary(at: due)
     }
     summaryCheckedUntil = max(summaryCheckedUntil, now)

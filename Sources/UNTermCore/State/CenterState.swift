@@ -215,7 +215,7 @@ package struct CenterState: @unchecked Sendable {
   /// Scheduled Summary times; empty: no summary.
   package internal(set) var summaryTimes: [DayTime] = []
   /// The session clock's time zone, which summary times are read in.
-  package internal(set) var timeZone = TimeZone(identifier: "UTC") ?? .current
+  package internal(set) var timeZone = DisplayTimeZone.utc
   /// Notifications held for the next summary, in arrival order.
   package internal(set) var held: [UNNotification] = []
   /// Summary times up to this date have been dealt with.
@@ -311,11 +311,11 @@ package struct CenterState: @unchecked Sendable {
 
   /// When the held notifications are delivered as a summary, if any are held.
   package var nextSummary: Date? {
-    held.isEmpty ? nil : DayTime.next(of: summaryTimes, after: summaryCheckedUntil, in: timeZone)
+    held.isEmpty ? nil : DayTime.next(of: summaryTimes, after: summaryCheckedUntil, in: timeZone.zone)
   }
 
   /// The next summary time after now, whether or not anything is held (the status bar's).
-  package var nextSummaryTime: Date? { DayTime.next(of: summaryTimes, after: now, in: timeZone) }
+  package var nextSummaryTime: Date? { DayTime.next(of: summaryTimes, after: now, in: timeZone.zone) }
 
   /// The audio or movie attachment the expanded view's player plays: the first attachment,
   /// when it is not an image (the view shows the first attachment only).

@@ -4,23 +4,6 @@ import UNTermCore
 import UserNotifications
 import UserNotificationsUI
 
-/// The time zone a screen shows dates in, made only when a date is drawn: `TimeZone.current`
-/// reads ICU's zone data, time and memory that a screen showing only "now" does not need.
-package enum DisplayTimeZone: Sendable, Equatable {
-  /// UTC: scripts, golden screens and tests.
-  case utc
-  /// The system's.
-  case system
-
-  /// The zone itself.
-  package var zone: TimeZone {
-    switch self {
-    case .utc: return .gmt
-    case .system: return .current
-    }
-  }
-}
-
 /// Draws the emulator's state as a grid of cells: the one view function every front end and
 /// test uses. Pure: the same state gives the same frame. It also answers the update's layout
 /// questions (`ScreenLayout`) from the same geometry it draws with.
