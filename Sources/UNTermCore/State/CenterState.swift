@@ -315,7 +315,10 @@ package struct CenterState: @unchecked Sendable {
   }
 
   /// The next summary time after now, whether or not anything is held (the status bar's).
-  package var nextSummaryTime: Date? { DayTime.next(of: summaryTimes, after: now, in: timeZone.zone) }
+  package var nextSummaryTime: Date? {
+    // Without summary times, the time zone (and its data) is not needed.
+    summaryTimes.isEmpty ? nil : DayTime.next(of: summaryTimes, after: now, in: timeZone.zone)
+  }
 
   /// The audio or movie attachment the expanded view's player plays: the first attachment,
   /// when it is not an image (the view shows the first attachment only).
