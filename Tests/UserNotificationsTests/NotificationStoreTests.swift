@@ -98,6 +98,21 @@ struct NotificationStoreTests {
         #expect(same(replaced, model.first { $0.request.identifier == id }), "step \(step), \(seed)")
         model.removeAll { $0.request.identifier == id }
         model.append(made)
+      } else if roll < 70 {
+        // A reload: the same identifier, new content, where it stands (or, in another group,
+        // as the newest delivery).
+        let id = "n\(Int.random(in: 0..<80, using: &random))"
+        let made = notification(id, thread: threads.randomElement(using: &random) ?? "")
+        let at = model.firstIndex { $0.request.identifier == id }
+        #expect(store.replaceDelivered(made) == (at != nil), "step \(step), \(seed)")
+        if let at {
+          if NotificationStore.groupKey(of: model[at]) == NotificationStore.groupKey(of: made) {
+            model[at] = made
+          } else {
+            model.remove(at: at)
+            model.append(made)
+          }
+        }
       } else if roll < 98 {
         let ids = (0..<Int.random(in: 1...3, using: &random)).map { _ in "n\(Int.random(in: 0..<80, using: &random))" }
         store.removeDelivered(ids)
