@@ -40,24 +40,22 @@ package enum ExtensionQA {
       let analyzed = ContentExtensionDescriptor.analyze(bytes, file: file)
       diagnostics += analyzed.diagnostics
       guard let descriptor = analyzed.descriptor else { continue }
-      let path = JSONPath([.key("NSExtensionAttributes"), .key("UNNotificationExtensionCategory")])
+      let source = descriptor.categorySource
       for category in descriptor.attributes.categories {
         if let other = claimed[category] {
           diagnostics.append(
-            Diagnostic(
-              file: file, location: .path(path), code: .duplicateExtensionCategory,
-              message:
-                "category \"\(category)\" is also claimed by \(other); on iOS extensions must not share a category"))
+            source.diagnostic(
+              .duplicateExtensionCategory,
+              "category \"\(category)\" is also claimed by \(other); on iOS extensions must not share a category"))
         } else {
           claimed[category] = file
         }
         if let categories, categories[category] == nil {
           let hint = Suggestion.closest(to: category, in: categories.keys).map { " Did you mean \"\($0)\"?" } ?? ""
           diagnostics.append(
-            Diagnostic(
-              file: file, location: .path(path), code: .extensionCategoryUnregistered,
-              message:
-                "category \"\(category)\" is not registered, so no notification reaches this extension (matching is case-sensitive).\(hint)"
+            source.diagnostic(
+              .extensionCategoryUnregistered,
+              "category \"\(category)\" is not registered, so no notification reaches this extension (matching is case-sensitive).\(hint)"
             ))
         }
       }
@@ -65,10 +63,9 @@ package enum ExtensionQA {
       if sample == nil {
         let served = descriptor.attributes.categories.map { "\"\($0)\"" }.joined(separator: ", ")
         diagnostics.append(
-          Diagnostic(
-            file: file, location: .path(path), code: .extensionWithoutPayload, severity: strict ? .error : nil,
-            message:
-              "no payload of category \(served.isEmpty ? "(none)" : served) was given to size the view against; its templates are empty, so the measured height proves nothing. Give a payload of the category too"
+          source.diagnostic(
+            .extensionWithoutPayload, severity: strict ? .error : nil,
+            "no payload of category \(served.isEmpty ? "(none)" : served) was given to size the view against; its templates are empty, so the measured height proves nothing. Give a payload of the category too"
           ))
       }
       let strictOn = strict ? (devices ?? Set(DeviceProfile.Kind.allCases)) : []
@@ -160,8 +157,7 @@ package enum ExtensionQA {
       m.overflow > 0 ? ", \(pt(m.overflow)) pt over" : ", fits (\(pt(m.budget - m.preferredHeight)) pt to spare)"
     if !m.content.cut.isEmpty { message += "; cut: \(m.content.cut.joined(separator: ", "))" }
     message += using
-    var note = Diagnostic(
-      file: descriptor.file, location: .file, code: .extensionSize, message: message)
+    var note = descriptor.viewSource.diagnostic(.extensionSize, message)
     note.details = [
       "device": device.kind.rawValue, "textSize": size.rawValue, "initialHeight": pt(m.initialHeight),
       "preferredHeight": pt(m.preferredHeight), "budget": pt(m.budget), "overflow": pt(m.overflow),
@@ -170,10 +166,9 @@ package enum ExtensionQA {
     out.append(note)
     // An overflow at a size nobody holds the design to is in the note alone.
     if m.overflow > 0 && isHeld {
-      var finding = Diagnostic(
-        file: descriptor.file, location: .file, code: .extensionOverflow, severity: strict ? .error : nil,
-        message:
-          "\(onDevice) the view is \(pt(m.preferredHeight)) pt tall, \(pt(m.overflow)) pt over the \(pt(m.budget)) pt budget; iOS would clip \(m.content.cut.joined(separator: ", "))"
+      var finding = descriptor.viewSource.diagnostic(
+        .extensionOverflow, severity: strict ? .error : nil,
+        "\(onDevice) the view is \(pt(m.preferredHeight)) pt tall, \(pt(m.overflow)) pt over the \(pt(m.budget)) pt budget; iOS would clip \(m.content.cut.joined(separator: ", "))"
       )
       finding.details = note.details
       out.append(finding)
@@ -181,10 +176,9 @@ package enum ExtensionQA {
     // The loading height does not depend on the text size.
     if m.initialOverflow > 0 && size == .default {
       out.append(
-        Diagnostic(
-          file: descriptor.file, location: .file, code: .extensionInitialOverflow,
-          message:
-            "on \(device.displayName) the loading view (\(pt(m.initialHeight)) pt) is taller than the \(pt(m.budget)) pt budget"
+        descriptor.viewSource.diagnostic(
+          .extensionInitialOverflow,
+          "on \(device.displayName) the loading view (\(pt(m.initialHeight)) pt) is taller than the \(pt(m.budget)) pt budget"
         ))
     }
     return out

@@ -33,6 +33,8 @@ package struct ScriptFailure: Sendable {
   package var file: String
   /// The script line, when the failure belongs to one.
   package var line: Int?
+  /// The column its command starts at.
+  package var column = 1
   package var source: String?
   package var reason: Reason
   /// The last few responses, oldest first.
@@ -54,13 +56,40 @@ package struct ScriptFailure: Sendable {
     }
   }
 
+  /// What failed, on one line, after the script's place: `s.session:4:1: expected badge 9,
+  /// actual badge 3` (a report's one-line message, such as JUnit's `message`).
+  package var summary: SafeText {
+    let place: SafeText = line.map { "\(file):\($0):\(column): " } ?? "\(file): "
+    switch reason {
+    case .failed(let message): return place + "\(message)"
+    case .mismatch(let subject, let expected, let actual):
+      return place + "expected \(subject) \(expected), actual \(subject) \(actual)"
+    case .snapshotDiffers(let name, _, _): return place + "the screen differs from snapshot \(name).txt"
+    case .error(let error): return place + error.line
+    case .logFailed(let error):
+      let lost: SafeText = lostResponse.map { "; lost response: \($0.action) — \($0.request)" } ?? ""
+      return place + error.line + lost
+    }
+  }
+
+  /// What kind of failure it is, for machine reports: `expectation`, `snapshot`, `load-error` or
+  /// `log-failed`.
+  package var kind: SafeText {
+    switch reason {
+    case .failed, .mismatch: return "expectation"
+    case .snapshotDiffers: return "snapshot"
+    case .error: return "load-error"
+    case .logFailed: return "log-failed"
+    }
+  }
+
   /// The report a person reads: the line, what failed, the recent responses and the screen.
   /// Everything from the script, its files, the payloads and the screen is sanitized: a script
   /// line, a snapshot file or an action identifier cannot move the cursor or set a title.
   package var report: SafeText {
     var out: [SafeText] = []
     if let line, let source {
-      out.append("\(file):\(line): \(source)")
+      out.append("\(file):\(line):\(column): \(source)")
     }
     switch reason {
     case .failed(let message):

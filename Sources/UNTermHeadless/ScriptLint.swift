@@ -86,10 +86,7 @@ package enum ScriptLint {
       }
     }
     // In the order of the script's lines.
-    func place(_ d: Diagnostic) -> (Int, Int) {
-      if case .position(let p) = d.location { return (p.line, p.column) }
-      return (0, 0)
-    }
+    func place(_ d: Diagnostic) -> (Int, Int) { (d.position.line, d.position.column) }
     return out.enumerated().sorted { a, b in
       place(a.element) != place(b.element) ? place(a.element) < place(b.element) : a.offset < b.offset
     }.map(\.element)

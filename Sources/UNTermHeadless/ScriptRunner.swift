@@ -37,6 +37,8 @@ package struct ScriptResult: Sendable {
   package var recorded: [String] = []
   /// Why the script stopped early, if it did.
   package var failure: ScriptFailure?
+  /// The screen when the script ended, one string a row (empty when no session could start).
+  package var screen: [String] = []
 
   package var passed: Bool { failure == nil }
   /// 0; 1 for a failed expectation; 65 or 66 for a file the script could not load; 74 when a
@@ -139,11 +141,12 @@ package final class ScriptRunner {
         }
       } catch {
         result.failure = ScriptFailure(
-          file: script.file, line: line.number, source: line.source, reason: .error(error))
+          file: script.file, line: line.number, column: line.column, source: line.source, reason: .error(error))
         break
       }
       observer?.lineDidRun(line, session: session)
     }
+    result.screen = session.frame().grid.lines
     observer?.scriptDidFinish(result, session: session)
     session.detach()
     return result
@@ -340,7 +343,8 @@ package final class ScriptRunner {
   private func failure(_ line: SessionScript.Line, _ reason: ScriptFailure.Reason, session: Session) -> ScriptFailure {
     let responses = all.suffix(5).map(summary)
     return ScriptFailure(
-      file: script.file, line: line.number, source: line.source, reason: reason, responses: Array(responses),
+      file: script.file, line: line.number, column: line.column, source: line.source, reason: reason,
+      responses: Array(responses),
       screen: session.frame().grid.lines, screenWidth: session.state.screenWidth)
   }
 }

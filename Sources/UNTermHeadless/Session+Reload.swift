@@ -63,12 +63,15 @@ extension Session {
 
   /// Says in the activity pane that a file could not be reloaded, until it is.
   package func reportReloadFailure(of file: String, _ error: UNTermError, revealsContent: Bool) {
-    let place = [error.file ?? file, error.location].filter { !$0.isEmpty }.joined(separator: ":")
+    // FILE:LINE:COL, and the JSON path after the message, as the error's one line has them.
+    let named = error.file ?? file
+    let place = error.location.map { "\(named):\($0.position.line):\($0.position.column)" } ?? named
+    let path = error.location.flatMap { $0.path.components.isEmpty ? nil : " [\(OneLine.flatten($0.pathText))]" } ?? ""
     send(
       .reload(
         .failed(
           CenterState.FileProblem(
-            file: file, place: place, message: error.message.oneLine.text, revealsContent: revealsContent))))
+            file: file, place: place, message: error.message.oneLine.text + path, revealsContent: revealsContent))))
   }
 }
 

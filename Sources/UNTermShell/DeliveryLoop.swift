@@ -312,7 +312,6 @@ final class DeliveryLoop: @unchecked Sendable {
   static func describe(_ error: UNTermError) -> String {
     var safe = error
     safe.file = error.file.map(OneLine.flatten)
-    safe.location = OneLine.flatten(error.location)
     return safe.description
   }
 }

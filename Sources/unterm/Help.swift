@@ -59,7 +59,13 @@ enum Help {
 
     Usage: \(usage(.lint))
 
-    Prints one finding a line: FILE:JSON.PATH: SEVERITY[CODE]: MESSAGE
+    Prints one finding a line: FILE:LINE:COL: SEVERITY[CODE]: MESSAGE [JSON.PATH]
+    The line and column are those of the key (a missing key or a wrong type) or the value (a
+    value that is not allowed) the JSON path names, in payloads, categories files, descriptors,
+    Info.plists and scripts; a finding about a whole document is at 1:1, path $. --format json
+    prints a JSON array, sarif a SARIF 2.1.0 log for code scanning, github one GitHub Actions
+    annotation a finding (::error file=F,line=L,col=C,title=CODE::MESSAGE), codeclimate a
+    GitLab code-quality report.
     Files are recognised by what they hold: payloads, categories files (a "categories" array),
     content-extension descriptors and Info.plists, .session scripts, and the app's strings
     (.strings, .stringsdict, .xcstrings files, LANG.lproj folders); a folder means its .json,

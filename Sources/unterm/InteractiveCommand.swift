@@ -40,7 +40,9 @@ enum InteractiveCommand {
       do {
         feeder = DemoFeeder(script: try SessionScript.parse(text, file: script), start: Date())
       } catch {
-        throw UNTermError(.dataError, file: script, location: "\(error.line):\(error.column)", error.message)
+        throw UNTermError(
+          .dataError, file: script, at: .position(SourcePosition(line: error.line, column: error.column)), error.message
+        )
       }
     }
     let session = try SessionFactory.make(options, now: Date(), timeZone: .system)

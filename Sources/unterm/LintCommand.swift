@@ -20,7 +20,7 @@ enum LintCommand {
       return .success
     }
     let options = parsed.session
-    let json = parsed.lint.json
+    let format = try parsed.lint.outputFormat(arguments)
     let strict = parsed.lint.strict
     guard
       !files.isEmpty || options.categoriesFile != nil || !options.extensionFiles.isEmpty
@@ -31,16 +31,37 @@ enum LintCommand {
     let (report, missing, count) = check(
       options, files: files, strict: strict, devices: parsed.lint.device.map { [$0] },
       textSizes: parsed.lint.textSizes)
-    if json {
+    let paths = ArtifactPaths(workingDirectory: FileManager.default.currentDirectoryPath)
+    switch format {
+    case .text:
+      for line in report.text { Console.line(line) }
+    case .json:
       Console.line(report.json)
-    } else {
-      for diagnostic in report.diagnostics { Console.line(diagnostic.formatted) }
-      if !report.diagnostics.isEmpty || count > 1 {
-        UNTermMain.warn(report.summary(files: count))
-      }
+    case .sarif:
+      Console.line(report.sarif(tool: tool, paths: paths))
+    case .github:
+      for line in report.github(paths: paths) { Console.line(line) }
+    case .codeclimate:
+      Console.line(report.codeClimate(paths: paths))
+    }
+    // The totals go to stderr, so stdout holds only findings; JSON and SARIF are read whole by
+    // programs, which need no totals.
+    if format == .text || format == .github, !report.diagnostics.isEmpty || count > 1 {
+      UNTermMain.warn(report.summary(files: count))
     }
     if missing { return .noInput }
-    return report.diagnostics.contains { $0.severity == .error } ? .failure : .success
+    return report.hasErrors ? .failure : .success
+  }
+
+  /// The tool a SARIF report names: unterm, its version, and README.md (which lists the
+  /// rules) as a file URI where the source tree is found.
+  static var tool: SARIFTool {
+    let readme = Resources.root?.appendingPathComponent("README.md").path
+    return SARIFTool(
+      name: "unterm", version: UNTermMain.version,
+      informationURI: readme.flatMap {
+        FileManager.default.fileExists(atPath: $0) ? LintReport.fileURI($0, folder: false) : nil
+      })
   }
 
   /// Checks files as `unterm lint` does (the design sheet shows the same findings): the report,
@@ -58,7 +79,7 @@ enum LintCommand {
       if error.exitCode == .noInput { missing = true }
       report.diagnostics.append(
         Diagnostic(
-          file: error.file ?? "-", location: .file,
+          file: error.file ?? "-", location: error.location ?? .file,
           code: error.exitCode == .noInput ? .unreadableFile : .invalidFile, message: error.message))
     }
     // What each file is: payloads, and the categories files, extension descriptors and scripts
@@ -152,39 +173,6 @@ extension LintCommand {
 struct UNNotificationCategoryBox {
   let category: UNNotificationCategory
   init(_ category: UNNotificationCategory) { self.category = category }
-}
-
-/// Findings gathered for `lint`, printed as text or JSON.
-struct LintReport {
-  var diagnostics: [Diagnostic] = []
-
-  /// The findings as a JSON array: file names, paths and messages JSON-escaped.
-  var json: SafeText {
-    let items: [JSONWriter.Value] = diagnostics.map { d in
-      // Exactly the contract's five keys. A syntax error has no JSON path: its path is the
-      // root and its line and column lead the message.
-      var path = d.pathText
-      var message = d.message
-      if case .position(let p) = d.location {
-        path = "$"
-        message = "line \(p.line), column \(p.column): \(message)"
-      }
-      return .object([
-        ("file", .string(d.file)), ("path", .string(path)), ("severity", .string(d.severity.rawValue)),
-        ("code", .string(d.code.rawValue)), ("message", .string(message.text)),
-      ])
-    }
-    return JSONWriter.safeText(.array(items))
-  }
-
-  func summary(files: Int) -> SafeText {
-    let errors = diagnostics.filter { $0.severity == .error }.count
-    let warnings = diagnostics.filter { $0.severity == .warning }.count
-    let notes = diagnostics.filter { $0.severity == .note }.count
-    func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-    return
-      "\(plural(errors, "error")), \(plural(warnings, "warning")), \(plural(notes, "note")) in \(plural(files, "file"))"
-  }
 }
 
 /// The files `lint` was given, sorted by what they are.
@@ -295,13 +283,13 @@ enum AttachmentLint {
     case .remote:
       return [
         Diagnostic(
-          file: payload.file, location: .path(path), code: .remoteAttachment,
+          file: payload.file, path: path, in: payload.document, code: .remoteAttachment,
           message: "\(key) is downloaded at delivery by the built-in service extension, within the service budget")
       ]
     case .unsupported:
       return [
         Diagnostic(
-          file: payload.file, location: .path(path), code: .attachmentRejected,
+          file: payload.file, path: path, in: payload.document, code: .attachmentRejected,
           message:
             "\(OneLine.quote(value)) is neither a path, a file: URL nor an http(s) URL; the notification would show without it"
         )
@@ -317,7 +305,7 @@ enum AttachmentLint {
       if let mislabel = result.mislabel {
         out.append(
           Diagnostic(
-            file: payload.file, location: .path(path), code: .attachmentMislabelled,
+            file: payload.file, path: path, in: payload.document, code: .attachmentMislabelled,
             message: "\(mislabel)"))
       }
       if let validator = images as? any AttachmentValidating,
@@ -326,7 +314,7 @@ enum AttachmentLint {
       {
         out.append(
           Diagnostic(
-            file: payload.file, location: .path(path), code: .attachmentRejected,
+            file: payload.file, path: path, in: payload.document, code: .attachmentRejected,
             message:
               "\(fileURL.lastPathComponent) cannot be drawn — \(problem); the session drops it and shows the notification without it"
           ))
@@ -335,7 +323,7 @@ enum AttachmentLint {
     } catch {
       return [
         Diagnostic(
-          file: payload.file, location: .path(path), code: .attachmentRejected,
+          file: payload.file, path: path, in: payload.document, code: .attachmentRejected,
           message: "\(error.description); the notification would show without it")
       ]
     }
@@ -349,7 +337,10 @@ enum APNsLint {
     let field = APNsHeaders.Field.expiration
     // Where the expiration was given: the option, or the file's apns-headers.
     let location: DiagnosticLocation =
-      fromOptions ? .file : .path(JSONPath([.key(APNsRules.headersKey), .key(field.rawValue)]))
+      fromOptions
+      ? .file
+      : DiagnosticLocation(
+        JSONPath([.key(APNsRules.headersKey), .key(field.rawValue)]), in: payload.document, for: .expiredPush)
     let prefix = fromOptions ? "--expiration \(OneLine.quote(payload.info.headers.expiration ?? "")): " : ""
     return [
       Diagnostic(

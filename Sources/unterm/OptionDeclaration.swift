@@ -99,13 +99,26 @@ struct SheetOptions: Sendable {
 }
 
 struct LintOptions: Sendable {
+  /// `--json`: `--format json`, as before `--format` came.
   var json = false
+  var format: LintFormat?
   var strict = false
   /// `--device` when given: `--strict` holds designs to that device's budget only.
   var device: DeviceProfile.Kind?
   var explain: String?
   /// `--text-sizes`: the Dynamic Type sizes `--strict` holds designs at.
   var textSizes: [DynamicTypeSize]?
+}
+
+extension LintOptions {
+  /// The form findings are printed in: `--format`, or `json` for `--json`; `--json` with
+  /// another `--format` is a usage error.
+  func outputFormat(_ arguments: Arguments) throws(UNTermError) -> LintFormat {
+    if json, let format, format != .json {
+      throw arguments.usage("--json is --format json; it cannot go with --format \(format.rawValue)")
+    }
+    return format ?? (json ? .json : .text)
+  }
 }
 
 struct LogCommandOptions: Sendable {
@@ -131,6 +144,8 @@ struct CenterCommandOptions: Sendable {
 struct RunCommandOptions: Sendable {
   var updateSnapshots = false
   var castFile: String?
+  /// `--junit FILE`: where the JUnit XML report goes.
+  var junitFile: String?
   var live = false
   var speed = 1.0
 }

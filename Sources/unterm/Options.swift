@@ -167,7 +167,15 @@ extension OptionDeclaration {
     },
 
     // Lint options.
-    .flag("--json", help: #"print a JSON array of {"file","path","severity","code","message"}"#, in: .lint) {
+    .option(
+      "--format", OptionValue<LintFormat>.choice,
+      "how findings are printed: text (FILE:LINE:COL: SEVERITY[CODE]: MESSAGE [JSON.PATH]), json, sarif (SARIF 2.1.0, for code scanning), github (GitHub Actions annotations) or codeclimate (a GitLab code-quality report)",
+      default: "text", in: .lint
+    ) { $0.lint.format = $1 },
+    .flag(
+      "--json",
+      help: #"--format json: a JSON array of {"file","path","severity","code","message","line","column"}"#, in: .lint
+    ) {
       $0.lint.json = true
     },
     .flag(
@@ -195,6 +203,11 @@ extension OptionDeclaration {
     {
       $0.run.castFile = $1
     },
+    .option(
+      "--junit", .text("FILE"),
+      "write a JUnit XML report: a testcase a script, failure and error elements, the final screen as system-out; written whole or not at all",
+      in: .run
+    ) { $0.run.junitFile = $1 },
     .flag("--live", help: "play the scripts in this terminal at a person's pace, with captions", in: .run) {
       $0.run.live = true
     },

@@ -20,7 +20,15 @@ enum RunCommand {
     let live = parsed.run.live
     let speed = parsed.run.speed
     guard !files.isEmpty else { throw arguments.usage("run needs at least one SCRIPT file") }
+    if let junit = parsed.run.junitFile, junit.isEmpty || junit == "-" {
+      throw arguments.usage("--junit needs a file name: standard output carries the run's report")
+    }
     options.isCI = !(ProcessInfo.processInfo.environment["CI"] ?? "").isEmpty
+    var junit = parsed.run.junitFile.map { _ in
+      JUnitReport(
+        timestamp: Date(), hostname: ProcessInfo.processInfo.hostName,
+        workingDirectory: FileManager.default.currentDirectoryPath)
+    }
 
     // Parse everything before running anything.
     var scripts: [SessionScript] = []
@@ -30,16 +38,24 @@ enum RunCommand {
       do throws(UNTermError) {
         let bytes = try InputFile.read(file, limit: 4 * 1024 * 1024)
         guard let text = String(validating: bytes, as: UTF8.self) else {
-          throw UNTermError(.dataError, file: file, "the script is not valid UTF-8")
+          throw UNTermError(.dataError, file: file, at: .file, "the script is not valid UTF-8")
         }
         scripts.append(try parseScript(text, file: file))
+        junit?.cases.append(JUnitReport.Case(file: file, outcome: .skipped("not run")))
       } catch {
         UNTermMain.warn(error.line)
         if error.exitCode == .noInput { missing = true } else { parseFailed = true }
+        junit?.cases.append(JUnitReport.Case(file: file, outcome: .unreadable(error)))
       }
     }
-    if missing { return .noInput }
-    if parseFailed { return .dataError }
+    if missing || parseFailed {
+      do {
+        try finish(&junit, to: parsed.run.junitFile, skipping: "not run: another script could not be read")
+      } catch {
+        UNTermMain.warn(error.line)
+      }
+      return missing ? .noInput : .dataError
+    }
 
     var cast: CastWriter?
     if let castFile {
@@ -64,10 +80,14 @@ enum RunCommand {
     let warn: (SafeText) -> Void = { line in
       if warned.insert(line).inserted { UNTermMain.warn(line) }
     }
-    for script in scripts {
+    for (index, script) in scripts.enumerated() {
       let observer: (any ScriptObserver)? = player ?? cast
       if let player, let cast { player.chained = cast }
+      let started = ContinuousClock.now
       let result = ScriptRunner(script: script, options: options, observer: observer, warn: warn).run()
+      let elapsed = ContinuousClock.now - started
+      junit?.cases[index] = JUnitReport.Case(
+        result, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
       // Recording a snapshot is news, not an error: stdout, so stderr holds errors only.
       for path in result.recorded {
         output.line("recorded snapshot \(path)")
@@ -91,14 +111,35 @@ enum RunCommand {
     cast?.close()
     player?.finish()
     output.flush()
+    do {
+      try finish(&junit, to: parsed.run.junitFile, skipping: "not run: a response's log record was lost before it")
+    } catch {
+      // The report CI reads is missing: that outranks a failed expectation, not a lost record.
+      UNTermMain.warn(error.line)
+      if worst == .success || worst == .failure { worst = error.exitCode }
+    }
     return worst
+  }
+
+  /// Writes the JUnit report, if one was asked for: the scripts still marked "not run" get
+  /// `reason`.
+  private static func finish(_ report: inout JUnitReport?, to path: String?, skipping reason: String)
+    throws(UNTermError)
+  {
+    guard var junit = report, let path else { return }
+    for index in junit.cases.indices {
+      if case .skipped = junit.cases[index].outcome { junit.cases[index].outcome = .skipped(reason) }
+    }
+    report = junit
+    try OutputFile.write(junit.xml.text, to: path, what: "the JUnit report")
   }
 
   private static func parseScript(_ text: String, file: String) throws(UNTermError) -> SessionScript {
     do {
       return try SessionScript.parse(text, file: file)
     } catch {
-      throw UNTermError(.dataError, file: file, location: "\(error.line):\(error.column)", error.message)
+      throw UNTermError(
+        .dataError, file: file, at: .position(SourcePosition(line: error.line, column: error.column)), error.message)
     }
   }
 }

@@ -4,10 +4,6 @@ import UNTermHeadless
 import UNTermRender
 import UNTermShell
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// `unterm sheet`: a design sheet, one self-contained HTML file showing every payload across
 /// devices, lock states, views and themes.
 enum SheetCommand {
@@ -28,7 +24,7 @@ enum SheetCommand {
       Console.write(SafeText(sanitizing: first.html, multiline: true))
       return .success
     }
-    try write(first.html, to: options.out)
+    try OutputFile.write(first.html, to: options.out, what: "the sheet")
     Console.line(first.summary)
     guard parsed.watch else { return .success }
     try WatchOption.requireFiles(first.watched, arguments)
@@ -37,7 +33,7 @@ enum SheetCommand {
       // Whole or not at all: a file that does not load leaves the last sheet as it was.
       do throws(UNTermError) {
         let sheet = try make(parsed, files, arguments)
-        try write(sheet.html, to: options.out)
+        try OutputFile.write(sheet.html, to: options.out, what: "the sheet")
         Console.line(sheet.summary)
         watched = sheet.watched
       } catch {
@@ -118,40 +114,5 @@ enum SheetCommand {
     }
     configuration.extensionFiles = extensions
     return (payloads, inputs.scripts.map(\.0))
-  }
-
-  /// Writes the file whole or not at all: into a temporary file beside it, then renamed over
-  /// it, so a failure never leaves half a sheet (or destroys the last one).
-  private static func write(_ text: String, to path: String) throws(UNTermError) {
-    let url = URL(fileURLWithPath: path)
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-      .path
-    func fail(_ code: Int32) -> UNTermError {
-      UNTermError(.cannotCreate, file: path, "cannot write the sheet: \(String(cString: strerror(code)))")
-    }
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw fail(errno) }
-    var failure: Int32 = 0
-    let bytes = Array(text.utf8)
-    bytes.withUnsafeBytes { buffer in
-      guard let base = buffer.baseAddress else { return }
-      var offset = 0
-      while offset < buffer.count {
-        let n = Glibc.write(fd, base + offset, buffer.count - offset)
-        if n < 0 {
-          if errno == EINTR { continue }
-          failure = errno
-          return
-        }
-        offset += n
-      }
-    }
-    if failure == 0 && fsync(fd) != 0 { failure = errno }
-    if close(fd) != 0 && failure == 0 { failure = errno }
-    if failure == 0 && rename(temporary, path) != 0 { failure = errno }
-    if failure != 0 {
-      unlink(temporary)
-      throw fail(failure)
-    }
   }
 }

@@ -103,10 +103,12 @@ struct PayloadAnalyzerTests {
     #expect(throws: UNTermError.self) { try payload.request(identifier: "r") }
   }
 
-  @Test func errorsNameTheJSONPath() {
+  @Test func errorsNameTheLineColumnAndJSONPath() {
     let payload = Fixtures.payload(#"{"aps":{"alert":{"title":["x"]}}}"#)
     let error = payload.diagnostics.first { $0.severity == .error }
-    #expect(error?.formatted == "test.json:aps.alert.title: error[type-mismatch]: must be a string, not an array")
+    // A wrong type points at its key: {"aps":{"alert":{ is 17 characters.
+    #expect(
+      error?.formatted == "test.json:1:18: error[type-mismatch]: must be a string, not an array [aps.alert.title]")
   }
 
   @Test func unknownCategoryIsAWarningWithDidYouMean() throws {

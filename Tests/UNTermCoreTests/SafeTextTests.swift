@@ -83,17 +83,24 @@ struct SafeTextTests {
   }
 
   @Test func errorsAreOneSafeLineAndReadAsBeforeForOrdinaryInput() {
-    let plain = UNTermError(.dataError, file: "a.json", location: "aps.badge", "the badge must not be negative")
-    #expect(plain.line == "a.json:aps.badge: error: the badge must not be negative")
-    #expect(plain.description == "a.json:aps.badge: error: the badge must not be negative")
+    let badge = DiagnosticLocation(SourcePosition(line: 3, column: 14), path: JSONPath([.key("aps"), .key("badge")]))
+    let plain = UNTermError(.dataError, file: "a.json", at: badge, "the badge must not be negative")
+    #expect(plain.line == "a.json:3:14: error: the badge must not be negative [aps.badge]")
+    #expect(plain.description == "a.json:3:14: error: the badge must not be negative [aps.badge]")
     #expect(UNTermError(.usage, "bad").line == "error: bad")
+    #expect(UNTermError(.noInput, file: "a.json", "no such file").line == "a.json: error: no such file")
+    #expect(UNTermError(.dataError, file: "s.session", at: .line(4), "bad").line == "s.session:4:1: error: bad")
     let hostile = UNTermError(
-      .dataError, file: "a\u{1B}]0;x\u{7}.json", location: "aps[\"\u{9B}2J\n\"]",
+      .dataError, file: "a\u{1B}]0;x\u{7}.json",
+      at: DiagnosticLocation(SourcePosition(line: 1, column: 2), path: JSONPath([.key("aps"), .key("\u{9B}2J\n")])),
       SafeText(sanitizing: "one\ntwo\u{202E}", multiline: true))
-    #expect(hostile.line == "a␛]0;x␇.json:aps[\"‹9B›2J␊\"]: error: one␊two‹RLO›")
+    #expect(hostile.line == "a␛]0;x␇.json:1:2: error: one␊two‹RLO› [aps.‹9B›2J␊]")
     let diagnostic = Diagnostic(
-      file: "b\u{7}.json", location: .path(JSONPath([.key("aps"), .key("\u{1B}[2J")])), code: .unknownApsKey,
-      message: "iOS ignores unknown key \("\u{1B}[2J")")
-    #expect(diagnostic.formatted == "b␇.json:aps[\"␛[2J\"]: warning[unknown-aps-key]: iOS ignores unknown key ␛[2J")
+      file: "b\u{7}.json",
+      location: DiagnosticLocation(
+        SourcePosition(line: 1, column: 9), path: JSONPath([.key("aps"), .key("\u{1B}[2J")])),
+      code: .unknownApsKey, message: "iOS ignores unknown key \("\u{1B}[2J")")
+    #expect(
+      diagnostic.formatted == "b␇.json:1:9: warning[unknown-aps-key]: iOS ignores unknown key ␛[2J [aps[\"␛[2J\"]]")
   }
 }

@@ -140,11 +140,12 @@ struct CommandLineTests {
     #expect(warned.status == 0)
     #expect(
       warned.stdout.contains(
-        "aps.category: warning[unknown-category]: category \"Message\" is not registered; on iOS the notification shows with no action buttons and no error. Did you mean \"message\"?"
-      ))
+        "wrong-category-case.json:4:17: warning[unknown-category]: category \"Message\" is not registered; on iOS the notification shows with no action buttons and no error. Did you mean \"message\"? [aps.category]"
+      ), "\(warned.stdout)")
     let bad = try unterm(["lint", try write(#"{"aps":{"alert":"x","badge":-1}}"#)])
     #expect(bad.status == 1)
-    #expect(bad.stdout.contains("aps.badge: error[invalid-value]"))
+    // The bad value itself, counted by hand: {"aps":{"alert":"x","badge": is 28 characters.
+    #expect(bad.stdout.contains(":1:29: error[invalid-value]: the badge must not be negative [aps.badge]"))
     let missing = try unterm(["lint", "/nonexistent.json"])
     #expect(missing.status == 66)
   }
@@ -158,7 +159,7 @@ struct CommandLineTests {
     #expect(items.count == 2)
     for item in items {
       let object = try #require(item.object)
-      #expect(object.keys == ["file", "path", "severity", "code", "message"])
+      #expect(object.keys == ["file", "path", "severity", "code", "message", "line", "column"])
     }
     #expect(items.compactMap { $0.object?["code"]?.string } == ["unknown-interruption-level", "relevance-score-range"])
   }
@@ -275,9 +276,9 @@ struct LintFolderTests {
       Fixtures.unterm,
       ["lint", Fixtures.samples.path, Fixtures.samples.appendingPathComponent("Scripts/media-card.session").path])
     #expect(result.status == 0, "\(result.stdout)")
-    #expect(result.stdout.contains("categories.json:categories[0].actions: note[banner-shows-two-actions]"))
-    #expect(result.stdout.contains("extension-media-card.json:$: warning[extension-overflow]"))
-    #expect(result.stdout.contains("wrong-category-case.json:aps.category: warning[unknown-category]"))
+    #expect(result.stdout.contains("categories.json:5:7: note[banner-shows-two-actions]"))
+    #expect(result.stdout.contains("extension-media-card.json:9:3: warning[extension-overflow]"))
+    #expect(result.stdout.contains("wrong-category-case.json:4:17: warning[unknown-category]"))
     #expect(!result.stdout.contains("missing-aps"))
   }
 
@@ -302,16 +303,21 @@ struct MoreCommandLineTests {
 
   @Test func wholeDocumentFindingsUseTheRootPath() throws {
     let result = try Fixtures.run(Fixtures.unterm, ["lint", try write(#"{"alert":"no aps"}"#)])
-    #expect(result.stdout.contains(":$: error[missing-aps]"))
+    #expect(result.stdout.contains(":1:1: error[missing-aps]: "))
+    #expect(result.stdout.hasSuffix(" [$]\n"))
     let json = try Fixtures.run(Fixtures.unterm, ["lint", "--json", try write("{\n\"aps\": }")])
-    #expect(json.stdout.contains(#""path":"$","severity":"error","code":"invalid-json","message":"line 2, column 8: "#))
+    #expect(
+      json.stdout.contains(
+        #""path":"$","severity":"error","code":"invalid-json","message":"unexpected '}'; expected a value","line":2,"column":8}"#
+      ))
   }
 
   @Test func lintChecksLocalAttachmentsAsTheServiceExtensionWould() throws {
     let result = try Fixtures.run(
       Fixtures.unterm, ["lint", try write(#"{"aps":{"alert":"x","mutable-content":1},"image-url":"missing.png"}"#)])
     #expect(result.status == 0)
-    #expect(result.stdout.contains("image-url: warning[attachment-rejected]"))
+    #expect(result.stdout.contains(":1:54: warning[attachment-rejected]"))
+    #expect(result.stdout.contains(" [image-url]"))
     #expect(result.stdout.contains("no such file"))
   }
 
@@ -320,7 +326,7 @@ struct MoreCommandLineTests {
       Fixtures.unterm,
       ["push", "--socket", "/tmp/unterm-no-such.sock", try write(#"{"aps":{"alert":"x","badge":-1}}"#)])
     #expect(result.status == 65)
-    #expect(result.stderr.contains("aps.badge: error: the badge must not be negative"))
+    #expect(result.stderr.contains(":1:29: error: the badge must not be negative [aps.badge]"))
   }
 
   @Test func lintChecksTheTheme() throws {

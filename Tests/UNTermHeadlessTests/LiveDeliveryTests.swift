@@ -32,7 +32,7 @@ struct LiveDeliveryTests {
       return
     }
     #expect(session.state.store.delivered(id)?.request.content.body == "over the socket")
-    #expect(message.contains("/tmp/b.json:aps.badge: error: the badge must not be negative"))
+    #expect(message.contains("/tmp/b.json:1:29: error: the badge must not be negative [aps.badge]"))
 
     // The inbox: a dropped file arrives and is moved aside.
     try Data(#"{"aps":{"alert":"dropped in"}}"#.utf8).write(to: inbox.appendingPathComponent("drop.json"))
@@ -373,7 +373,8 @@ struct LiveDeliveryTests {
     }
     #expect(
       errors(session).first
-        == "\(inbox.path)/bad.json:aps.badge: error: the badge must not be negative (moved to rejected/bad.json)")
+        == "\(inbox.path)/bad.json:1:29: error: the badge must not be negative [aps.badge] (moved to rejected/bad.json)"
+    )
     #expect(errors(session).last?.hasSuffix("(moved to rejected/bad-3.json)") == true)
   }
 
@@ -429,8 +430,9 @@ struct LiveDeliveryTests {
       Issue.record("unexpected answers \(answers)")
       return
     }
-    #expect(message == "/tmp/q␛[2J.json:aps.badge: error: the badge must not be negative")
-    #expect(errors(session) == ["Refused a push: /tmp/q␛[2J.json:aps.badge: error: the badge must not be negative"])
+    #expect(message == "/tmp/q␛[2J.json:1:29: error: the badge must not be negative [aps.badge]")
+    #expect(
+      errors(session) == ["Refused a push: /tmp/q␛[2J.json:1:29: error: the badge must not be negative [aps.badge]"])
   }
 
   // MARK: - 11.6: one thread for every connection

@@ -26,7 +26,7 @@ struct LiveReportTests {
     let leave = try #require(result.stdout.range(of: "\u{1B}[?1049l"), "\(result.stdout.debugDescription)")
     let after = result.stdout[leave.upperBound...]
     #expect(after.contains("✗ \(failing)"))
-    #expect(after.contains("live.session:3: expect badge 9"))
+    #expect(after.contains("live.session:3:1: expect badge 9"))
     #expect(after.contains("actual badge   3"))
     #expect(after.contains("✓ \(passing)"))
     #expect(after.contains("1 of 3 scripts passed"))
@@ -69,7 +69,7 @@ struct LiveReportTests {
     try tmux.waitFor("EXIT=1")
     let screen = tmux.screen()
     #expect(screen.contains("✗ \(failing)"), "\(screen)")
-    #expect(screen.contains("live.session:3: expect badge 9"), "\(screen)")
+    #expect(screen.contains("live.session:3:1: expect badge 9"), "\(screen)")
     #expect(screen.contains("actual badge   3"), "\(screen)")
   }
 

@@ -256,7 +256,7 @@ struct PictureCommandTests {
     let invalid = dir.appendingPathComponent("invalid.json").path
     try Data(#"{"aps":{"alert":{"title":42}}}"#.utf8).write(to: URL(fileURLWithPath: invalid))
     let cases: [([String], Int32, String)] = [
-      ([invalid], 65, "\(invalid):aps.alert.title: error: must be a string, not a number"),
+      ([invalid], 65, "\(invalid):1:18: error: must be a string, not a number [aps.alert.title]"),
       (["/nonexistent/p.json"], 66, "/nonexistent/p.json: error: no such file"),
       (
         ["--themes", "default,nosuch", Fixtures.sample("message.json")], 66,

@@ -115,7 +115,11 @@ struct QAGateTests {
     _ = try write(#"{"aps":{"alert":"hidden"},"x":1e999}"#, ".hidden/skipped.json", in: dir)
     let result = try unterm(["lint", dir.path])
     #expect(result.status == 1)
-    #expect(result.stdout.contains("designs/chat/deep/bad.json:aps.badge: error[type-mismatch]"), "\(result.stdout)")
+    // The key of the wrong value, counted by hand: {"aps":{"alert":"x","badge" puts it at column 21.
+    #expect(
+      result.stdout.contains(
+        "designs/chat/deep/bad.json:1:21: error[type-mismatch]: must be a number, not a string [aps.badge]"),
+      "\(result.stdout)")
     #expect(result.stdout.contains("designs/scripts/a.session:1:1: error[script-syntax]"))
     #expect(!result.stdout.contains("skipped.json"))
     #expect(result.stderr.contains("in 3 files"), "\(result.stderr)")
@@ -145,15 +149,15 @@ struct QAGateTests {
     let lines = result.stdout.split(separator: "\n").map { String($0.dropFirst(script.count + 1)) }
     #expect(
       lines == [
-        "2:1: error[script-syntax]: unknown command \"wiat\"; did you mean 'wait'?",
-        "3:11: error[script-missing-file]: extension names the extension descriptor \"nowhere.json\": no such file (paths are relative to the script's folder)",
-        "4:6: error[script-missing-file]: push names the payload \"../../missing.json\": no such file (paths are relative to the script's folder)",
-        "5:6: error[script-syntax]: expected a size from 1x1 to 1000x1000 such as 80x24, not \"huge\"",
-        "6:7: error[script-missing-file]: theme \"no-such-theme\" is not in Themes/ (default, dark, high-contrast, monochrome) and is not a path to a theme file",
-        "7:7: error[script-missing-file]: theme names the theme file \"themes/t.json\": no such file (paths are relative to the script's folder)",
-        "8:11: error[script-missing-file]: media-dir names the media folder \"media\": no such folder (paths are relative to the script's folder)",
-        "9:15: error[script-syntax]: expect screen \"\" can never fail: every screen holds the empty text; give the text to look for",
-        "11:10: warning[missing-snapshot]: snapshot not-yet.txt does not exist beside the script yet: the next run records it, and fails when CI is set",
+        "2:1: error[script-syntax]: unknown command \"wiat\"; did you mean 'wait'? [$]",
+        "3:11: error[script-missing-file]: extension names the extension descriptor \"nowhere.json\": no such file (paths are relative to the script's folder) [$]",
+        "4:6: error[script-missing-file]: push names the payload \"../../missing.json\": no such file (paths are relative to the script's folder) [$]",
+        "5:6: error[script-syntax]: expected a size from 1x1 to 1000x1000 such as 80x24, not \"huge\" [$]",
+        "6:7: error[script-missing-file]: theme \"no-such-theme\" is not in Themes/ (default, dark, high-contrast, monochrome) and is not a path to a theme file [$]",
+        "7:7: error[script-missing-file]: theme names the theme file \"themes/t.json\": no such file (paths are relative to the script's folder) [$]",
+        "8:11: error[script-missing-file]: media-dir names the media folder \"media\": no such folder (paths are relative to the script's folder) [$]",
+        "9:15: error[script-syntax]: expect screen \"\" can never fail: every screen holds the empty text; give the text to look for [$]",
+        "11:10: warning[missing-snapshot]: snapshot not-yet.txt does not exist beside the script yet: the next run records it, and fails when CI is set [$]",
       ], "\(result.stdout)")
   }
 
@@ -178,8 +182,8 @@ struct QAGateTests {
   }
 
   @Test func deduplicationKeepsDistinctFindings() {
-    let path = DiagnosticLocation.path(JSONPath([.key("aps"), .key("badge")]))
-    let other = DiagnosticLocation.path(JSONPath([.key("aps"), .key("sound")]))
+    let path = DiagnosticLocation(SourcePosition(line: 1, column: 9), path: JSONPath([.key("aps"), .key("badge")]))
+    let other = DiagnosticLocation(SourcePosition(line: 1, column: 20), path: JSONPath([.key("aps"), .key("sound")]))
     let list = [
       Diagnostic(file: "a", location: path, code: .numberOutOfRange, message: "out of range"),
       Diagnostic(file: "a", location: path, code: .invalidValue, message: "must be whole"),
@@ -208,9 +212,9 @@ struct QAGateTests {
     }
     #expect(
       found == [
-        "aps.alert.title: warning[control-characters]: the text holds U+202E RLO (right-to-left override) at character 9; a device shows nothing there, and a bidi override or isolate can make the text read differently from what it says",
-        "aps.alert.subtitle: warning[control-characters]: the text holds control character U+0007 at character 3; a device shows nothing there",
-        "aps.alert.loc-args[0]: warning[control-characters]: the text holds U+2066 LRI (left-to-right isolate) at character 1, U+2069 PDI (pop directional isolate) at character 3; a device shows nothing there, and a bidi override or isolate can make the text read differently from what it says",
+        "1:26: warning[control-characters]: the text holds U+202E RLO (right-to-left override) at character 9; a device shows nothing there, and a bidi override or isolate can make the text read differently from what it says [aps.alert.title]",
+        "1:61: warning[control-characters]: the text holds control character U+0007 at character 3; a device shows nothing there [aps.alert.subtitle]",
+        "2:29: warning[control-characters]: the text holds U+2066 LRI (left-to-right isolate) at character 1, U+2069 PDI (pop directional isolate) at character 3; a device shows nothing there, and a bidi override or isolate can make the text read differently from what it says [aps.alert.loc-args[0]]",
       ], "\(result.stdout)")
     let urdu = try write(#"{"aps":{"alert":{"title":"\u200Fعلی","body":"\u200Eok \u061C"}}}"#, "urdu.json")
     #expect(try !unterm(["lint", urdu]).stdout.contains("control-characters"))
@@ -237,10 +241,11 @@ struct QAGateTests {
     let findings = result.stdout.split(separator: "\n").filter { $0.contains("attachment-rejected") }
     #expect(findings.count == 2, "\(result.stdout)")
     #expect(
-      findings.first?.contains("truncated.json:image-url: warning[attachment-rejected]: truncated.png cannot be drawn")
+      findings.first?.contains("truncated.json:1:54: warning[attachment-rejected]: truncated.png cannot be drawn")
         == true)
+    #expect(findings.first?.hasSuffix(" [image-url]") == true)
     #expect(
-      findings.last?.contains("huge.json:image-url: warning[attachment-rejected]: huge.png cannot be drawn") == true)
+      findings.last?.contains("huge.json:1:54: warning[attachment-rejected]: huge.png cannot be drawn") == true)
     // Without --media-dir the files lie outside the payloads' folder: that is the finding.
     let outside = try unterm(["lint"] + files)
     #expect(!outside.stdout.contains("cannot be drawn"))

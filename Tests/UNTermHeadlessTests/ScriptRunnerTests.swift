@@ -52,7 +52,7 @@ struct ScriptRunnerTests {
     #expect(result.exitCode == .failure)
     let report = try #require(result.report)
     #expect(report.contains(message), "\(report)")
-    #expect(report.contains("test.session:3: \(line)"))
+    #expect(report.contains("test.session:3:1: \(line)"))
     #expect(report.contains("screen:"))
     #expect(report.contains("Ana Lima"))
     #expect(result.steps == 3)
@@ -184,7 +184,7 @@ struct ScriptRunnerTests {
   @Test func missingFileIsExitCode66WithItsLine() throws {
     let result = try run("push nowhere.json")
     #expect(result.exitCode == .noInput)
-    #expect(result.report?.contains("test.session:1: push nowhere.json") == true)
+    #expect(result.report?.contains("test.session:1:1: push nowhere.json") == true)
   }
 
   @Test func lockedAuthenticationRequiredActionWithPasscode() throws {

@@ -13,21 +13,45 @@ package enum Severity: String, Sendable, Hashable, Comparable {
   package static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
 }
 
-/// Where in a file a finding is: a JSON path, a line and column, or the file as a whole.
-package enum DiagnosticLocation: Sendable, Hashable, CustomStringConvertible {
-  case file
-  case path(JSONPath)
-  case position(SourcePosition)
-  case line(Int)
+/// Where in a file a finding is: a line and column, and — in a JSON or property-list document —
+/// the path of the value it is about. A finding about a whole document, or a file with no
+/// paths (a session script), has the root path `$`; one about a whole document is at 1:1.
+package struct DiagnosticLocation: Sendable, Hashable, CustomStringConvertible {
+  /// 1-based line and column (columns count Unicode scalars).
+  package var position: SourcePosition
+  /// The value the finding is about; the root for the whole document or a file without paths.
+  package var path: JSONPath
 
-  package var description: String {
-    switch self {
-    case .file: return ""
-    case .path(let path): return path.description
-    case .position(let position): return position.description
-    case .line(let line): return String(line)
-    }
+  package init(_ position: SourcePosition, path: JSONPath = .root) {
+    self.position = position
+    self.path = path
   }
+
+  /// The file as a whole: 1:1, path `$`.
+  package static let file = DiagnosticLocation(SourcePosition(line: 1, column: 1))
+
+  /// A place in a file without paths (a syntax error, a script line).
+  package static func position(_ position: SourcePosition) -> DiagnosticLocation {
+    DiagnosticLocation(position)
+  }
+
+  /// The start of a line.
+  package static func line(_ line: Int) -> DiagnosticLocation {
+    DiagnosticLocation(SourcePosition(line: line, column: 1))
+  }
+
+  /// Where a finding with `code` about the value at `path` points in `document`: the key or the
+  /// value, as the code's anchor says (`FindingAnchor`). Without a document, the whole file.
+  package init(_ path: JSONPath, in document: JSONNode?, for code: LintCode) {
+    self.init(
+      document?.position(of: path, anchor: code.anchor) ?? SourcePosition(line: 1, column: 1), path: path)
+  }
+
+  /// The path as findings print it: `$` for the root.
+  package var pathText: String { path.components.isEmpty ? "$" : path.description }
+
+  /// `LINE:COL`.
+  package var description: String { position.description }
 }
 
 /// One finding about an input file, with a stable kebab-case code.
@@ -53,35 +77,52 @@ package struct Diagnostic: Sendable, Hashable {
     self.message = message
   }
 
-  /// `FILE:PATH: SEVERITY[CODE]: MESSAGE`, on one line. A finding about the whole document
-  /// has the root path `$`; a syntax error gives `LINE:COL`. The file name and the path (a
-  /// payload's keys) are sanitized.
-  package var formatted: SafeText {
-    "\(file):\(pathText): \(severity.rawValue)[\(code.rawValue)]: \(message.oneLine)"
+  /// A finding about the value at `path` in `document`, pointing where the code's anchor says.
+  package init(
+    file: String, path: JSONPath, in document: JSONNode?, code: LintCode, severity: Severity? = nil,
+    message: SafeText
+  ) {
+    self.init(
+      file: file, location: DiagnosticLocation(path, in: document, for: code), code: code, severity: severity,
+      message: message)
   }
 
-  /// The JSON path of the finding (`$` for the document as a whole), or `LINE:COL`.
-  package var pathText: String {
-    let place = location.description
-    return place.isEmpty ? "$" : place
+  /// `FILE:LINE:COL: SEVERITY[CODE]: MESSAGE [PATH]` on one line, the shape compilers and
+  /// editors use; the JSON path (`$` for the whole document) closes the line. The file name and
+  /// the path (a payload's keys) are sanitized.
+  package var formatted: SafeText {
+    "\(file):\(location.position.line):\(location.position.column): \(severity.rawValue)[\(code.rawValue)]: \(message.oneLine) [\(pathText)]"
   }
+
+  /// The JSON path of the finding (`$` for the document as a whole, or a file without paths).
+  package var pathText: String { location.pathText }
+
+  /// The line and column.
+  package var position: SourcePosition { location.position }
 }
 
 /// A list of findings being gathered for one file.
 package struct DiagnosticSink: Sendable {
   package let file: String
   package private(set) var diagnostics: [Diagnostic] = []
+  /// The parsed document, once there is one: findings about a path take their line and column
+  /// from it.
+  package var document: JSONNode?
 
-  package init(file: String) { self.file = file }
+  package init(file: String, document: JSONNode? = nil) {
+    self.file = file
+    self.document = document
+  }
 
   /// Adds a finding; its severity is the code's.
   package mutating func report(_ code: LintCode, at location: DiagnosticLocation, _ message: SafeText) {
     diagnostics.append(Diagnostic(file: file, location: location, code: code, message: message))
   }
 
-  /// Adds a finding about the value at `path`; its severity is the code's.
+  /// Adds a finding about the value at `path`, at the key or the value as the code's anchor
+  /// says; its severity is the code's.
   package mutating func report(_ code: LintCode, _ path: JSONPath, _ message: SafeText) {
-    report(code, at: .path(path), message)
+    report(code, at: DiagnosticLocation(path, in: document, for: code), message)
   }
 
   package mutating func append(contentsOf other: [Diagnostic]) { diagnostics += other }

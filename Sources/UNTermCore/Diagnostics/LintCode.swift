@@ -105,12 +105,20 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
     package var help: String
     /// The reason APNs refuses such a request with, when it does.
     package var apns: APNsReason?
+    /// What a finding about a value points at: its key (a missing value, a wrong type, a key
+    /// that should not be there: the default), or the value (a value of the right type that is
+    /// not allowed).
+    package var anchor: FindingAnchor
 
-    init(_ severity: Severity, _ summary: String, _ help: String, apns: APNsReason? = nil) {
+    init(
+      _ severity: Severity, _ summary: String, _ help: String, apns: APNsReason? = nil,
+      anchor: FindingAnchor = .key
+    ) {
       self.severity = severity
       self.summary = summary
       self.help = help
       self.apns = apns
+      self.anchor = anchor
     }
   }
 
@@ -120,6 +128,7 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
   package var help: String { info.help }
   /// The reason APNs refuses such a request with, when it does.
   package var apnsReason: APNsReason? { info.apns }
+  package var anchor: FindingAnchor { info.anchor }
 
   package var info: Info {
     switch self {
@@ -179,11 +188,12 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
     case .invalidValue:
       return Info(
         .error, "A value is of the right type but not an allowed value.",
-        "The message gives the allowed values or range.")
+        "The message gives the allowed values or range.", anchor: .value)
     case .numberOutOfRange:
       return Info(
         .error, "A number is too large (or too precise) to be represented.",
-        "Devices read numbers as 64-bit integers or doubles; a number outside that range cannot mean what it says.")
+        "Devices read numbers as 64-bit integers or doubles; a number outside that range cannot mean what it says.",
+        anchor: .value)
     case .payloadTooLarge:
       return Info(
         .error, "The payload is over 4096 bytes (5120 for a VoIP push).",
@@ -225,12 +235,13 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
     case .localizationKey:
       return Info(
         .note, "Alert text comes from the app's Localizable.strings (a loc-key).",
-        "Without the app's strings, UNTerm uses the key itself as the format, as iOS does when the key is missing: its %@ specifiers are filled from the loc-args, and arguments without a specifier do not appear. The device shows the localized text."
-      )
+        "Without the app's strings, UNTerm uses the key itself as the format, as iOS does when the key is missing: its %@ specifiers are filled from the loc-args, and arguments without a specifier do not appear. The device shows the localized text.",
+        anchor: .value)
     case .locArgsMismatch:
       return Info(
         .warning, "A loc-key's placeholders and its loc-args disagree in number.",
-        "iOS fills %@ and %n$@ placeholders from the args; missing arguments show as empty and extra ones are dropped.")
+        "iOS fills %@ and %n$@ placeholders from the args; missing arguments show as empty and extra ones are dropped.",
+        anchor: .value)
     case .locArgsWithoutKey:
       return Info(
         .warning, "loc-args are given without the matching loc-key.",
@@ -242,7 +253,7 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
     case .invalidFlag:
       return Info(
         .warning, "A flag has a number other than 1.",
-        "iOS treats content-available and mutable-content as set only when they are 1.")
+        "iOS treats content-available and mutable-content as set only when they are 1.", anchor: .value)
     case .criticalEntitlement:
       return Info(
         .note, "The notification asks for a critical alert.",
@@ -251,16 +262,16 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
     case .unknownInterruptionLevel:
       return Info(
         .warning, "aps.interruption-level is not a known level.",
-        "iOS falls back to \"active\". The levels are passive, active, time-sensitive and critical.")
+        "iOS falls back to \"active\". The levels are passive, active, time-sensitive and critical.", anchor: .value)
     case .relevanceScoreRange:
       return Info(
         .warning, "aps.relevance-score is outside 0 to 1.",
-        "iOS clamps it; only Live Activity updates use larger values.")
+        "iOS clamps it; only Live Activity updates use larger values.", anchor: .value)
     case .unknownCategory:
       return Info(
         .warning, "The payload's category is not registered.",
-        "On iOS the notification then shows with no action buttons and no error. Identifiers match case-sensitively; the message suggests the closest registered one."
-      )
+        "On iOS the notification then shows with no action buttons and no error. Identifiers match case-sensitively; the message suggests the closest registered one.",
+        anchor: .value)
     case .mutableContentWithoutAlert:
       return Info(
         .warning, "mutable-content is 1 but the notification has no alert text.",
@@ -277,8 +288,8 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
     case .controlCharacters:
       return Info(
         .warning, "Alert text holds control characters or bidi embeddings, overrides or isolates.",
-        "UNTerm shows them as visible placeholders; on a device they are invisible, and a bidi override can make text read differently from what it says (\"Trojan Source\"). Left-to-right and right-to-left marks, ordinary in right-to-left text, and line breaks are not reported."
-      )
+        "UNTerm shows them as visible placeholders; on a device they are invisible, and a bidi override can make text read differently from what it says (\"Trojan Source\"). Left-to-right and right-to-left marks, ordinary in right-to-left text, and line breaks are not reported.",
+        anchor: .value)
     case .unknownApnsHeader:
       return Info(
         .warning,
@@ -338,45 +349,46 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
     case .remoteAttachment:
       return Info(
         .note, "The attachment is downloaded at delivery.",
-        "The service extension downloads http(s) attachments within its time budget (--service-timeout); lint does not fetch them."
-      )
+        "The service extension downloads http(s) attachments within its time budget (--service-timeout); lint does not fetch them.",
+        anchor: .value)
     case .attachmentRejected:
       return Info(
         .warning, "The attachment would be rejected; the notification would show without it.",
-        "The file must exist inside the media folder (--media-dir, default the payload's folder), be a supported image, audio or movie type, and be within iOS's size limits."
-      )
+        "The file must exist inside the media folder (--media-dir, default the payload's folder), be a supported image, audio or movie type, and be within iOS's size limits.",
+        anchor: .value)
     case .attachmentMislabelled:
       return Info(
         .warning, "The attachment's content does not match its file name or type hint.",
-        "The file name or the type hint says one format and the magic bytes another; iOS trusts the content, so the hint is misleading at best."
-      )
+        "The file name or the type hint says one format and the magic bytes another; iOS trusts the content, so the hint is misleading at best.",
+        anchor: .value)
     case .emptyIdentifier:
       return Info(
         .error, "A category or action identifier is empty.",
-        "Payloads and responses name categories and actions by identifier; an empty one cannot be matched.")
+        "Payloads and responses name categories and actions by identifier; an empty one cannot be matched.",
+        anchor: .value)
     case .emptyTitle:
       return Info(
         .warning, "An action has no title.",
-        "Its button would be blank.")
+        "Its button would be blank.", anchor: .value)
     case .unknownOption:
       return Info(
         .error, "An action or category option is not one iOS has.",
-        "Action options: authenticationRequired, destructive, foreground. Category options: customDismissAction, allowInCarPlay, hiddenPreviewsShowTitle, hiddenPreviewsShowSubtitle, allowAnnouncement."
-      )
+        "Action options: authenticationRequired, destructive, foreground. Category options: customDismissAction, allowInCarPlay, hiddenPreviewsShowTitle, hiddenPreviewsShowSubtitle, allowAnnouncement.",
+        anchor: .value)
     case .unsupportedFormat:
       return Info(
         .warning, "A summary or placeholder format uses a specifier iOS does not fill.",
-        "hiddenPreviewsBodyPlaceholder takes only %u (the count); categorySummaryFormat takes %u and %@ (the count and the summary argument)."
-      )
+        "hiddenPreviewsBodyPlaceholder takes only %u (the count); categorySummaryFormat takes %u and %@ (the count and the summary argument).",
+        anchor: .value)
     case .duplicateCategory:
       return Info(
         .error, "Two categories have the same identifier.",
-        "Only one of them can be registered; the other is silently lost.")
+        "Only one of them can be registered; the other is silently lost.", anchor: .value)
     case .duplicateActionIdentifier:
       return Info(
         .error, "An action identifier is used by more than one action.",
-        "Apple requires action identifiers to be unique across all categories; a response could not say which action was chosen."
-      )
+        "Apple requires action identifiers to be unique across all categories; a response could not say which action was chosen.",
+        anchor: .value)
     case .tooManyActions:
       return Info(
         .warning, "A category has more than 10 actions.",
@@ -400,12 +412,12 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
     case .wrongExtensionPoint:
       return Info(
         .warning, "The Info.plist is not a notification content extension's.",
-        "NSExtensionPointIdentifier should be com.apple.usernotifications.content-extension.")
+        "NSExtensionPointIdentifier should be com.apple.usernotifications.content-extension.", anchor: .value)
     case .largeSizeRatio:
       return Info(
         .warning, "UNNotificationExtensionInitialContentSizeRatio is very large.",
-        "The ratio is height ÷ width of the view while it loads; a large one makes a tall blank view before the content arrives."
-      )
+        "The ratio is height ÷ width of the view while it loads; a large one makes a tall blank view before the content arrives.",
+        anchor: .value)
     case .invalidElement:
       return Info(
         .error, "An element of a described content view has no kind, or more than one.",
@@ -421,20 +433,20 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
     case .templateUnclosed:
       return Info(
         .warning, "A template has \"{{\" without a closing \"}}\".",
-        "The text is shown as written.")
+        "The text is shown as written.", anchor: .value)
     case .templateUnknownField:
       return Info(
         .warning, "A template names a field that does not exist.",
-        "Templates read title, subtitle, body, categoryIdentifier, threadIdentifier and userInfo.KEY.")
+        "Templates read title, subtitle, body, categoryIdentifier, threadIdentifier and userInfo.KEY.", anchor: .value)
     case .duplicateExtensionCategory:
       return Info(
         .error, "Two content extensions claim the same category.",
-        "On iOS extensions must not share a category; which one runs would be undefined.")
+        "On iOS extensions must not share a category; which one runs would be undefined.", anchor: .value)
     case .extensionCategoryUnregistered:
       return Info(
         .warning, "A content extension serves a category that is not registered.",
-        "No notification reaches the extension. Matching is case-sensitive; the message suggests the closest registered category."
-      )
+        "No notification reaches the extension. Matching is case-sensitive; the message suggests the closest registered category.",
+        anchor: .value)
     case .extensionSize:
       return Info(
         .note, "A content extension's measured heights on one device.",

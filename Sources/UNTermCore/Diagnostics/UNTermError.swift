@@ -17,13 +17,14 @@ package struct UNTermError: Error, Sendable, CustomStringConvertible {
   package var exitCode: ExitCode
   /// The file at fault, if any.
   package var file: String?
-  /// `LINE:COL`, a JSON path, or empty.
-  package var location: String
+  /// Where in the file: the line and column, and the JSON path when there is one; nil when
+  /// the problem is not at a place in the file (it is missing, say).
+  package var location: DiagnosticLocation?
   /// What went wrong, ready for a terminal: values from the input are sanitized where the
   /// message interpolates them.
   package var message: SafeText
 
-  package init(_ exitCode: ExitCode, file: String? = nil, location: String = "", _ message: SafeText) {
+  package init(_ exitCode: ExitCode, file: String? = nil, at location: DiagnosticLocation? = nil, _ message: SafeText) {
     self.exitCode = exitCode
     self.file = file
     self.location = location
@@ -32,17 +33,17 @@ package struct UNTermError: Error, Sendable, CustomStringConvertible {
 
   /// Wraps a diagnostic of error severity.
   package init(_ diagnostic: Diagnostic, exitCode: ExitCode = .dataError) {
-    self.init(
-      exitCode, file: diagnostic.file, location: diagnostic.location.description,
-      diagnostic.message)
+    self.init(exitCode, file: diagnostic.file, at: diagnostic.location, diagnostic.message)
   }
 
-  /// `FILE[:LOCATION]: error: MESSAGE` on one line, as the contract prints errors: the file
-  /// name and the location (a payload's keys) are sanitized.
+  /// `FILE[:LINE:COL]: error: MESSAGE[ [JSON.PATH]]` on one line, as lint prints its findings
+  /// (the path closes the line when the error is about a value in a document): the file name
+  /// and the path (a payload's keys) are sanitized.
   package var line: SafeText {
     guard let file else { return "error: \(message.oneLine)" }
-    return location.isEmpty
-      ? "\(file): error: \(message.oneLine)" : "\(file):\(location): error: \(message.oneLine)"
+    guard let location else { return "\(file): error: \(message.oneLine)" }
+    let path: SafeText = location.path.components.isEmpty ? "" : " [\(location.path.description)]"
+    return "\(file):\(location.position.line):\(location.position.column): error: \(message.oneLine)\(path)"
   }
 
   package var description: String { line.text }

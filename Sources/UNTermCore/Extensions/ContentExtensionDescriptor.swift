@@ -47,6 +47,25 @@ package enum ElementDescription: Hashable, Sendable {
   }
 }
 
+/// A value in a source file — its file, its document and its path — so a finding about it made
+/// later (by the QA report) points at its line and column as the loader's findings do.
+package struct SourceReference: Sendable {
+  package var file: String
+  package var document: JSONNode?
+  package var path: JSONPath
+
+  package init(file: String, document: JSONNode?, path: JSONPath = .root) {
+    self.file = file
+    self.document = document
+    self.path = path
+  }
+
+  /// A finding about the value, at its key or the value as `code`'s anchor says.
+  package func diagnostic(_ code: LintCode, severity: Severity? = nil, _ message: SafeText) -> Diagnostic {
+    Diagnostic(file: file, path: path, in: document, code: code, severity: severity, message: message)
+  }
+}
+
 /// A content-extension descriptor: the attributes plus a description of the custom view.
 package struct ContentExtensionDescriptor: Sendable {
   package var file: String
@@ -57,6 +76,12 @@ package struct ContentExtensionDescriptor: Sendable {
   package var elements: [ElementDescription] = []
   /// Whether the descriptor describes a view (a bare Info.plist does not).
   package var hasView = false
+  /// Where the served categories are written (`UNNotificationExtensionCategory`, in the
+  /// descriptor or its Info.plist), for findings about them.
+  package var categorySource: SourceReference
+  /// The view's description (`view`), or the descriptor as a whole when it has none: where
+  /// findings about the view's height point.
+  package var viewSource: SourceReference
 
   /// Loads a descriptor file (JSON, or an extension's Info.plist).
   ///
@@ -73,7 +98,8 @@ package struct ContentExtensionDescriptor: Sendable {
     return (descriptor, result.diagnostics)
   }
 
-  /// Parses and checks a descriptor.
+  /// Parses and checks a descriptor. Findings about an Info.plist it names are the plist's own,
+  /// with their lines in the XML.
   package static func analyze(_ bytes: [UInt8], file: String) -> (
     descriptor: ContentExtensionDescriptor?, diagnostics: [Diagnostic]
   ) {
@@ -82,9 +108,12 @@ package struct ContentExtensionDescriptor: Sendable {
       file.hasSuffix(".plist") || bytes.starts(with: Array("bplist".utf8))
       || bytes.starts(with: Array("<?xml".utf8))
     if isPlist {
-      let attributes = PlistAttributes.read(bytes, file: file, path: .root, sink: &sink)
-      guard let attributes else { return (nil, sink.diagnostics) }
-      return (ContentExtensionDescriptor(file: file, attributes: attributes), sink.diagnostics)
+      let plist = PlistAttributes.read(bytes, file: file)
+      guard let (attributes, source) = plist.attributes else { return (nil, plist.diagnostics) }
+      var descriptor = ContentExtensionDescriptor(file: file, attributes: attributes)
+      descriptor.categorySource = source
+      descriptor.viewSource = SourceReference(file: file, document: nil)
+      return (descriptor, plist.diagnostics)
     }
     let document: JSONNode
     do {
@@ -93,6 +122,7 @@ package struct ContentExtensionDescriptor: Sendable {
       sink.report(error.kind.lintCode, at: .position(error.position), error.message)
       return (nil, sink.diagnostics)
     }
+    sink.document = document
     guard let root = document.object else {
       sink.report(
         .typeMismatch, .root,
@@ -103,19 +133,27 @@ package struct ContentExtensionDescriptor: Sendable {
       sink.report(.unknownKey, JSONPath([.key(key)]), "unknown key \"\(key)\" is ignored")
     }
     var attributes: ContentExtensionAttributes?
+    var categorySource = SourceReference(file: file, document: document)
     if let node = root["NSExtensionAttributes"] {
       if root["infoPlist"] != nil {
         sink.report(
           .conflictingKeys, JSONPath([.key("infoPlist")]), "give NSExtensionAttributes or infoPlist, not both")
       }
-      attributes = JSONAttributes.read(node, path: JSONPath([.key("NSExtensionAttributes")]), sink: &sink)
+      let path = JSONPath([.key("NSExtensionAttributes")])
+      attributes = JSONAttributes.read(node, path: path, sink: &sink)
+      categorySource.path = path.appending("UNNotificationExtensionCategory")
     } else if let node = root["infoPlist"] {
       let path = JSONPath([.key("infoPlist")])
+      categorySource.path = path
       if let relative = node.string {
         let plistPath = infoPlistPath(relative, inDescriptor: file)
         do {
-          let plist = try InputFile.read(plistPath)
-          attributes = PlistAttributes.read(plist, file: plistPath, path: path, sink: &sink)
+          let plist = PlistAttributes.read(try InputFile.read(plistPath), file: plistPath)
+          sink.append(contentsOf: plist.diagnostics)
+          if let (read, source) = plist.attributes {
+            attributes = read
+            categorySource = source
+          }
         } catch {
           sink.report(.unreadableFile, path, "\(plistPath): \(error.message)")
         }
@@ -127,8 +165,11 @@ package struct ContentExtensionDescriptor: Sendable {
     }
     guard let attributes else { return (nil, sink.diagnostics) }
     var descriptor = ContentExtensionDescriptor(file: file, attributes: attributes)
+    descriptor.categorySource = categorySource
+    descriptor.viewSource = SourceReference(file: file, document: document)
     if let view = root["view"] {
       descriptor.hasView = true
+      descriptor.viewSource.path = JSONPath([.key("view")])
       ViewReader.read(view, into: &descriptor, sink: &sink)
     }
     return (descriptor, sink.diagnostics)
@@ -136,9 +177,11 @@ package struct ContentExtensionDescriptor: Sendable {
 
   /// Where a descriptor's `infoPlist` value points: an absolute path, or one relative to the
   /// descriptor's folder.
+  /// Relative to the descriptor's folder, and kept relative when the descriptor's name is, so
+  /// findings name the plist as the user would.
   private static func infoPlistPath(_ value: String, inDescriptor file: String) -> String {
-    value.hasPrefix("/")
-      ? value : URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(value).path
+    let folder = file == "-" ? "" : (file as NSString).deletingLastPathComponent
+    return value.hasPrefix("/") || folder.isEmpty ? value : (folder as NSString).appendingPathComponent(value)
   }
 
   /// The Info.plist a descriptor file names, if it can be read and names one (the live preview
@@ -153,6 +196,8 @@ package struct ContentExtensionDescriptor: Sendable {
   package init(file: String, attributes: ContentExtensionAttributes) {
     self.file = file
     self.attributes = attributes
+    categorySource = SourceReference(file: file, document: nil)
+    viewSource = SourceReference(file: file, document: nil)
   }
 }
 
@@ -178,55 +223,76 @@ private enum JSONAttributes {
 }
 
 /// Reads the attribute keys from an Info.plist (`NSExtension` → `NSExtensionAttributes`), or
-/// from a plist that is just the attributes dictionary.
+/// from a plist that is just the attributes dictionary. Its findings are the plist file's, at
+/// the lines of its keys.
 private enum PlistAttributes {
-  static func read(_ bytes: [UInt8], file: String, path: JSONPath, sink: inout DiagnosticSink)
-    -> ContentExtensionAttributes?
-  {
-    let plist: Any
+  static func read(_ bytes: [UInt8], file: String) -> (
+    attributes: (ContentExtensionAttributes, SourceReference)?, diagnostics: [Diagnostic]
+  ) {
+    var sink = DiagnosticSink(file: file)
+    let document: JSONNode
     do {
-      plist = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
+      document = try PropertyListReader.parse(bytes)
     } catch {
-      sink.report(.invalidPlist, path, "\(file) is not a readable property list")
-      return nil
+      sink.report(error.code, at: .position(error.position), "\(error.message)")
+      return (nil, sink.diagnostics)
     }
-    guard let root = plist as? [String: Any] else {
-      sink.report(.invalidPlist, path, "\(file) must hold a dictionary")
-      return nil
+    sink.document = document
+    guard let root = document.object else {
+      sink.report(.invalidPlist, .root, "the property list must hold a dictionary, not \(document.typeNameWithArticle)")
+      return (nil, sink.diagnostics)
     }
+    var attributesPath = JSONPath.root
     var attributes = root
-    if let ext = root["NSExtension"] as? [String: Any] {
-      if let point = ext["NSExtensionPointIdentifier"] as? String,
+    if let ext = root["NSExtension"] {
+      let extPath = JSONPath([.key("NSExtension")])
+      guard let extObject = ext.object else {
+        sink.report(.typeMismatch, extPath, "NSExtension must be a dictionary")
+        return (nil, sink.diagnostics)
+      }
+      if let point = extObject["NSExtensionPointIdentifier"]?.string,
         point != "com.apple.usernotifications.content-extension"
       {
         sink.report(
-          .wrongExtensionPoint, path,
+          .wrongExtensionPoint, extPath.appending("NSExtensionPointIdentifier"),
           "NSExtensionPointIdentifier is \(point), not com.apple.usernotifications.content-extension")
       }
-      guard let inner = ext["NSExtensionAttributes"] as? [String: Any] else {
-        sink.report(.missingKey, path, "\(file): NSExtension has no NSExtensionAttributes dictionary")
-        return nil
+      attributesPath = extPath.appending("NSExtensionAttributes")
+      guard let inner = extObject["NSExtensionAttributes"] else {
+        sink.report(.missingKey, attributesPath, "NSExtension has no NSExtensionAttributes dictionary")
+        return (nil, sink.diagnostics)
       }
-      attributes = inner
+      guard let innerObject = inner.object else {
+        sink.report(.typeMismatch, attributesPath, "NSExtensionAttributes must be a dictionary")
+        return (nil, sink.diagnostics)
+      }
+      attributes = innerObject
     } else if root["UNNotificationExtensionCategory"] == nil {
-      sink.report(.missingKey, path, "\(file): no NSExtension → NSExtensionAttributes dictionary")
-      return nil
+      sink.report(.missingKey, JSONPath([.key("NSExtension")]), "no NSExtension → NSExtensionAttributes dictionary")
+      return (nil, sink.diagnostics)
     }
     var values: [String: Any] = [:]
-    for (key, value) in attributes {
-      if let s = value as? String {
-        values[key] = s
-      } else if let a = value as? [Any] {
-        values[key] = a.map { ($0 as? String) ?? "\u{0}" }
-      } else if let n = value as? NSNumber {
-        // Property lists keep booleans and numbers apart; NSNumber can't tell us reliably, so
-        // read booleans by key.
-        values[key] = AttributeValidator.booleanKeys.contains(key) ? n.boolValue as Any : n.doubleValue as Any
-      } else {
-        values[key] = NSNull()
+    for member in attributes.members {
+      switch member.value.value {
+      case .string(let s): values[member.key] = s
+      case .bool(let b): values[member.key] = b
+      case .number(let n):
+        // iOS reads a flag with boolValue, so a number stands for a boolean there.
+        if AttributeValidator.booleanKeys.contains(member.key) {
+          values[member.key] = (n.double ?? 0) != 0
+        } else {
+          values[member.key] = n.double ?? Double.nan
+        }
+      case .array(let items): values[member.key] = items.map { $0.string ?? "\u{0}" }
+      default: values[member.key] = NSNull()
       }
     }
-    return AttributeValidator.validate(values, path: path, sink: &sink)
+    guard let validated = AttributeValidator.validate(values, path: attributesPath, sink: &sink) else {
+      return (nil, sink.diagnostics)
+    }
+    let source = SourceReference(
+      file: file, document: document, path: attributesPath.appending("UNNotificationExtensionCategory"))
+    return ((validated, source), sink.diagnostics)
   }
 }
 

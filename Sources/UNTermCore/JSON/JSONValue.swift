@@ -97,6 +97,43 @@ package struct JSONNode: Sendable {
   }
 }
 
+/// What a finding about a value points at: the first character of the key that holds it (a
+/// missing value, or one of the wrong type or a key that should not be there), or the value
+/// itself (a value of the right type that is not allowed: a bad number, an unknown name).
+package enum FindingAnchor: Sendable, Hashable {
+  case key, value
+}
+
+extension JSONNode {
+  /// Where a finding about the value at `path` points: the value's first character for
+  /// `.value`, the first character of its key for `.key` (an array item has no key: its value).
+  /// A path that leaves the document — a missing key — points at the key of the deepest value
+  /// on it that exists. The document as a whole is at 1:1.
+  package func position(of path: JSONPath, anchor: FindingAnchor) -> SourcePosition {
+    let start = SourcePosition(line: 1, column: 1)
+    var node = self
+    var key: SourcePosition?
+    var depth = 0
+    for component in path.components {
+      switch component {
+      case .key(let name):
+        guard let member = node.object?.member(name) else { return depth == 0 ? start : key ?? node.position }
+        node = member.value
+        key = member.keyPosition
+      case .index(let i):
+        guard let items = node.array, items.indices.contains(i) else {
+          return depth == 0 ? start : key ?? node.position
+        }
+        node = items[i]
+        key = nil
+      }
+      depth += 1
+    }
+    guard depth > 0 else { return start }
+    return anchor == .key ? key ?? node.position : node.position
+  }
+}
+
 /// A JSON object that keeps its keys in source order. Keys are unique: the parser rejects
 /// duplicates.
 package struct JSONObject: Sendable {
@@ -114,6 +151,11 @@ package struct JSONObject: Sendable {
   /// The member with a key, if there is one.
   package subscript(key: String) -> JSONNode? {
     index[key].map { members[$0].value }
+  }
+
+  /// The member with a key, with its key's position, if there is one.
+  package func member(_ key: String) -> Member? {
+    index[key].map { members[$0] }
   }
 
   /// Adds a member; returns the earlier member's position when the key is already present.

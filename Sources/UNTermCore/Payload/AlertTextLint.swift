@@ -34,7 +34,7 @@ package enum AlertTextLint {
         found.contains { !$0.name.hasPrefix("control") }
         ? ", and a bidi override or isolate can make the text read differently from what it says" : ""
       return Diagnostic(
-        file: payload.file, location: .path(path), code: .controlCharacters,
+        file: payload.file, path: path, in: payload.document, code: .controlCharacters,
         message: "the text holds \(names)\(more); a device shows nothing there\(bidi)")
     }
   }

@@ -55,6 +55,7 @@ package struct CategoriesFile: @unchecked Sendable {
       reader.sink.report(error.kind.lintCode, at: .position(error.position), error.message)
       return CategoriesFile(file: file, categories: [], diagnostics: reader.sink.diagnostics)
     }
+    reader.sink.document = document
     let list: [JSONNode]
     let listPath: JSONPath
     if let root = document.object {

@@ -77,6 +77,7 @@ package enum PayloadAnalyzer {
       return payload
     }
     payload.document = document
+    sink.document = document
     guard let root = document.object else {
       sink.report(
         .notAnObject, .root,

@@ -51,6 +51,8 @@ package struct SessionScript: Sendable {
   /// A command with where it came from.
   package struct Line: Sendable {
     package var number: Int
+    /// The column the command starts at (after any indentation).
+    package var column = 1
     package var command: ScriptCommand
     /// The source line, for reports.
     package var source: String
@@ -111,7 +113,8 @@ package struct SessionScript: Sendable {
         let (declaration, parsed) = try parseCommand(tokens, file: file, line: number)
         lines.append(
           Line(
-            number: number, command: parsed.command, source: line.trimmingCharacters(in: .whitespaces),
+            number: number, column: tokens[0].column, command: parsed.command,
+            source: line.trimmingCharacters(in: .whitespaces),
             declaration: declaration, caption: parsed.caption))
       } catch {
         errors.append(error)

@@ -30,13 +30,14 @@ package enum ThemeLoader {
     do {
       document = try JSONParser.parse(bytes)
     } catch {
-      throw UNTermError(.dataError, file: file, location: error.position.description, error.message)
+      throw UNTermError(.dataError, file: file, at: .position(error.position), error.message)
     }
     guard let root = document.object else {
-      throw UNTermError(.dataError, file: file, "a theme must be a JSON object with \"roles\"")
+      throw UNTermError(.dataError, file: file, at: .file, "a theme must be a JSON object with \"roles\"")
     }
-    func fail(_ path: JSONPath, _ message: SafeText) -> UNTermError {
-      UNTermError(.dataError, file: file, location: path.description, message)
+    /// A problem with the value at `path`, at its key or its value as `code`'s anchor says.
+    func fail(_ code: LintCode, _ path: JSONPath, _ message: SafeText) -> UNTermError {
+      UNTermError(.dataError, file: file, at: DiagnosticLocation(path, in: document, for: code), message)
     }
     var name = (file as NSString).lastPathComponent
     if name.hasSuffix(".json") { name.removeLast(5) }
@@ -44,19 +45,20 @@ package enum ThemeLoader {
       switch member.key {
       case "name":
         guard let value = member.value.string else {
-          throw fail(JSONPath([.key("name")]), "must be a string")
+          throw fail(.typeMismatch, JSONPath([.key("name")]), "must be a string")
         }
         name = value
       case "roles", "description": break
       default:
-        throw fail(JSONPath([.key(member.key)]), "unknown key; a theme has \"name\", \"description\" and \"roles\"")
+        throw fail(
+          .unknownKey, JSONPath([.key(member.key)]), "unknown key; a theme has \"name\", \"description\" and \"roles\"")
       }
     }
     guard let rolesNode = root["roles"] else {
-      throw fail(.root, "missing \"roles\"")
+      throw fail(.missingKey, .root, "missing \"roles\"")
     }
     guard let roles = rolesNode.object else {
-      throw fail(JSONPath([.key("roles")]), "must be an object mapping roles to styles")
+      throw fail(.typeMismatch, JSONPath([.key("roles")]), "must be an object mapping roles to styles")
     }
     var styles: [Role: Style] = [:]
     for member in roles.members {
@@ -66,10 +68,10 @@ package enum ThemeLoader {
           Suggestion.closest(to: member.key, in: Role.allCases.map(\.rawValue)).map {
             "; did you mean \"\($0)\"?"
           } ?? ""
-        throw fail(path, "unknown role \"\(member.key)\"\(hint)")
+        throw fail(.unknownKey, path, "unknown role \"\(member.key)\"\(hint)")
       }
       guard let spec = member.value.object else {
-        throw fail(path, "must be an object like {\"fg\": \"white\", \"bold\": true}")
+        throw fail(.typeMismatch, path, "must be an object like {\"fg\": \"white\", \"bold\": true}")
       }
       var style = Style()
       for item in spec.members {
@@ -80,9 +82,9 @@ package enum ThemeLoader {
           if item.key == "fg" { style.foreground = color } else { style.background = color }
         default:
           guard let attribute = attributeNames[item.key] else {
-            throw fail(itemPath, "unknown key; expected fg, bg, bold, dim, italic, underline or reverse")
+            throw fail(.unknownKey, itemPath, "unknown key; expected fg, bg, bold, dim, italic, underline or reverse")
           }
-          guard let on = item.value.bool else { throw fail(itemPath, "must be true or false") }
+          guard let on = item.value.bool else { throw fail(.typeMismatch, itemPath, "must be true or false") }
           if on { style.attributes.insert(attribute) }
         }
       }
@@ -92,16 +94,16 @@ package enum ThemeLoader {
   }
 
   private static func color(
-    _ node: JSONNode, path: JSONPath, fail: (JSONPath, SafeText) -> UNTermError
+    _ node: JSONNode, path: JSONPath, fail: (LintCode, JSONPath, SafeText) -> UNTermError
   ) throws(UNTermError) -> Color {
     if let n = node.number {
       guard let i = n.integer, (0...255).contains(i) else {
-        throw fail(path, "a colour number must be 0–255")
+        throw fail(.invalidValue, path, "a colour number must be 0–255")
       }
       return i < 16 ? .ansi(UInt8(i)) : .indexed(UInt8(i))
     }
     guard let text = node.string else {
-      throw fail(path, "a colour is a name, a number 0–255 or \"#RRGGBB\"")
+      throw fail(.typeMismatch, path, "a colour is a name, a number 0–255 or \"#RRGGBB\"")
     }
     if text == "default" { return .terminalDefault }
     if let index = colorNames[text] { return .ansi(index) }
@@ -109,6 +111,6 @@ package enum ThemeLoader {
       return .rgb(UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF))
     }
     let hint = Suggestion.closest(to: text, in: colorNames.keys).map { "; did you mean \"\($0)\"?" } ?? ""
-    throw fail(path, "unknown colour \(OneLine.quote(text)); expected a name, 0–255 or #RRGGBB\(hint)")
+    throw fail(.invalidValue, path, "unknown colour \(OneLine.quote(text)); expected a name, 0–255 or #RRGGBB\(hint)")
   }
 }
