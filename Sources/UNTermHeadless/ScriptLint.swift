@@ -13,9 +13,7 @@ package enum ScriptLint {
         message: error.message)
     }
     let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
-    let rawLines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map {
-      String(String.UnicodeScalarView($0))
-    }
+    let rawLines = SessionScript.sourceLines(text)
     for line in script.lines {
       // The column of the line's argument, for the finding's position.
       func position(of argument: String) -> DiagnosticLocation {

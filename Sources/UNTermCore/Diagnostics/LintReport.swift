@@ -102,7 +102,9 @@ extension LintReport {
       }
       let file = paths.relative(d.file) ?? d.file
       let path: SafeText = d.location.path.components.isEmpty ? "" : " [\(d.pathText)]"
-      let identity = [file, d.code.rawValue, d.pathText, String(d.position.line), String(d.position.column), d.message.text]
+      let identity = [
+        file, d.code.rawValue, d.pathText, String(d.position.line), String(d.position.column), d.message.text,
+      ]
       return .object([
         ("description", .string((d.message.oneLine + path).text)),
         ("check_name", .string(d.code.rawValue)),

@@ -91,7 +91,10 @@ private struct XMLPropertyListParser {
 
   private mutating func advance(_ count: Int = 1) {
     for _ in 0..<count where index < scalars.count {
-      if scalars[index] == "\n" {
+      // A line ends at an LF, or a CR not followed by one (XML reads both as a line break).
+      if scalars[index] == "\n"
+        || (scalars[index] == "\r" && (index + 1 == scalars.count || scalars[index + 1] != "\n"))
+      {
         line += 1
         lineStart = index + 1
       }

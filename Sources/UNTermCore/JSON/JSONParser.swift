@@ -112,12 +112,18 @@ package struct JSONParser {
 
   private mutating func advance(to target: Int) {
     while offset < target && offset < bytes.count {
-      if bytes[offset] == 0x0A {
+      if endsLine(at: offset) {
         line += 1
         lineStart = offset + 1
       }
       offset += 1
     }
+  }
+
+  /// Whether the byte at `index` ends a line, as editors and SARIF count lines: an LF, or a CR
+  /// not followed by an LF (of a CR LF, the LF ends the line).
+  private func endsLine(at index: Int) -> Bool {
+    bytes[index] == 0x0A || (bytes[index] == 0x0D && (index + 1 >= bytes.count || bytes[index + 1] != 0x0A))
   }
 
   private func failure(_ kind: Failure.Kind, _ message: SafeText, _ path: JSONPath) -> Failure {
@@ -134,11 +140,14 @@ package struct JSONParser {
   private mutating func skipWhitespace() {
     while offset < bytes.count {
       switch bytes[offset] {
-      case 0x20, 0x09, 0x0D: offset += 1
-      case 0x0A:
+      case 0x20, 0x09: offset += 1
+      case 0x0A, 0x0D:
+        let ends = endsLine(at: offset)
         offset += 1
-        line += 1
-        lineStart = offset
+        if ends {
+          line += 1
+          lineStart = offset
+        }
       default: return
       }
     }

@@ -60,7 +60,7 @@ package struct ScriptArguments: Sendable {
 
   /// The column just after the line's last token, where a missing argument is reported.
   var endColumn: Int {
-    tokens.last.map { $0.column + $0.text.count + ($0.quoted ? 2 : 0) } ?? 1
+    tokens.last?.endColumn ?? 1
   }
 
   /// The next argument; `expected` says what it should be when it is missing.

@@ -94,19 +94,35 @@ package struct SessionScript: Sendable {
     return script
   }
 
+  /// A script's lines, as editors count them: a line ends at LF, CR LF or a lone CR, and a
+  /// byte-order mark before the first is no part of it. Line N of a finding is element N - 1.
+  package static func sourceLines(_ text: String) -> [String] {
+    var lines: [String] = []
+    var current = String.UnicodeScalarView()
+    var afterCR = false
+    for scalar in text.unicodeScalars {
+      defer { afterCR = scalar == "\r" }
+      if scalar == "\n" && afterCR { continue }
+      if scalar == "\n" || scalar == "\r" {
+        lines.append(String(current))
+        current = String.UnicodeScalarView()
+      } else {
+        current.append(scalar)
+      }
+    }
+    lines.append(String(current))
+    if lines[0].unicodeScalars.first == "\u{FEFF}" { lines[0].unicodeScalars.removeFirst() }
+    return lines
+  }
+
   /// Parses a whole script, reading on past a line with an error: the lines that parse, and
   /// every error, one per bad line (what `lint` reports in one pass).
   package static func parseAll(_ text: String, file: String) -> (script: SessionScript, errors: [ParseError]) {
     var lines: [Line] = []
     var errors: [ParseError] = []
     var number = 0
-    // Split on scalars: "\r\n" is one Character in Swift, so a Character split would miss it.
-    for raw in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
+    for line in sourceLines(text) {
       number += 1
-      var scalars = String.UnicodeScalarView(raw)
-      if scalars.last == "\r" { scalars.removeLast() }
-      var line = String(scalars)
-      if number == 1, line.hasPrefix("\u{FEFF}") { line.removeFirst() }
       do throws(ParseError) {
         let tokens = try Tokenizer.tokens(line, file: file, line: number)
         guard !tokens.isEmpty else { continue }
@@ -127,7 +143,10 @@ package struct SessionScript: Sendable {
   package struct Token: Sendable, Equatable {
     package var text: String
     package var quoted: Bool
+    /// Where the token starts, and the column just after it (its closing quote included).
+    /// Columns count Unicode scalars, as in every other kind of file.
     package var column: Int
+    package var endColumn: Int
   }
 
   /// Finds the declaration a line's leading words name (the longest match: `expect screen not`
@@ -203,7 +222,9 @@ package struct SessionScript: Sendable {
   package enum Tokenizer {
     package static func tokens(_ line: String, file: String, line number: Int) throws(ParseError) -> [Token] {
       var tokens: [Token] = []
-      let chars = Array(line)
+      // Scalars, not Characters: columns count scalars, and a quote followed by a combining
+      // mark is still a quote.
+      let chars = Array(line.unicodeScalars)
       var i = 0
       while i < chars.count {
         let c = chars[i]
@@ -214,7 +235,7 @@ package struct SessionScript: Sendable {
         if c == "#" { break }
         let column = i + 1
         if c == "\"" {
-          var text = ""
+          var text = String.UnicodeScalarView()
           i += 1
           var closed = false
           while i < chars.count {
@@ -225,8 +246,7 @@ package struct SessionScript: Sendable {
                   file: file, line: number, column: i + 1, message: "unfinished escape at the end of the line")
               }
               switch chars[i + 1] {
-              case "\"": text.append("\"")
-              case "\\": text.append("\\")
+              case "\"", "\\": text.append(chars[i + 1])
               case "n": text.append("\n")
               default:
                 throw ParseError(
@@ -252,9 +272,9 @@ package struct SessionScript: Sendable {
             throw ParseError(
               file: file, line: number, column: i + 1, message: "expected a space after the closing quote")
           }
-          tokens.append(Token(text: text, quoted: true, column: column))
+          tokens.append(Token(text: String(text), quoted: true, column: column, endColumn: i + 1))
         } else {
-          var text = ""
+          var text = String.UnicodeScalarView()
           while i < chars.count, chars[i] != " ", chars[i] != "\t" {
             if chars[i] == "\"" {
               throw ParseError(
@@ -264,7 +284,7 @@ package struct SessionScript: Sendable {
             text.append(chars[i])
             i += 1
           }
-          tokens.append(Token(text: text, quoted: false, column: column))
+          tokens.append(Token(text: String(text), quoted: false, column: column, endColumn: i + 1))
         }
       }
       return tokens
