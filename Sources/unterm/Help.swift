@@ -38,7 +38,7 @@ enum Help {
 
     Exit codes: 0 success · 1 lint error, failed expectation, or no session for push ·
     2 usage error · 65 invalid input data (log: a damaged line) · 66 missing or unreadable file ·
-    70 internal error · 73 an output file cannot be written (sheet --out) ·
+    70 internal error · 73 an output file cannot be written (sheet --out, run --junit) ·
     74 a response could not be written or synced to --log
     """
   }
@@ -113,9 +113,14 @@ extension Help {
     stderr naming the file, the reason and the response lost. Damage found in an existing log is
     reported on stderr before anything is appended; new records go after it.
 
+    With --junit FILE, a JUnit XML report for test-report tools: one testsuite, a testcase a
+    script (name, file, seconds of real time), a failure with the expected/actual report for a
+    failed expectation, an error for a script that could not run, skipped for one not run, and
+    the final screen as system-out. It is written even when scripts fail, whole or not at all.
+
     Exit codes: 0 every expectation held · 1 one failed (a report follows) ·
     65 a script has a syntax error (nothing runs) or a file it loads is invalid · 66 a file is missing ·
-    74 a response could not be written or synced to --log
+    73 the --junit report cannot be written · 74 a response could not be written or synced to --log
 
     \(options(for: .run))
     """

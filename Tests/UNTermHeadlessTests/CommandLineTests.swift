@@ -66,7 +66,8 @@ struct CommandLineTests {
     let path = try write(#"{"aps":{"alert":{"title":42}}}"#)
     let result = try unterm(["render", path])
     #expect(result.status == 65)
-    #expect(result.stderr == "\(path):aps.alert.title: error: must be a string, not a number\n")
+    // At the key, as lint's finding: line 1, column 18, the JSON path after the message.
+    #expect(result.stderr == "\(path):1:18: error: must be a string, not a number [aps.alert.title]\n")
   }
 
   @Test func syntaxErrorNamesLineAndColumn() throws {
@@ -194,7 +195,7 @@ struct CommandLineTests {
     let log = dir.appendingPathComponent("log.jsonl").path
     let result = try unterm(["run", "--log", log, script.path])
     #expect(result.status == 1)
-    #expect(result.stdout.contains("s.session:8: expect badge 99"))
+    #expect(result.stdout.contains("s.session:8:1: expect badge 99"))
     let logged = String(decoding: try Data(contentsOf: URL(fileURLWithPath: log)), as: UTF8.self)
     #expect(logged.contains(#""actionIdentifier":"reply","userText":"আমি আসছি","requestIdentifier":"req-1""#))
   }
@@ -208,7 +209,7 @@ struct CommandLineTests {
     #expect(result.status == 66)
     #expect(result.stderr == "\(dir.path)/nowhere.json: error: no such file\n")
     #expect(result.stdout.contains("recorded snapshot \(dir.path)/first-look.txt"))
-    #expect(result.stdout.contains("s.session:3: push nowhere.json"))
+    #expect(result.stdout.contains("s.session:3:1: push nowhere.json"))
 
     // Under CI a missing snapshot is the failure: recorded, with a report on stdout, stderr empty.
     let other = try Fixtures.temporaryDirectory().appendingPathComponent("t.session")
@@ -217,7 +218,7 @@ struct CommandLineTests {
     #expect(missing.status == 1)
     #expect(missing.stderr == "")
     #expect(missing.stdout.contains("recorded snapshot"))
-    #expect(missing.stdout.contains("t.session:2: snapshot first-look"))
+    #expect(missing.stdout.contains("t.session:2:1: snapshot first-look"))
   }
 
   /// A log that cannot be opened is an error on stderr too, not only in the report.

@@ -40,7 +40,7 @@ struct FullDiskTests {
       result.stderr
         == "\(log): error: writing the log failed: No space left on device; the response \"reply\" \"আমি আসছি\" to req-1 is not recorded\n"
     )
-    #expect(result.stdout.hasPrefix("✗ \(first)\n\(first):6: send\n"))
+    #expect(result.stdout.hasPrefix("✗ \(first)\n\(first):6:1: send\n"))
     #expect(result.stdout.contains("  lost response: reply \"আমি আসছি\" — req-1 (not in the log)"))
     // The report's screen shows the response as not recorded and the log as failing.
     #expect(result.stdout.contains("  ✗ reply · req-1  "))

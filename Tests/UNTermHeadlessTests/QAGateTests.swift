@@ -81,7 +81,8 @@ struct QAGateTests {
     let broken = try write(#"{"aps":{"alert":"hi","badge":"three"}}"#, "broken.json", in: dir)
     let invalid = try unterm([broken])
     #expect(invalid.status == 65, "\(invalid.stderr)")
-    #expect(invalid.stderr.hasPrefix("\(broken):aps.badge: error:"), "\(invalid.stderr)")
+    #expect(invalid.stderr.hasPrefix("\(broken):1:22: error:"), "\(invalid.stderr)")
+    #expect(invalid.stderr.hasSuffix(" [aps.badge]\n"), "\(invalid.stderr)")
     // With every file in place, the terminal is what is missing.
     let fine = try unterm([payload])
     #expect(fine.status == 1)

@@ -23,16 +23,27 @@ struct ThemeTests {
     }
   }
 
+  /// Each error names the line and column (of the key for an unknown key or a wrong type, of
+  /// the value for a value not allowed) and ends with the JSON path.
   @Test(arguments: [
     (
       #"{"roles":{"titel":{"bold":true}}}"#,
-      "t.json:roles.titel: error: unknown role \"titel\"; did you mean \"title\"?"
+      "t.json:1:11: error: unknown role \"titel\"; did you mean \"title\"? [roles.titel]"
     ),
-    (#"{"roles":{"title":{"fg":"purpel"}}}"#, "t.json:roles.title.fg: error: unknown colour \"purpel\""),
-    (#"{"roles":{"title":{"fg":300}}}"#, "t.json:roles.title.fg: error: a colour number must be 0–255"),
-    (#"{"roles":{"title":{"blink":true}}}"#, "t.json:roles.title.blink: error: unknown key"),
-    (#"{"roles":{"title":{"bold":"yes"}}}"#, "t.json:roles.title.bold: error: must be true or false"),
-    (#"{"colours":{}}"#, "t.json:colours: error: unknown key"),
+    (
+      #"{"roles":{"title":{"fg":"purpel"}}}"#,
+      "t.json:1:25: error: unknown colour \"purpel\"; expected a name, 0–255 or #RRGGBB [roles.title.fg]"
+    ),
+    (#"{"roles":{"title":{"fg":300}}}"#, "t.json:1:25: error: a colour number must be 0–255 [roles.title.fg]"),
+    (
+      #"{"roles":{"title":{"blink":true}}}"#,
+      "t.json:1:20: error: unknown key; expected fg, bg, bold, dim, italic, underline or reverse [roles.title.blink]"
+    ),
+    (#"{"roles":{"title":{"bold":"yes"}}}"#, "t.json:1:20: error: must be true or false [roles.title.bold]"),
+    (
+      #"{"colours":{}}"#,
+      "t.json:1:2: error: unknown key; a theme has \"name\", \"description\" and \"roles\" [colours]"
+    ),
     ("{", "t.json:1:2: error:"),
   ])
   func badThemesGiveOneLineNamingTheKey(json: String, message: String) {
