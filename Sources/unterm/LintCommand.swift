@@ -130,7 +130,16 @@ enum LintCommand {
       payloads.append(payload)
     }
     for (file, bytes) in inputs.scripts {
-      report.diagnostics += ScriptLint.check(String(decoding: bytes, as: UTF8.self), file: file)
+      // As run refuses it: at its first invalid sequence, and nothing else is read.
+      guard let text = String(validating: bytes, as: UTF8.self) else {
+        let problem = UTF8Validation.firstProblem(in: bytes)
+        report.diagnostics.append(
+          Diagnostic(
+            file: file, location: problem.map { .position($0.position) } ?? .file, code: .invalidUTF8,
+            message: "\(problem?.message ?? "invalid UTF-8"); a script is UTF-8 text"))
+        continue
+      }
+      report.diagnostics += ScriptLint.check(text, file: file)
     }
     if options.theme != "default" {
       var themes = ThemeCatalog()

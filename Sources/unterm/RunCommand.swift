@@ -38,7 +38,10 @@ enum RunCommand {
       do throws(UNTermError) {
         let bytes = try InputFile.read(file, limit: 4 * 1024 * 1024)
         guard let text = String(validating: bytes, as: UTF8.self) else {
-          throw UNTermError(.dataError, file: file, at: .file, "the script is not valid UTF-8")
+          let problem = UTF8Validation.firstProblem(in: bytes)
+          throw UNTermError(
+            .dataError, file: file, at: problem.map { .position($0.position) } ?? .file,
+            "\(problem?.message ?? "invalid UTF-8"); a script is UTF-8 text")
         }
         scripts.append(try parseScript(text, file: file))
         junit?.cases.append(JUnitReport.Case(file: file, outcome: .skipped("not run")))

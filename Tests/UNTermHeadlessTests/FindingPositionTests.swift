@@ -267,6 +267,28 @@ struct FindingPositionTests {
     #expect(run.stderr == "cr/s.session:3:1: error: unknown command \"wiat\"; did you mean 'wait'?\n")
   }
 
+  /// A file that is not UTF-8 is refused at its first bad byte, whatever kind of file it is,
+  /// by lint and by run alike: counted in scalars after a byte-order mark, Bengali and a CR LF.
+  @Test func invalidUTF8IsFoundAtItsFirstBadByte() throws {
+    func bytes(_ text: String, then bad: [UInt8], _ rest: String) -> Data {
+      Data(text.utf8) + Data(bad) + Data(rest.utf8)
+    }
+    let bom = "\u{FEFF}"
+    try bytes(bom + "{\r\n  \"aps\": {\"alert\": \"ক্ষ", then: [0xC3, 0x28], "\"}\r\n}\r\n")
+      .write(to: dir.appendingPathComponent("p.json"))
+    try bytes(bom + "size 40x10\r\ntype \"ক্ষ", then: [0xFF], "\"\r\n").write(to: dir.appendingPathComponent("s.session"))
+    try bytes("<plist>\r\n<dict>\r\n  <key>ক্ষ", then: [0xE0, 0x41], "</key>\r\n</dict>\r\n</plist>\r\n")
+      .write(to: dir.appendingPathComponent("i.plist"))
+    #expect(
+      try places(["--extension", "i.plist", "p.json", "s.session"]) == [
+        // `  "aps": {"alert": "` is 20 scalars and ক্ষ three more; `type "` 6; `  <key>` 7.
+        "p.json:2:24 invalid-utf8 [$]", "s.session:2:10 invalid-utf8 [$]", "i.plist:3:11 invalid-plist [$]",
+      ])
+    let run = try unterm(["run", "s.session"])
+    #expect(run.status == 65)
+    #expect(run.stderr == "s.session:2:10: error: invalid UTF-8 sequence at byte 0xFF; a script is UTF-8 text\n")
+  }
+
   /// Script columns count scalars as JSON's do: a Bengali conjunct is five, not one.
   @Test func scriptColumnsCountScalars() throws {
     try write(

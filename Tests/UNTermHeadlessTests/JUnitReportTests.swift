@@ -173,6 +173,33 @@ struct JUnitReportTests {
     #expect(shape.cases[1].message == "broken.session:1:1: error: unknown command \"wiat\"; did you mean 'wait'?")
   }
 
+  /// Script names are untrusted too: controls, bidi overrides, XML's own markup and a CDATA end
+  /// in a file name, a folder and a missing payload's name all arrive as well-formed XML, with
+  /// the sanitizer's placeholders where the controls were.
+  @Test func hostileScriptNamesMakeWellFormedXML() throws {
+    let markup = #"a&b<c>"d'e]]>f&amp;"#
+    let folder = dir.appendingPathComponent(markup)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let hostile = Hostile.fileName(".session")
+    try write(hostile, "push \(Fixtures.samples.path)/message.json\nexpect badge 7\n")
+    try Data("push \(Hostile.script)\n".utf8).write(to: folder.appendingPathComponent(markup + ".session"))
+    try FileManager.default.createDirectory(at: dir.appendingPathComponent("out"), withIntermediateDirectories: true)
+    let result = try run([hostile, "\(markup)/\(markup).session"])
+    #expect(result.status == 66, "\(result.stderr)")
+    let data = try #require(result.report)
+    expectNoControls(String(decoding: data, as: UTF8.self), "the JUnit report")
+    let shape = try JUnitShape(data)
+    #expect(shape.problems.isEmpty, "\(shape.problems)")
+    #expect(shape.cases.map(\.outcome) == ["failure", "error"])
+    #expect(shape.cases.map(\.name) == [SafeText(sanitizing: hostile).text, markup + ".session"])
+    #expect(shape.cases.map(\.file) == [SafeText(sanitizing: hostile).text, "\(markup)/\(markup).session"])
+    #expect(shape.cases[1].classname == markup)
+    #expect(shape.cases[0].message?.hasPrefix(SafeText(sanitizing: hostile).text + ":2:1: expected badge 7") == true)
+    // The missing payload's hostile name, in the error's message and text.
+    #expect(shape.cases[1].message?.contains(Hostile.witness) == true, "\(shape.cases[1].message ?? "")")
+    #expect(shape.cases[1].text.contains("␛[2J"), "\(shape.cases[1].text)")
+  }
+
   /// Like `sheet --out`: a report that cannot be written is exit 73, and no half file is left.
   @Test func aReportThatCannotBeWrittenIsExit73AndLeavesNothing() throws {
     let result = try run(["pass.session"])

@@ -23,9 +23,10 @@ package enum PropertyListReader {
     let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
     guard first == UInt8(ascii: "<") else { return try foundation(bytes) }
     guard let text = String(validating: body, as: UTF8.self) else {
+      let problem = UTF8Validation.firstProblem(in: body)
       throw Failure(
-        code: .invalidPlist, message: "the property list is not valid UTF-8",
-        position: SourcePosition(line: 1, column: 1))
+        code: .invalidPlist, message: "the property list is not valid UTF-8: \(problem?.message ?? "")",
+        position: problem?.position ?? SourcePosition(line: 1, column: 1))
     }
     var parser = XMLPropertyListParser(Array(text.unicodeScalars))
     return try parser.document()
