@@ -252,4 +252,27 @@ struct LintFormatTests {
     // The same findings give the same fingerprints.
     #expect(try corpus.lint(["--format", "codeclimate"]).stdout == result.stdout)
   }
+
+  /// A line added above a finding moves it but leaves it the same finding for GitLab; two
+  /// findings alike but for their lines still get two fingerprints.
+  @Test func codeClimateFingerprintsDoNotDependOnTheLine() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    func fingerprints(_ script: String) throws -> [String: Int] {
+      try Data(script.utf8).write(to: dir.appendingPathComponent("s.session"))
+      let result = try Fixtures.run(
+        Fixtures.unterm, ["lint", "--format", "codeclimate", "s.session"], directory: dir.path)
+      let items = try #require(try JSONParser.parse(Array(result.stdout.utf8)).array)
+      var out: [String: Int] = [:]
+      for item in items {
+        let o = try #require(item.object)
+        out[try #require(o["fingerprint"]?.string)] = o["location"]?.object?["lines"]?.object?["begin"]?.number?.integer
+      }
+      return out
+    }
+    let before = try fingerprints("push gone.json\npush gone.json\n")
+    #expect(before.count == 2)
+    let after = try fingerprints("size 40x10\n\npush gone.json\npush gone.json\n")
+    #expect(Set(after.keys) == Set(before.keys))
+    #expect(Set(after.values) == [3, 4])
+  }
 }

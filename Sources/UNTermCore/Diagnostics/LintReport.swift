@@ -88,11 +88,14 @@ extension LintReport {
 extension LintReport {
   /// The findings as a GitLab code-quality report: a JSON array of Code Climate issues, each
   /// with its description, the code as `check_name`, a fingerprint (the same finding gets the
-  /// same one in every run, so GitLab can tell new findings from old), a severity (`major` for an
+  /// same one in every run, so GitLab can tell new findings from old: it is made of the file,
+  /// the code, the JSON path and the message, not the line, so a line added above a finding
+  /// does not make it new; the second of two such findings counts as a part), a severity (`major` for an
   /// error, `minor` for a warning, `info` for a note) and the file (relative to the working
   /// directory) and line (Code Climate's locations are lines or positions, not both; GitLab
   /// shows the line).
   package func codeClimate(paths: ArtifactPaths) -> SafeText {
+    var seen: [[String]: Int] = [:]
     let items: [JSONWriter.Value] = diagnostics.map { d in
       let severity: String
       switch d.severity {
@@ -102,9 +105,10 @@ extension LintReport {
       }
       let file = paths.relative(d.file) ?? d.file
       let path: SafeText = d.location.path.components.isEmpty ? "" : " [\(d.pathText)]"
-      let identity = [
-        file, d.code.rawValue, d.pathText, String(d.position.line), String(d.position.column), d.message.text,
-      ]
+      var identity = [file, d.code.rawValue, d.pathText, d.message.text]
+      let occurrence = seen[identity, default: 0]
+      seen[identity] = occurrence + 1
+      if occurrence > 0 { identity.append(String(occurrence)) }
       return .object([
         ("description", .string((d.message.oneLine + path).text)),
         ("check_name", .string(d.code.rawValue)),
