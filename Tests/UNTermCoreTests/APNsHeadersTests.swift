@@ -117,7 +117,12 @@ struct APNsHeadersTests {
     // The option replaces the file's value, and a problem with it is the option's.
     #expect(!analyze(json, headers: [.priority: "5"]).diagnostics.contains { $0.code == .badPriority })
     let option = analyze(#"{"aps":{"alert":"x"}}"#, headers: [.priority: "11"])
-    #expect(option.diagnostics.first?.formatted.hasPrefix(#"p.json:$: error[bad-priority]: --priority "11": "#) == true)
+    // An option has no place in the file: the whole document, 1:1 and path $.
+    #expect(
+      option.diagnostics.first?.formatted.hasPrefix(#"p.json:1:1: error[bad-priority]: --priority "11": "#) == true)
+    #expect(option.diagnostics.first?.formatted.hasSuffix(" [$]") == true)
+    // The file's headers: an unknown one at its key, a bad value at the value.
+    #expect(payload.diagnostics.map(\.position.description) == ["1:38", "1:57", "1:34"])
     #expect(codes(analyze(#"{"apns-headers":[],"aps":{"alert":"x"}}"#)) == ["type-mismatch"])
   }
 

@@ -63,6 +63,22 @@ struct FindingPositionTests {
     // characters before the value put -1 at column 38.
     try write("b.json", #"{"aps":{"alert":"ক্ষমা 😀 漢字","badge":-1}}"#)
     #expect(try places(["b.json"]) == ["b.json:1:38 invalid-value [aps.badge]"])
+    // The APNs request headers a payload file carries: an unknown one at its key, a bad value at
+    // the value.
+    try write(
+      "h.json",
+      """
+      {
+        "aps": {"alert": "x"},
+        "apns-headers": {"apns-priority": "7", "apns-pushtype": "alert", "apns-topic": "a b"}
+      }
+
+      """)
+    #expect(
+      try places(["h.json"]) == [
+        "h.json:3:42 unknown-apns-header [apns-headers.apns-pushtype]",
+        "h.json:3:37 bad-priority [apns-headers.apns-priority]", "h.json:3:82 bad-topic [apns-headers.apns-topic]",
+      ])
     // Urdu counts the same way: eleven scalars (two words and a space, and a space) put -1 at 39.
     try write("u.json", #"{"aps":{"alert":"آپ کا پیغام","badge":-1}}"#)
     #expect(try places(["u.json"]) == ["u.json:1:39 invalid-value [aps.badge]"])

@@ -241,12 +241,13 @@ struct ModesEndToEndTests {
     #expect(late.status == 0, "a warning, not an error")
     #expect(
       late.stdout.contains(
-        "late.json:apns-headers.apns-expiration: warning[expired-push]: the push expired at 2026-01-01T00:00:00Z"))
+        "late.json:1:36: warning[expired-push]: the push expired at 2026-01-01T00:00:00Z"))
+    #expect(late.stdout.hasSuffix(" [apns-headers.apns-expiration]\n"), "\(late.stdout)")
     let option = try Fixtures.run(
       Fixtures.unterm, ["lint", "--expiration", "1000", dir.appendingPathComponent("plain.json").path])
     #expect(
       option.stdout.contains(
-        #"plain.json:$: warning[expired-push]: --expiration "1000": the push expired at 1970-01-01T00:16:40Z"#),
+        #"plain.json:1:1: warning[expired-push]: --expiration "1000": the push expired at 1970-01-01T00:16:40Z"#),
       "\(option.stdout)")
   }
 

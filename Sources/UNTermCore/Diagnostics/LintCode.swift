@@ -300,48 +300,48 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
       return Info(
         .error, "apns-push-type is not a push type APNs knows.",
         "The types are alert, background, location, voip, complication, fileprovider, mdm, liveactivity and pushtotalk.",
-        apns: .invalidPushType)
+        apns: .invalidPushType, anchor: .value)
     case .pushTypeMismatch:
       return Info(
         .error,
         "apns-push-type does not match the payload: a background push with an alert, sound or badge, or an alert push with only content-available.",
         "Apple: the header must accurately reflect the contents of the payload; on a mismatch APNs may return an error, delay the notification or drop it. Background pushes carry only content-available.",
-        apns: .invalidPushType)
+        apns: .invalidPushType, anchor: .value)
     case .pushTypeNotShown:
       return Info(
         .note, "The push type is not one the notification center shows.",
-        "voip, location, complication, fileprovider, mdm, liveactivity and pushtotalk pushes go to the app's frameworks (PushKit, Core Location, ActivityKit…), not to the notification center; UNTerm shows nothing for them."
-      )
+        "voip, location, complication, fileprovider, mdm, liveactivity and pushtotalk pushes go to the app's frameworks (PushKit, Core Location, ActivityKit…), not to the notification center; UNTerm shows nothing for them.",
+        anchor: .value)
     case .badPriority:
       return Info(
         .error, "apns-priority is not 10, 5 or 1, or is 10 (the default) for a background push.",
         "Background pushes, and pushes with only content-available, must use priority 5 (or 1): Apple calls priority 10 an error for them.",
-        apns: .badPriority)
+        apns: .badPriority, anchor: .value)
     case .badCollapseID:
       return Info(
         .error, "apns-collapse-id is longer than 64 bytes.",
         "The collapse identifier merges notifications: one with the same identifier replaces the delivered one. APNs takes at most 64 bytes of UTF-8.",
-        apns: .badCollapseId)
+        apns: .badCollapseId, anchor: .value)
     case .badExpiration:
       return Info(
         .error, "apns-expiration is not a UNIX time in whole seconds.",
         "The expiration is the UTC date, in seconds since 1970, after which APNs discards the push; 0 delivers once, at once, and is never stored.",
-        apns: .badExpirationDate)
+        apns: .badExpirationDate, anchor: .value)
     case .expiredPush:
       return Info(
         .warning, "The push's apns-expiration has passed: APNs discards it and the device never shows it.",
-        "lint compares with the current time, a session with its own clock (a script's virtual one); UNTerm does not deliver an expired push."
-      )
+        "lint compares with the current time, a session with its own clock (a script's virtual one); UNTerm does not deliver an expired push.",
+        anchor: .value)
     case .badTopic:
       return Info(
         .error, "apns-topic is not a bundle identifier, or lacks the suffix its push type needs.",
         "The topic is the app's bundle identifier; VoIP pushes add .voip, Live Activities .push-type.liveactivity, location pushes .location-query and so on.",
-        apns: .badTopic)
+        apns: .badTopic, anchor: .value)
     case .topicMismatch:
       return Info(
         .error, "apns-topic names another app than the payload's Simulator Target Bundle.",
         "A device token belongs to one app: APNs refuses a topic that is not that app's.",
-        apns: .deviceTokenNotForTopic)
+        apns: .deviceTokenNotForTopic, anchor: .value)
     case .attachmentWithoutMutableContent:
       return Info(
         .warning, "An attachment URL is given but aps.mutable-content is not 1.",

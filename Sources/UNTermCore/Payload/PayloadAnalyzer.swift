@@ -50,7 +50,8 @@ package enum PayloadAnalyzer {
     }
     // The payload as sent: the file, less its apns-headers object.
     var sent = bytes
-    var headerSink = DiagnosticSink(file: file)
+    // Its findings point into the document, as every other finding does.
+    var headerSink = DiagnosticSink(file: file, document: parsed)
     var fileHeaders = APNsHeaders()
     if let root = parsed?.object, let node = root[APNsRules.headersKey] {
       if let spans = JSONMemberSpans(bytes) { sent = spans.removing([APNsRules.headersKey], from: bytes) }
