@@ -28,7 +28,7 @@ extension CenterState {
   package struct FileProblem: Hashable, Sendable {
     /// The file as the command line names it.
     package var file: String
-    /// Where: `FILE:LINE:COL`, `FILE:JSON.PATH`, or the file alone.
+    /// Where: `FILE:LINE:COL`, or the file alone (the JSON path ends the message).
     package var place: String
     /// What is wrong, one line.
     package var message: String
