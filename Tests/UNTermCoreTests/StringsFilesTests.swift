@@ -71,14 +71,14 @@ struct StringsFilesTests {
     #expect(entries.isEmpty)
     #expect(findings.count == 1)
     #expect(findings.first?.severity == .error)
-    #expect(findings.first?.pathText == place)
+    #expect(findings.first?.position.description == place)
     #expect(findings.first?.message.text == message)
   }
 
   @Test func invalidEncodingsAreRefusedWithTheirPlace() {
     let (_, bad) = parse([0x22, 0x41, 0x22, 0x0A, 0x3D, 0xC3, 0x28])
     #expect(bad.first?.message == "invalid UTF-8")
-    #expect(bad.first?.pathText == "2:2")
+    #expect(bad.first?.position.description == "2:2")
     let (_, utf16) = parse([0x22, 0x00, 0x41, 0x00])
     #expect(utf16.first?.message.contains("UTF-16 without a byte-order mark") == true)
     let (_, nul) = parse(Array("\"A\" = \"x\0\";".utf8))
@@ -89,7 +89,7 @@ struct StringsFilesTests {
     let (entries, findings) = parse("\"A\" = \"first\";\n\"A\" = \"second\";\n")
     #expect(entries.count == 2)
     #expect(findings.map(\.code) == [.duplicateStringKey])
-    #expect(findings.first?.pathText == "2:1")
+    #expect(findings.first?.position.description == "2:1")
   }
 }
 

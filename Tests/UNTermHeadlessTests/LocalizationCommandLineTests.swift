@@ -65,18 +65,22 @@ struct LocalizationCommandLineTests {
     let lines = result.stdout.split(separator: "\n").map(String.init)
     #expect(
       lines.contains {
-        $0.hasPrefix("\(payload):aps.alert.title-loc-args: warning[loc-args-kind-mismatch]:")
+        $0.hasPrefix("\(payload):1:") && $0.contains(": warning[loc-args-kind-mismatch]:")
+          && $0.hasSuffix(" [aps.alert.title-loc-args]")
           && $0.contains("%d takes a number but argument 2 is \"three\"")
       })
     #expect(
       lines.contains {
-        $0.hasPrefix("\(payload):aps.alert.title-loc-args: warning[loc-args-mismatch]:")
+        $0.hasPrefix("\(payload):1:") && $0.contains(": warning[loc-args-mismatch]:")
+          && $0.hasSuffix(" [aps.alert.title-loc-args]")
           && $0.contains("in the fr strings") && $0.contains("does not use argument 2")
       })
     #expect(
       lines.contains {
-        $0
-          == "\(payload):aps.alert.loc-key: warning[missing-localization]: loc-key \"BODY\" is not in the fr strings; on a device in fr, iOS shows the key itself"
+        $0.hasPrefix("\(payload):1:")
+          && $0.hasSuffix(
+            ": warning[missing-localization]: loc-key \"BODY\" is not in the fr strings; on a device in fr, iOS shows the key itself [aps.alert.loc-key]"
+          )
       })
     #expect(!result.stdout.contains("localization-key"), "with the strings given, the note about keys is gone")
     // The same strings in JSON.
