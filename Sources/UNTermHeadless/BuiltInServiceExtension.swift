@@ -64,7 +64,8 @@ package final class BuiltInServiceExtension: UNNotificationServiceExtension, @un
           confinedTo: downloaded ? downloads : mediaDirectory, widenedBy: downloaded ? nil : mediaDirectoryOption)
         let attachment = try UNNotificationAttachment(identifier: "media", url: url, options: options, checker: checker)
         content.attachments = [attachment]
-        trace("\(id): attached \(attachment.format.displayName) (\(attachment.byteCount) bytes) from \(key)")
+        let mismatch = attachment.contentMismatch.map { " — \($0)" } ?? ""
+        trace("\(id): attached \(attachment.format.displayName) (\(attachment.byteCount) bytes) from \(key)\(mismatch)")
       } catch let error as UNError {
         trace("\(id): attachment rejected — \(error.description); shown without it")
       } catch {

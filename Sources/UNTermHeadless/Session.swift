@@ -125,9 +125,17 @@ package final class Session: @unchecked Sendable {
   /// decode). They stay in the content, as on iOS, where an attachment is checked for its type
   /// and size only; the card shows a one-line placeholder with the reason where the image would be.
   private func noteUnavailableAttachments(of request: UNNotificationRequest) {
-    guard let images = renderer.images as? any AttachmentValidating else { return }
+    let images = renderer.images as? any AttachmentValidating
     for attachment in request.content.attachments {
-      guard let problem = images.problem(with: attachment) else { continue }
+      if attachment.format.kind != .image, let mismatch = attachment.contentMismatch {
+        // Not drawn anyway; still said, as iOS would attach it as its name's type.
+        let text =
+          "\(request.identifier): attachment \(OneLine.flatten(attachment.url.lastPathComponent)) — \(mismatch); attached as \(attachment.format.displayName) all the same"
+        traceOutput?(TraceLine(text))
+        send(.notice(.warning, text))
+        continue
+      }
+      guard let problem = images?.problem(with: attachment) else { continue }
       let text =
         "\(request.identifier): attachment \(OneLine.flatten(attachment.url.lastPathComponent)) cannot be shown — \(problem); the card says so where the image would be"
       traceOutput?(TraceLine(text))

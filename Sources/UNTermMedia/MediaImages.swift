@@ -148,6 +148,10 @@ package final class MediaImages: ImageProvider {
       let kind = attachment.format.kind == .movie ? "movie frames are" : "audio has no picture and is"
       return .failure(MediaError(.notAnImage, "\(attachment.format.displayName) \(kind) not decoded"))
     }
+    // iOS types an attachment by its name or hint; content of another type is unreadable.
+    if let mismatch = image.attachment?.contentMismatch {
+      return .failure(MediaError(.unsupported, mismatch))
+    }
     let path: String
     if let given = image.path {
       path = given

@@ -20,7 +20,10 @@ public let UNNotificationAttachmentOptionsThumbnailTimeKey =
 ///
 /// As on iOS the initializer checks that the URL is a local file, that its type is supported
 /// and that its size is within the limit for that type; unlike iOS, UNTerm leaves the file
-/// where it is instead of moving it into a data store.
+/// where it is instead of moving it into a data store. The type comes from the type hint
+/// (`UNNotificationAttachmentOptionsTypeHintKey`) or else the file name's extension, as iOS
+/// types it; the bytes decide nothing. Content that does not match its type is still
+/// attached: `contentMismatch` says why, and an image then shows as unreadable.
 open class UNNotificationAttachment: NSObject, NSCopying, @unchecked Sendable {
   /// The attachment's identifier; generated when an empty one was given.
   public let identifier: String
@@ -29,8 +32,13 @@ open class UNNotificationAttachment: NSObject, NSCopying, @unchecked Sendable {
   /// The file's type as a UTI, such as `public.png`.
   public let type: String
 
-  /// What the file holds, found from its first bytes.
+  /// The file's type: from the type hint, else from the file name's extension.
   package let format: UNAttachmentFormat
+  /// What the file's first bytes show it holds, when they match a supported format.
+  package let contentFormat: UNAttachmentFormat?
+  /// Why the content does not match `format` (the diagnostic `--trace` and lint give), or
+  /// `nil` when it does. An image attachment with a mismatch shows as unreadable.
+  package let contentMismatch: String?
   /// The file's size in bytes when it was attached.
   package let byteCount: Int
   /// Whether the thumbnail is hidden.
@@ -43,8 +51,9 @@ open class UNNotificationAttachment: NSObject, NSCopying, @unchecked Sendable {
   /// Creates an attachment for a local file.
   ///
   /// - Throws: `UNError` with `attachmentInvalidURL` for a non-file URL or a missing file,
-  ///   `attachmentUnrecognizedType` when the content is not a supported type, and
-  ///   `attachmentInvalidFileSize` when it is empty or over its type's limit.
+  ///   `attachmentUnrecognizedType` when neither the type hint nor the file name's extension
+  ///   names a supported type, and `attachmentInvalidFileSize` when the file is empty or over
+  ///   its type's limit.
   public convenience init(
     identifier: String, url: URL, options: [AnyHashable: Any]? = nil
   ) throws {
@@ -59,6 +68,8 @@ open class UNNotificationAttachment: NSObject, NSCopying, @unchecked Sendable {
     self.identifier = identifier.isEmpty ? Self.counter.next() : identifier
     self.url = url
     self.format = checked.format
+    self.contentFormat = checked.contentFormat
+    self.contentMismatch = checked.mislabel
     self.type = checked.format.uti
     self.byteCount = checked.byteCount
     self.isThumbnailHidden =
@@ -226,8 +237,9 @@ public enum UNAttachmentFormat: String, Sendable, Hashable, CaseIterable {
   }
 }
 
-/// The checks iOS makes when an attachment is created: a local file, a supported type found
-/// from the content, and a size within that type's limit.
+/// The checks iOS makes when an attachment is created: a local file, a supported type named
+/// by the type hint or the file name's extension, and a size within that type's limit. The
+/// first bytes are read too, but only to say when the content does not match the type.
 package struct UNAttachmentChecker: Sendable {
   /// The folder attachments must stay inside, after resolving `..` and symbolic links.
   package var confinedTo: URL?
@@ -243,11 +255,17 @@ package struct UNAttachmentChecker: Sendable {
 
   /// What a successful check found.
   package struct Result: Sendable {
+    /// The type, as iOS takes it: from the type hint, else from the file name.
     package var format: UNAttachmentFormat
     package var byteCount: Int
-    /// The file name or type hint suggested a different format than the content shows.
+    /// What the first bytes show, when they match a supported format.
+    package var contentFormat: UNAttachmentFormat?
+    /// Why the content does not match the type, when it does not.
     package var mislabel: String?
   }
+
+  /// The file name extensions iOS recognizes, for messages.
+  private static let knownExtensions = ".png, .jpg, .gif, .mp3, .wav, .aiff, .m4a, .mpg, .mp4, .mov or .avi"
 
   package func check(url: URL, typeHint: String?) throws(UNError) -> Result {
     guard url.isFileURL else {
@@ -273,6 +291,27 @@ package struct UNAttachmentChecker: Sendable {
     else {
       throw UNError(.attachmentInvalidURL, "\(url.path): no such file")
     }
+    // The type, as iOS takes it: the hint when one is given, else the name's extension.
+    let format: UNAttachmentFormat
+    let source: String
+    if let typeHint {
+      guard let hinted = UNAttachmentFormat(uti: typeHint) else {
+        throw UNError(
+          .attachmentUnrecognizedType, "\(url.path): the type hint \"\(typeHint)\" is not a supported attachment type")
+      }
+      format = hinted
+      source = "the type hint"
+    } else {
+      guard let named = UNAttachmentFormat(pathExtension: url.pathExtension) else {
+        let name = url.pathExtension.isEmpty ? "has no extension" : "ends in \".\(url.pathExtension)\""
+        throw UNError(
+          .attachmentUnrecognizedType,
+          "\(url.path): the file name \(name), which names no supported type; name it \(Self.knownExtensions), or give UNNotificationAttachmentOptionsTypeHintKey"
+        )
+      }
+      format = named
+      source = "the file name"
+    }
     guard let handle = FileHandle(forReadingAtPath: path) else {
       throw UNError(.attachmentInvalidURL, "\(url.path): the file cannot be read")
     }
@@ -282,32 +321,31 @@ package struct UNAttachmentChecker: Sendable {
     guard size > 0, !head.isEmpty else {
       throw UNError(.attachmentInvalidFileSize, "\(url.path): the file is empty")
     }
-    let hinted = typeHint.flatMap(UNAttachmentFormat.init(uti:))
-    let named = UNAttachmentFormat(pathExtension: url.pathExtension)
-    guard let format = UNAttachmentFormat(sniffing: head) else {
-      let claim =
-        hinted.map { "type hint says \($0.displayName)" }
-        ?? named.map { "name says \($0.displayName)" }
-      throw UNError(
-        .attachmentUnrecognizedType,
-        "\(url.path): the content is not a supported image, audio or movie format"
-          + (claim.map { " (the \($0), but the bytes do not match)" } ?? ""))
-    }
-    if let typeHint, hinted == nil {
-      throw UNError(
-        .attachmentUnrecognizedType, "\(url.path): unsupported type hint \"\(typeHint)\"")
-    }
     guard size <= format.kind.maximumByteCount else {
       throw UNError(
         .attachmentInvalidFileSize,
         "\(url.path): this \(format.displayName) file is \(size) bytes; iOS accepts at most \(format.kind.maximumByteCount) bytes for \(format.kind == .audio ? "audio" : "\(format.kind.rawValue)s")"
       )
     }
+    // The bytes are a diagnostic only: iOS attaches the file as the type says.
+    let content = UNAttachmentFormat(sniffing: head)
     var mislabel: String?
-    if let claimed = hinted ?? named, claimed != format {
+    if let content, !content.isCompatible(with: format) {
+      mislabel = "\(source) says \(format.displayName) but the content is \(content.displayName)"
+    } else if content == nil {
       mislabel =
-        "\(hinted != nil ? "type hint" : "file name") says \(claimed.displayName) but the content is \(format.displayName)"
+        "\(source) says \(format.displayName) but the content is not \(format.displayName) (its first bytes match no supported format)"
     }
-    return Result(format: format, byteCount: size, mislabel: mislabel)
+    return Result(format: format, byteCount: size, contentFormat: content, mislabel: mislabel)
+  }
+}
+
+extension UNAttachmentFormat {
+  /// Whether content of this format is what a file typed `declared` should hold: the same
+  /// format, or one the same container carries (MPEG-4 audio in an `.mp4`, MPEG-2 in an `.mpg`).
+  package func isCompatible(with declared: UNAttachmentFormat) -> Bool {
+    if self == declared { return true }
+    let families: [Set<UNAttachmentFormat>] = [[.mp4, .m4a], [.mpeg, .mpeg2Video]]
+    return families.contains { $0.contains(self) && $0.contains(declared) }
   }
 }

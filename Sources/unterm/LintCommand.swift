@@ -312,10 +312,16 @@ enum AttachmentLint {
       let result = try checker.check(url: fileURL, typeHint: nil)
       var out: [Diagnostic] = []
       if let mislabel = result.mislabel {
+        // iOS attaches the file as the type its name or hint gives: the bytes decide nothing.
+        let effect =
+          result.format.kind == .image
+          ? "the card shows it as an unreadable image (▨ image unavailable)"
+          : "the system's player would not play it"
         out.append(
           Diagnostic(
             file: payload.file, path: path, in: payload.document, code: .attachmentMislabelled,
-            message: "\(mislabel)"))
+            message: "\(mislabel); iOS attaches it as \(result.format.displayName), so \(effect)"))
+        return out
       }
       if let validator = images as? any AttachmentValidating,
         let attachment = try? UNNotificationAttachment(identifier: "media", url: fileURL, options: nil),
@@ -325,7 +331,7 @@ enum AttachmentLint {
           Diagnostic(
             file: payload.file, path: path, in: payload.document, code: .attachmentRejected,
             message:
-              "\(fileURL.lastPathComponent) cannot be drawn — \(problem); the session drops it and shows the notification without it"
+              "\(fileURL.lastPathComponent) cannot be drawn — \(problem); it stays attached and the card shows \"▨ image unavailable\" where it would be"
           ))
       }
       return out

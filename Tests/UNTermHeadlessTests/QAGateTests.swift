@@ -253,6 +253,21 @@ struct QAGateTests {
     #expect(outside.stdout.contains("outside the media folder"))
   }
 
+  /// Issue 17.3: lint says what iOS would make of a file whose bytes do not match its name: it
+  /// is attached as the name says, so the image shows as unreadable. One finding, not two.
+  @Test func lintExplainsAMislabelledAttachment() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let png = [UInt8](try Data(contentsOf: Fixtures.samples.appendingPathComponent("media/avatar.png")))
+    try Data(png).write(to: dir.appendingPathComponent("photo.jpg"))
+    let file = try write(#"{"aps":{"alert":"x","mutable-content":1},"image-url":"photo.jpg"}"#, "p.json", in: dir)
+    let result = try unterm(["lint", file])
+    let findings = result.stdout.split(separator: "\n").map(String.init).filter { $0.contains("attachment-") }
+    #expect(
+      findings == [
+        "\(file):1:54: warning[attachment-mislabelled]: the file name says JPEG but the content is PNG; iOS attaches it as JPEG, so the card shows it as an unreadable image (▨ image unavailable) [image-url]"
+      ], "\(result.stdout)")
+  }
+
   /// A PNG whose header claims another size, with the header's CRC fixed.
   private static func claiming(width: UInt32, height: UInt32, _ png: [UInt8]) -> [UInt8] {
     func be32(_ v: UInt32) -> [UInt8] {

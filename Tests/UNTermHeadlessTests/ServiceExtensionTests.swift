@@ -172,17 +172,32 @@ struct ServiceExtensionTests {
     #expect(trace().contains { $0.contains("rejected") })
   }
 
-  @Test func mislabelledAndOversizedFilesAreRefused() throws {
+  /// Issue 17.3: a file is typed by its name; one whose name names no type is refused, and one
+  /// over its type's limit too. A file whose bytes do not match its name is attached.
+  @Test func untypedAndOversizedFilesAreRefused() throws {
     let dir = try Fixtures.temporaryDirectory()
-    try Data("not an image at all".utf8).write(to: dir.appendingPathComponent("fake.png"))
+    try Data(Self.png).write(to: dir.appendingPathComponent("picture.data"))
     try Data(Self.png + [UInt8](repeating: 0, count: 10_000_001)).write(to: dir.appendingPathComponent("huge.png"))
-    for (name, reason) in [("fake.png", "not a supported image"), ("huge.png", "at most 10000000 bytes")] {
+    for (name, reason) in [("picture.data", "names no supported type"), ("huge.png", "at most 10000000 bytes")] {
       let (session, trace) = try session()
       try session.push(try payload(#"{"aps":{"alert":"hi","mutable-content":1},"attachment-url":"\#(name)"}"#, in: dir))
       session.settleServiceExtensions()
       #expect(delivered(session)?.request.content.attachments.isEmpty == true)
       #expect(trace().contains { $0.contains(reason) }, "\(trace())")
     }
+  }
+
+  @Test func aFileWhoseBytesDoNotMatchItsNameIsAttached() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    try Data("not an image at all".utf8).write(to: dir.appendingPathComponent("fake.png"))
+    let (session, trace) = try session()
+    try session.push(try payload(#"{"aps":{"alert":"hi","mutable-content":1},"attachment-url":"fake.png"}"#, in: dir))
+    session.settleServiceExtensions()
+    #expect(delivered(session)?.request.content.attachments.first?.type == "public.png")
+    #expect(
+      trace().contains {
+        $0.contains("attached PNG (19 bytes) from attachment-url — the file name says PNG but the content is not PNG")
+      }, "\(trace())")
   }
 
   @Test func theVirtualClockDrivesTheBudget() throws {

@@ -93,4 +93,27 @@ struct UnavailableImageTests {
     #expect(cardLines(session).contains { $0.contains("▨ image unavailable — PNG") })
     #expect(session.state.notices.contains { $0.text.hasPrefix("app-1: attachment cut.png cannot be shown") })
   }
+
+  /// Issue 17.3: a PNG named .jpg is a JPEG attachment, as iOS types it by its name; its bytes
+  /// do not match, so it shows as unreadable, and the activity pane and trace say why.
+  @Test func contentThatDoesNotMatchItsNameShowsAsUnreadable() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    try Data(Self.png).write(to: dir.appendingPathComponent("photo.jpg"))
+    let payload = dir.appendingPathComponent("payload.json")
+    try Data(
+      #"{"aps":{"alert":{"title":"Photo","body":"Look at this"},"mutable-content":1},"image-url":"photo.jpg"}"#.utf8
+    ).write(to: payload)
+    let session = try Fixtures.session(size: (80, 30))
+    var traced: [String] = []
+    session.traceOutput = { traced.append($0.text) }
+    try session.push(try Payload.load(payload.path))
+    session.finishServiceExtensions(within: 20)
+    let attachment = try #require(session.state.store.delivered("req-1")?.request.content.attachments.first)
+    #expect(attachment.type == "public.jpeg")
+    let card = cardLines(session)
+    #expect(card.contains("│ ▨ image unavailable — the file name says… │"), "\(card.joined(separator: "\n"))")
+    let why = "the file name says JPEG but the content is PNG"
+    #expect(session.state.notices.contains { $0.text.contains("photo.jpg cannot be shown — \(why)") })
+    #expect(traced.contains { $0.contains("attached JPEG (\(Self.png.count) bytes) from image-url — \(why)") })
+  }
 }

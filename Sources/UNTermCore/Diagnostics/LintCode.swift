@@ -359,7 +359,7 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
     case .attachmentMislabelled:
       return Info(
         .warning, "The attachment's content does not match its file name or type hint.",
-        "The file name or the type hint says one format and the magic bytes another; iOS trusts the content, so the hint is misleading at best.",
+        "The file name or the type hint says one format and the magic bytes another. iOS types an attachment by its type hint, else by its file name's extension, and attaches it as that type: an image whose bytes are another format shows as unreadable. Name the file for what it holds, or give the right type hint.",
         anchor: .value)
     case .emptyIdentifier:
       return Info(
