@@ -44,7 +44,7 @@ package final class ExtensionRegistry {
   private(set) var active:
     (
       controller: any UNNotificationContentExtension & UNNotificationContentViewController, notification: String,
-      thread: String
+      thread: String, attributes: ContentExtensionAttributes
     )?
 
   package init() {}
@@ -108,14 +108,34 @@ package final class ExtensionRegistry {
         context.host = host
         controller.extensionContext = context
       }
-      active = (controller, notification.request.identifier, thread)
+      active = (controller, notification.request.identifier, thread, program.attributes)
       controller.didReceive(notification)
-      let height = Double(controller.preferredContentSize.height)
-      return ExtensionView(
-        attributes: program.attributes, title: controller.title, elements: controller.view.elements,
-        preferredHeight: height > 0 ? height : nil, mediaButton: controller.mediaPlayPauseButtonType,
-        isProgram: true)
+      return Self.view(of: controller, attributes: program.attributes)
     }
+  }
+
+  /// The open program extension's view as it is now, and the notification it shows; `nil` when
+  /// no program's view is open. The session reads it after every call into the extension and
+  /// whenever the extension says its view changed, so the screen follows the controller.
+  package func currentView() -> (notification: String, view: ExtensionView)? {
+    guard let active else { return nil }
+    return (active.notification, Self.view(of: active.controller, attributes: active.attributes))
+  }
+
+  /// What a program's view controller shows: its elements, title and height. One that never
+  /// set `preferredContentSize` keeps the placeholder height (width × the initial ratio), as
+  /// iOS keeps it.
+  private static func view(
+    of controller: any UNNotificationContentExtension & UNNotificationContentViewController,
+    attributes: ContentExtensionAttributes
+  ) -> ExtensionView {
+    var view = ExtensionView(
+      attributes: attributes, title: controller.title, elements: controller.view.elements,
+      preferredHeight: controller.hasPreferredContentSize
+        ? max(0, Double(controller.preferredContentSize.height)) : nil,
+      mediaButton: controller.mediaPlayPauseButtonType, isProgram: true)
+    view.keepsInitialHeight = !controller.hasPreferredContentSize
+    return view
   }
 
   /// The open program extension's view controller.

@@ -232,19 +232,29 @@ package final class Session: @unchecked Sendable {
           continue
         }
         controller.didReceive(response) { [weak self] option in
-          self?.queue.post { [weak self] in self?.send(.extensionCompleted(response, context, option)) }
+          self?.queue.post { [weak self] in
+            self?.send(.extensionCompleted(response, context, option))
+            // `.doNotDismiss` keeps the view: it shows what the extension made of the action.
+            self?.refreshExtensionView()
+          }
         }
         if UNContentExtensionDefaults.takeDefaultUsed(controller) {
           send(.extensionCompleted(response, context, nil))
         }
+        refreshExtensionView()
         drain()
       case .extensionMedia(let play):
         if let controller = extensions.activeController {
           if play { controller.mediaPlay() } else { controller.mediaPause() }
+          refreshExtensionView()
         }
       case .extensionButton(let action):
-        // A program's button runs its own code; what it sends the app comes back as events.
-        extensions.activeController?.buttonPressed(action: action)
+        // A program's button runs its own code; what it sends the app comes back as events, and
+        // what it changes in its view is drawn.
+        if let controller = extensions.activeController {
+          controller.buttonPressed(action: action)
+          refreshExtensionView()
+        }
       }
     }
     if state.expandedOrReturning == nil { extensions.close() }
@@ -312,17 +322,54 @@ package final class Session: @unchecked Sendable {
   }
 
   /// Puts the view's QA numbers in the activity pane: the heights iOS would use, the budget,
-  /// and what is cut.
-  private func reportSize(of view: ExtensionView, for notification: UNNotification) {
+  /// and what is cut. `resized` says the view was measured before: then only a new height is
+  /// reported.
+  private func reportSize(of view: ExtensionView, for notification: UNNotification, resized: Bool = false) {
     let device = state.device
     let m = ExtensionQA.measure(
       view, for: notification, device: device, textSize: state.textSize, images: renderer.images)
+    let id = notification.request.identifier
+    if resized, let last = extensionSizes.last, last.notification == id, last.device == device.kind,
+      last.preferredHeight == m.preferredHeight
+    {
+      return
+    }
+    extensionSizes.append(
+      ExtensionSizeReport(
+        notification: id, device: device.kind, initialHeight: m.initialHeight, preferredHeight: m.preferredHeight,
+        budget: m.budget, cut: m.content.cut))
     let at = state.textSize == .default ? "" : " at text size \(state.textSize.displayName)"
     var text =
-      "Extension on \(device.displayName)\(at): initial \(Int(m.initialHeight)) pt, preferred \(Int(m.preferredHeight.rounded())) pt, budget \(Int(m.budget)) pt"
+      resized
+      ? "Extension on \(device.displayName)\(at) resized: preferred \(Int(m.preferredHeight.rounded())) pt, budget \(Int(m.budget)) pt"
+      : "Extension on \(device.displayName)\(at): initial \(Int(m.initialHeight)) pt, preferred \(Int(m.preferredHeight.rounded())) pt, budget \(Int(m.budget)) pt"
     text += m.overflow > 0 ? " — \(Int(m.overflow.rounded(.up))) pt over" : " — fits"
     if !m.content.cut.isEmpty { text += "; cut: " + m.content.cut.joined(separator: ", ") }
     send(.notice(m.overflow > 0 ? .warning : .info, text))
+  }
+
+  /// Every content-extension view measured so far, in order: when it loaded, and each time it
+  /// asked for another height.
+  package private(set) var extensionSizes: [ExtensionSizeReport] = []
+
+  private let refreshLock = NSLock()
+  private var refreshPosted = false
+
+  /// Reads the open program extension's view again and draws it: after every call into the
+  /// extension, and when it says its view, title or height changed (from any thread). A new
+  /// height is measured against the budget in the activity pane.
+  package func refreshExtensionView() {
+    refreshLock.lock()
+    refreshPosted = false
+    refreshLock.unlock()
+    guard let (id, view) = extensions.currentView(), let shown = state.expanded?.extensionView,
+      !shown.showsSameContent(as: view)
+    else { return }
+    send(.extensionLoaded(notification: id, view))
+    // The update takes the view only if it is still the one on screen.
+    if let e = state.expanded, let now = e.extensionView, now.showsSameContent(as: view) {
+      reportSize(of: view, for: e.notification, resized: true)
+    }
   }
 
   /// The contract's log record for a response.
@@ -646,4 +693,32 @@ extension Session: UNNotificationExtensionHost {
   package func extensionMediaChanged(playing: Bool) {
     queue.post { [weak self] in self?.send(.extensionMediaChanged(playing: playing)) }
   }
+
+  /// The extension changed its view, title or size, perhaps on another thread: one refresh is
+  /// posted however many changes arrive before it runs.
+  package func extensionContentChanged() {
+    refreshLock.lock()
+    let alreadyPosted = refreshPosted
+    refreshPosted = true
+    refreshLock.unlock()
+    guard !alreadyPosted else { return }
+    queue.post { [weak self] in self?.refreshExtensionView() }
+  }
+}
+
+/// One measurement of a content extension's view, as the activity pane reported it.
+package struct ExtensionSizeReport: Hashable, Sendable {
+  /// The notification the view shows.
+  package var notification: String
+  package var device: DeviceProfile.Kind
+  /// Width × the initial ratio: the height while loading.
+  package var initialHeight: Double
+  /// The height the view asks for (or keeps).
+  package var preferredHeight: Double
+  package var budget: Double
+  /// What the budget cuts.
+  package var cut: [String]
+
+  /// Points past the budget.
+  package var overflow: Double { max(0, preferredHeight - budget) }
 }

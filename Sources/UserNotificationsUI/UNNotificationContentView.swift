@@ -27,9 +27,13 @@ public enum UNNotificationViewElement: Hashable, Sendable {
 }
 
 /// The view a content extension fills.
+///
+/// Changing the elements at any time — in `didReceive`, from a button, from work the extension
+/// posted to the main queue — redraws the expanded view, as a UIKit view redraws when changed.
 public final class UNNotificationContentView: @unchecked Sendable {
   private let lock = NSLock()
   private var storedElements: [UNNotificationViewElement] = []
+  private var observer: (@Sendable () -> Void)?
 
   public init(elements: [UNNotificationViewElement] = []) {
     storedElements = elements
@@ -45,39 +49,71 @@ public final class UNNotificationContentView: @unchecked Sendable {
     set {
       lock.lock()
       storedElements = newValue
+      let observer = self.observer
       lock.unlock()
+      observer?()
     }
+  }
+
+  /// Called (on the thread that made the change) whenever the elements are set.
+  package func observe(_ body: (@Sendable () -> Void)?) {
+    lock.lock()
+    observer = body
+    lock.unlock()
   }
 }
 
 /// The base class of a content extension's view controller (UIKit's `UIViewController` on iOS).
+///
+/// The expanded view follows the controller as iOS follows a view controller: a change of
+/// `view`'s elements, of `title` or of `preferredContentSize` — whenever and from wherever it is
+/// made — is drawn, and a new height is measured against the budget again.
 open class UNNotificationContentViewController: NSObject {
   /// The view the extension fills.
   public let view = UNNotificationContentView()
   /// Shown in the header instead of the app name when the extension overrides the title.
-  open var title: String?
-  /// The height the extension asks for; the width is ignored, as on iOS. Zero means "fit the
-  /// view's elements".
-  open var preferredContentSize: CGSize = .zero
+  open var title: String? {
+    didSet { contentChanged() }
+  }
+  /// The height the extension asks for; the width is ignored, as on iOS. Until the extension
+  /// sets it, the view keeps the placeholder height iOS gives it: the width ×
+  /// `UNNotificationExtensionInitialContentSizeRatio`.
+  open var preferredContentSize: CGSize = .zero {
+    didSet {
+      hasPreferredContentSize = true
+      contentChanged()
+    }
+  }
+  /// Whether the extension has set `preferredContentSize`.
+  package private(set) var hasPreferredContentSize = false
   /// The context for changing actions and leaving the view.
-  public package(set) var extensionContext: NSExtensionContext?
+  public package(set) var extensionContext: NSExtensionContext? {
+    didSet {
+      let context = extensionContext
+      view.observe(context.map { context in { @Sendable in context.host?.extensionContentChanged() } })
+    }
+  }
 
   public override init() { super.init() }
 
   /// A button in the view was pressed (only when user interaction is enabled).
   open func buttonPressed(action: String) {}
+
+  private func contentChanged() { extensionContext?.host?.extensionContentChanged() }
 }
 
 /// What a running emulator does for an extension's context.
-package protocol UNNotificationExtensionHost: AnyObject {
+package protocol UNNotificationExtensionHost: AnyObject, Sendable {
   func extensionSetActions(_ actions: [UNNotificationAction])
   func extensionPerformDefaultAction()
   func extensionDismiss()
   func extensionMediaChanged(playing: Bool)
+  /// The extension's view, title or preferred size changed: draw it again. Any thread may call it.
+  func extensionContentChanged()
 }
 
 /// The extension's context: the actions under the expanded view and the ways to leave it.
-open class NSExtensionContext: NSObject {
+open class NSExtensionContext: NSObject, @unchecked Sendable {
   package weak var host: (any UNNotificationExtensionHost)?
   private var actions: [UNNotificationAction] = []
 

@@ -319,3 +319,130 @@ struct ProgramExtensionTests {
     #expect(ProbeExtension.mediaCalls == ["play", "pause"])
   }
 }
+
+// MARK: - Views that change after loading (issue 17.1)
+
+/// A Like button that counts, as interactive extensions have: its own button and the category's
+/// `like` action (answered with `.doNotDismiss`) both count; `grow` and `shrink` change the
+/// preferred height; `later` changes the label from another thread.
+final class LikeCounter: UNNotificationContentViewController, UNNotificationContentExtension {
+  private var likes = 0
+
+  func didReceive(_ notification: UNNotification) { show() }
+
+  private func show() {
+    view.elements = [.label("likes=\(likes)", style: .title3), .button(title: "Like", action: "like")]
+  }
+
+  override func buttonPressed(action: String) {
+    switch action {
+    case "like":
+      likes += 1
+      show()
+    default:
+      break
+    }
+  }
+
+  func didReceive(
+    _ response: UNNotificationResponse,
+    completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void
+  ) {
+    switch response.actionIdentifier {
+    case "like":
+      likes += 10
+      show()
+    case "grow":
+      preferredContentSize = CGSize(width: 0, height: 200)
+    case "overflow":
+      preferredContentSize = CGSize(width: 0, height: 400)
+    case "later":
+      let box = UncheckedView(view: view)
+      DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) {
+        box.view.elements = [.label("changed later", style: .title3)]
+      }
+    default:
+      break
+    }
+    completion(.doNotDismiss)
+  }
+}
+
+private struct UncheckedView: @unchecked Sendable {
+  let view: UNNotificationContentView
+}
+
+@Suite("Extension views that change after loading", .serialized)
+struct ChangingExtensionViewTests {
+  private func session() throws -> Session {
+    let session = try Fixtures.session(size: (80, 40))
+    session.send(
+      .center(
+        .setCategories([
+          UNNotificationCategory(
+            identifier: "likes",
+            actions: ["like", "grow", "overflow", "later"].map { UNNotificationAction(identifier: $0, title: $0) },
+            intentIdentifiers: [])
+        ])))
+    try session.addExtension(
+      ProgramExtension(
+        attributes: ContentExtensionAttributes(
+          categories: ["likes"], initialContentSizeRatio: 0.5, userInteractionEnabled: true),
+        make: { LikeCounter() }))
+    try Fixtures.push(#"{"aps":{"alert":{"title":"Post","body":"A photo"},"category":"likes"}}"#, into: session)
+    session.send(.command(.longPress))
+    return session
+  }
+
+  private func lines(_ session: Session) -> [String] { session.frame().grid.lines }
+
+  @Test func itsOwnButtonRedrawsTheCount() throws {
+    let session = try session()
+    #expect(lines(session).contains { $0.contains("likes=0") })
+    session.send(.key(.tab))
+    session.send(.key(.enter))
+    #expect(lines(session).contains { $0.contains("likes=1") }, "\(lines(session).joined(separator: "\n"))")
+    #expect(!lines(session).contains { $0.contains("likes=0") })
+    session.send(.key(.enter))
+    #expect(lines(session).contains { $0.contains("likes=2") })
+  }
+
+  @Test func anActionItKeepsTheViewForRedrawsIt() throws {
+    let session = try session()
+    session.send(.command(.chooseAction("like")))
+    #expect(session.state.expanded != nil)
+    #expect(lines(session).contains { $0.contains("likes=10") })
+  }
+
+  @Test func workOnAnotherThreadRedrawsIt() throws {
+    let session = try session()
+    session.send(.command(.chooseAction("later")))
+    let deadline = Date().addingTimeInterval(10)
+    while !lines(session).contains(where: { $0.contains("changed later") }) && Date() < deadline {
+      // The change posts a refresh to the session's queue, which the loop serves.
+      usleep(10_000)
+      session.drain()
+    }
+    #expect(lines(session).contains { $0.contains("changed later") })
+  }
+
+  /// Never set, the preferred size is the placeholder's (359 × 0.5); a new one is measured
+  /// against the budget again: within it, then past it.
+  @Test func aNewHeightIsMeasuredAgainstTheBudget() throws {
+    let session = try session()
+    #expect(session.extensionSizes.map(\.preferredHeight) == [180])
+    session.send(.command(.chooseAction("grow")))
+    #expect(session.extensionSizes.map(\.preferredHeight) == [180, 200])
+    #expect(
+      session.state.notices.last?.text == "Extension on iPhone resized: preferred 200 pt, budget 320 pt — fits")
+    #expect(!lines(session).contains { $0.contains("pt over") })
+    session.send(.command(.chooseAction("overflow")))
+    #expect(session.extensionSizes.last?.overflow == 80)
+    #expect(
+      session.state.notices.last?.text
+        == "Extension on iPhone resized: preferred 400 pt, budget 320 pt — 80 pt over; cut: empty space (partly)")
+    #expect(
+      lines(session).contains { $0.contains("80 pt over the 320 pt budget") },
+      "\(lines(session).joined(separator: "\n"))")
+  }
+}

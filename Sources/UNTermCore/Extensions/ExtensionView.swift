@@ -36,6 +36,13 @@ package struct ExtensionView: @unchecked Sendable {
     self.isProgram = isProgram
   }
 
+  /// Whether another reading of the view shows the same thing (its elements, title, height and
+  /// media button); the state kept about it on screen (playing, focus) does not count.
+  package func showsSameContent(as other: ExtensionView) -> Bool {
+    elements == other.elements && title == other.title && preferredHeight == other.preferredHeight
+      && keepsInitialHeight == other.keepsInitialHeight && mediaButton == other.mediaButton
+  }
+
   /// The view's buttons, in order, with their actions.
   package var buttons: [(title: String, action: String)] {
     elements.compactMap {
