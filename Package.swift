@@ -71,6 +71,10 @@ let package = Package(
       name: "unterm-log-stress", dependencies: ["UNTermCore", "UNTermHeadless"], path: "Tests/LogStress"),
     // Runs a command and reports its own peak memory (tests of what downloads and decodes hold).
     .executableTarget(name: "unterm-peak", path: "Tests/PeakMemory"),
+    // An app embedding UNTerm with a @MainActor delegate, driven in tmux (Swift 5, like an app).
+    .executableTarget(
+      name: "unterm-app-probe", dependencies: ["UNTerm", "UserNotifications"], path: "Tests/AppProbe",
+      swiftSettings: [.swiftLanguageMode(.v5)]),
     .testTarget(name: "UserNotificationsTests", dependencies: ["UserNotifications", "UNTermTestSupport"]),
     .testTarget(
       name: "UNTermCoreTests",
@@ -91,6 +95,7 @@ let package = Package(
       dependencies: [
         "UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermTestSupport", "UNTermShell",
         "UNTermMedia", "unterm-log-stress", "unterm", "unterm-peak", "CMediaFixtures", "UNTermBidi",
+        "unterm-app-probe",
       ]),
     .testTarget(
       name: "UNTermMediaTests",

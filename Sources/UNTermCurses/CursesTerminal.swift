@@ -333,6 +333,13 @@ package final class CursesTerminal: TerminalBackend {
     return signal == 0 ? nil : signal
   }
 
+  /// While a program's standard output and error are captured (pipes on fds 1 and 2), these
+  /// are the descriptors to put back if the process dies of a signal, so a crash's report still
+  /// reaches the real standard error; -1 and -1 when capture ends.
+  package static func restoreStandardStreamsOnSignal(output: Int32, error: Int32) {
+    TerminalSignals.setStandardStreams(output: output, error: error)
+  }
+
   /// Ends the process with a signal's default action (after `close()`), so the exit status
   /// shows the signal.
   package static func terminate(with signal: Int32) -> Never {

@@ -49,6 +49,14 @@ enum TerminalSignals {
     }
   }
 
+  /// Records the copies of standard output and error to put back on fds 1 and 2 before anything
+  /// else is restored (-1: none), while a program's own output is captured; a crash's backtrace
+  /// then reaches the real standard error.
+  static func setStandardStreams(output: Int32, error: Int32) {
+    signalState.standardOutput.pointee = output
+    signalState.standardError.pointee = error
+  }
+
   /// Replaces the bytes written on restore; call with the signals blocked.
   static func setRestoreBytes(_ bytes: [UInt8]) {
     let state = signalState
@@ -229,6 +237,8 @@ struct SignalState {
   let pasteOnCount: UnsafeMutablePointer<Int>
   let pasteOff: UnsafeMutablePointer<UInt8>
   let pasteOffCount: UnsafeMutablePointer<Int>
+  let standardOutput: UnsafeMutablePointer<Int32>
+  let standardError: UnsafeMutablePointer<Int32>
 
   static func make() -> SignalState {
     func cell<T>(_ value: T) -> UnsafeMutablePointer<T> {
@@ -256,7 +266,8 @@ struct SignalState {
       savedModes: cell(termios()), hasModes: cell(false), active: cell(false),
       polite: cell(false), pending: cell(0), wakeRead: cell(pipe?.read ?? -1),
       wakeWrite: cell(pipe?.write ?? -1), previous: previous, installed: installed, pasteOn: pasteOn,
-      pasteOnCount: cell(0), pasteOff: pasteOff, pasteOffCount: cell(0))
+      pasteOnCount: cell(0), pasteOff: pasteOff, pasteOffCount: cell(0), standardOutput: cell(-1),
+      standardError: cell(-1))
   }
 }
 
@@ -273,6 +284,11 @@ private func handlerBits(_ handler: (@convention(c) (Int32) -> Void)?) -> Int {
 /// Writes the restore bytes and puts back the saved termios, if a terminal is active.
 private func restoreTerminal() {
   let state = signalState
+  // Captured output goes back to where it belongs first, whether or not a screen is open.
+  if state.standardOutput.pointee >= 0 { _ = dup2(state.standardOutput.pointee, STDOUT_FILENO) }
+  if state.standardError.pointee >= 0 { _ = dup2(state.standardError.pointee, STDERR_FILENO) }
+  state.standardOutput.pointee = -1
+  state.standardError.pointee = -1
   guard state.active.pointee else { return }
   state.active.pointee = false
   if state.outputFD.pointee >= 0 && state.byteCount.pointee > 0 {

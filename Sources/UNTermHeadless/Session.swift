@@ -143,6 +143,18 @@ package final class Session: @unchecked Sendable {
     }
   }
 
+  /// A line the app printed while the terminal was in use (`stream` is `stdout` or `stderr`):
+  /// shown in the activity pane (sanitized when drawn, as every notice is), through the trace
+  /// when one is kept.
+  package func noteAppOutput(_ line: String, stream: String) {
+    let text = "app \(stream): \(line)"
+    if let traceOutput {
+      traceOutput(TraceLine(text))
+    } else {
+      send(.notice(.info, text))
+    }
+  }
+
   /// Keeps an object alive as long as the session (the center holds its delegate weakly).
   package func retain(_ object: AnyObject) { retained.append(object) }
 

@@ -68,16 +68,29 @@ package final class InteractiveShell {
         .notice(
           .info, "The terminal was left in raw mode by an earlier program; UNTerm leaves it in cooked mode on quit"))
     }
+    // What the app prints while the terminal is in use goes to the activity pane, not the
+    // screen. Stopped (deferred after close's defer) before the terminal is given back.
+    let session = self.session
+    let capture = AppOutputCapture.start { stream, line in
+      session.queue.post { session.noteAppOutput(line, stream: stream.rawValue) }
+    }
+    defer { capture?.stop() }
     return run(on: terminal)
   }
 
   /// Runs the loop on a terminal until the user quits, the terminal hangs up, or a termination
   /// signal arrives (returned, for the caller to end the process with after closing).
   package func run(on terminal: some TerminalBackend) -> Int32? {
+    // On the main thread, the app's main-queue and main-actor work runs between frames.
+    let mainQueue = MainQueueBridge(queue: session.queue)
+    mainQueue?.start()
+    defer { mainQueue?.stop() }
     let size = terminal.size
     session.resize(width: size.width, height: size.height)
     session.advance(to: clock())
     while !session.state.hasQuit {
+      mainQueue?.serve()
+      session.drain()
       feeder?.feed(session, now: clock())
       session.advance(to: clock())
       let frame = session.frame()
