@@ -7,10 +7,16 @@ let package = Package(
     .executable(name: "unterm", targets: ["unterm"]),
     .library(name: "UserNotifications", targets: ["UserNotifications"]),
     .library(name: "UserNotificationsUI", targets: ["UserNotificationsUI"]),
+    // What notification code needs of CoreLocation (a location trigger's region) and Intents
+    // (communication notifications), so an app's code compiles unchanged.
+    .library(name: "CoreLocation", targets: ["CoreLocation"]),
+    .library(name: "Intents", targets: ["Intents"]),
     .library(name: "UNTerm", targets: ["UNTerm"]),
   ],
   targets: [
-    .target(name: "UserNotifications"),
+    .target(name: "CoreLocation"),
+    .target(name: "UserNotifications", dependencies: ["CoreLocation"]),
+    .target(name: "Intents", dependencies: ["UserNotifications"]),
     .target(name: "UserNotificationsUI", dependencies: ["UserNotifications"]),
     // GNU FriBidi (Debian: libfribidi-dev) through a C shim; only UNTermBidi calls it.
     .target(name: "CFriBidi", linkerSettings: [.linkedLibrary("fribidi")]),
@@ -86,7 +92,9 @@ let package = Package(
       ]),
     .testTarget(
       name: "AppleSampleTests",
-      dependencies: ["UserNotifications", "UNTermCore", "UNTermHeadless", "UNTermTestSupport"],
+      dependencies: [
+        "UserNotifications", "Intents", "CoreLocation", "UNTermCore", "UNTermHeadless", "UNTermTestSupport",
+      ],
       swiftSettings: [.swiftLanguageMode(.v5)]),
     .testTarget(
       name: "UNTermCursesTests", dependencies: ["UNTermCurses", "UNTermRender", "UNTermCore"]),

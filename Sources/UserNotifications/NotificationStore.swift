@@ -465,7 +465,8 @@ package struct NotificationStore: @unchecked Sendable {
   package mutating func removeAllPending() { pending = [:] }
 
   /// The earliest date a pending request fires.
-  package var nextFireDate: Date? { pending.values.map(\.fireDate).min() }
+  /// (A request that never fires, a location trigger's, waits at `Date.distantFuture`.)
+  package var nextFireDate: Date? { pending.values.lazy.map(\.fireDate).filter { $0 != .distantFuture }.min() }
 
   /// Takes the requests due at `now`, earliest first, rescheduling repeating ones.
   package mutating func takeDue(at now: Date) -> [UNNotificationRequest] {

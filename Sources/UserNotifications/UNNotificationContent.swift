@@ -80,6 +80,13 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchec
   /// Everything but the text and the two identifiers, which most notifications of a long list
   /// leave at its default: kept apart (and shared between copies until one changes), so such
   /// a notification's content is 104 bytes rather than 212.
+  /// The sender of a communication notification (`updating(from:)` with a message or call
+  /// intent): the header shows it, with the avatar's initials.
+  package internal(set) var communicationSender: UNCommunicationSender? {
+    get { rest?.communicationSender }
+    set { if rest != nil || newValue != nil { writableRest().communicationSender = newValue } }
+  }
+
   private final class Rest {
     var attachments: [UNNotificationAttachment] = []
     var badge: NSNumber?
@@ -93,6 +100,7 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchec
     var summaryArgument = ""
     var summaryArgumentCount = 0
     var localizedAlert: UNLocalizedAlert?
+    var communicationSender: UNCommunicationSender?
 
     func copy() -> Rest {
       let copy = Rest()
@@ -108,6 +116,7 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchec
       copy.summaryArgument = summaryArgument
       copy.summaryArgumentCount = summaryArgumentCount
       copy.localizedAlert = localizedAlert
+      copy.communicationSender = communicationSender
       return copy
     }
   }
@@ -123,6 +132,28 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchec
   }
 
   public override init() { super.init() }
+
+  /// The content updated from a provider: a communication notification when the provider is an
+  /// `INSendMessageIntent` (or another intent that names a sender), which iOS shows with the
+  /// sender's name and avatar. UNTerm's header shows the sender's name and avatar initials.
+  ///
+  /// - Throws: `UNError` `contentProvidingInvalid` when the provider is not an intent UNTerm
+  ///   knows, or names no sender.
+  @available(iOS 15.0, macOS 12.0, watchOS 8.0, tvOS 15.0, *)
+  open func updating(from provider: any UNNotificationContentProviding) throws -> UNNotificationContent {
+    guard let communication = provider as? any UNCommunicationProviding else {
+      throw UNError(
+        .contentProvidingInvalid,
+        "\(type(of: provider)) cannot update notification content; iOS takes an INSendMessageIntent or INStartCallIntent"
+      )
+    }
+    guard let sender = communication.communicationSender else {
+      throw UNError(.contentProvidingInvalid, "the \(type(of: provider)) names no sender")
+    }
+    let updated = UNNotificationContent(copying: self)
+    updated.communicationSender = sender
+    return updated
+  }
 
   /// Copies every property of another content object.
   package init(copying other: UNNotificationContent) {
@@ -153,6 +184,7 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchec
       summaryArgument = other.summaryArgument
       summaryArgumentCount = other.summaryArgumentCount
       localizedAlert = other.localizedAlert
+      communicationSender = other.communicationSender
     }
   }
 
@@ -169,6 +201,46 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchec
 
   open override var description: String {
     "<UNNotificationContent: title: \(title), subtitle: \(subtitle), body: \(body), categoryIdentifier: \(categoryIdentifier), threadIdentifier: \(threadIdentifier)>"
+  }
+}
+
+/// An object that can update a notification's content: on iOS, the Intents framework's
+/// `INSendMessageIntent` and `INStartCallIntent` (communication notifications).
+@available(iOS 15.0, macOS 12.0, watchOS 8.0, tvOS 15.0, *)
+public protocol UNNotificationContentProviding: NSObjectProtocol {}
+
+/// What a communication provider says about its sender (UNTerm's `Intents` conforms its
+/// intents; apps never see it).
+package protocol UNCommunicationProviding {
+  var communicationSender: UNCommunicationSender? { get }
+}
+
+/// The sender of a communication notification, as the header shows it.
+package struct UNCommunicationSender: Hashable, Sendable {
+  /// The sender's name.
+  package var displayName: String
+  /// Up to two letters for the avatar, from the name's first and last words.
+  package var initials: String
+  /// The group conversation's name, when the message went to a group.
+  package var groupName: String?
+  /// Whether the avatar has an image (iOS would show it; UNTerm shows the initials).
+  package var hasImage: Bool
+
+  package init(displayName: String, groupName: String? = nil, hasImage: Bool = false) {
+    self.displayName = displayName
+    self.groupName = groupName
+    self.hasImage = hasImage
+    initials = Self.initials(of: displayName)
+  }
+
+  /// The first character of the first word and of the last, upper-cased where the script has
+  /// case: "Ana Lima" → "AL", "প্রজ্ঞা" → "প্র", "Kenji" → "K".
+  package static func initials(of name: String) -> String {
+    let words = name.split(whereSeparator: { $0.isWhitespace || $0 == "-" }).filter { $0.first?.isLetter ?? false }
+    guard let first = words.first?.first else { return name.first.map(String.init) ?? "" }
+    var result = String(first).uppercased()
+    if words.count > 1, let last = words.last?.first { result += String(last).uppercased() }
+    return result
   }
 }
 

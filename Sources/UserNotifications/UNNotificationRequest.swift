@@ -1,3 +1,4 @@
+import CoreLocation
 import Foundation
 
 /// What an APNs payload file said beyond the notification's content.
@@ -99,6 +100,38 @@ open class UNNotificationTrigger: NSObject, NSCopying, @unchecked Sendable {
 
   /// Why the trigger cannot be scheduled, if it cannot.
   package var invalidReason: String? { nil }
+
+  /// Why a valid trigger never fires in UNTerm, if it never does: the request then stays
+  /// pending, as on a device that never meets the condition, and the activity pane says so.
+  package var neverFiresNote: String? { nil }
+}
+
+/// A trigger that fires when the device enters or leaves a region.
+///
+/// UNTerm has no location, so the trigger never fires: the request is accepted and stays
+/// pending (`pendingNotificationRequests()` lists it), and the activity pane says why.
+@available(iOS 10.0, watchOS 3.0, *)
+@available(macOS, unavailable)
+@available(tvOS, unavailable)
+open class UNLocationNotificationTrigger: UNNotificationTrigger, @unchecked Sendable {
+  /// The region watched.
+  open private(set) var region: CLRegion
+
+  /// Creates the trigger for a region; `repeats` fires it on every entry or exit.
+  public init(region: CLRegion, repeats: Bool) {
+    self.region = region
+    super.init(repeats: repeats)
+  }
+
+  package override func fireDate(after date: Date) -> Date? { nil }
+
+  package override var neverFiresNote: String? {
+    "a location trigger (\(region.description)) never fires here: UNTerm has no location, so the request stays pending"
+  }
+
+  open override var description: String {
+    "<UNLocationNotificationTrigger: region: \(region.description), repeats: \(repeats)>"
+  }
 }
 
 /// The trigger of a notification sent through APNs.

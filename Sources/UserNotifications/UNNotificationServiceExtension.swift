@@ -2,24 +2,43 @@ import Foundation
 
 /// Modifies the content of a remote notification before it is shown.
 ///
-/// Subclass it and override `didReceive(_:withContentHandler:)`. The system runs it only for a
-/// payload with `mutable-content: 1` and alert text. If the handler has not been called when
-/// the time budget (30 s) runs out, `serviceExtensionTimeWillExpire()` is called as a last
-/// chance; if the handler is still not called, the original content is shown. Content handed
-/// back without alert text is ignored.
+/// Subclass it and override `didReceive(_:withContentHandler:)`, or its `async` form
+/// `didReceive(_:) async -> UNNotificationContent`. The system runs it only for a payload with
+/// `mutable-content: 1` and alert text. If the content has not come back when the time budget
+/// (30 s) runs out, `serviceExtensionTimeWillExpire()` is called as a last chance; if it still
+/// has not, the original content is shown. Content handed back without alert text is ignored.
 open class UNNotificationServiceExtension: NSObject {
   public override init() { super.init() }
 
   /// Called with the request; call `contentHandler` with the content to show.
   ///
-  /// The default implementation hands back the content unchanged.
+  /// The default implementation calls the `async` form and hands on what it returns.
   open func didReceive(
     _ request: UNNotificationRequest,
     withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
   ) {
-    contentHandler(request.content)
+    let box = UncheckedServiceCall(extension: self, request: request, handler: contentHandler)
+    Task {
+      box.handler(await box.extension.didReceive(box.request))
+    }
+  }
+
+  /// Called with the request; return the content to show.
+  ///
+  /// The `async` form Swift offers for `didReceive(_:withContentHandler:)`; override either.
+  /// The default implementation returns the content unchanged.
+  open func didReceive(_ request: UNNotificationRequest) async -> UNNotificationContent {
+    request.content
   }
 
   /// Called when the time budget is about to run out.
   open func serviceExtensionTimeWillExpire() {}
+}
+
+/// Carries the extension, its request and the content handler into the task that runs the
+/// `async` form; the system makes one such call per extension instance.
+private struct UncheckedServiceCall: @unchecked Sendable {
+  let `extension`: UNNotificationServiceExtension
+  let request: UNNotificationRequest
+  let handler: (UNNotificationContent) -> Void
 }

@@ -36,6 +36,10 @@ extension NotificationStore {
         if let reason = trigger.invalidReason {
           throw UNError(.notificationInvalidNoDate, reason)
         }
+        if trigger.neverFiresNote != nil {
+          schedule(request, fireDate: .distantFuture)
+          return
+        }
         guard let date = trigger.fireDate(after: now) else {
           throw UNError(.notificationInvalidNoDate, "the trigger never fires")
         }

@@ -139,7 +139,9 @@ extension CenterState {
     // Requests the app added before the session started keep waiting for their triggers; they
     // were timed on the wall clock, so the time left carries over to the session's.
     for pending in adopted.pending.values.sorted(by: { $0.addedSequence < $1.addedSequence }) {
-      store.schedule(pending.request, fireDate: max(pending.fireDate.addingTimeInterval(shift), now))
+      let never = pending.fireDate == .distantFuture
+      store.schedule(
+        pending.request, fireDate: never ? .distantFuture : max(pending.fireDate.addingTimeInterval(shift), now))
     }
     if adopted.badge > 0 { store.setBadge(adopted.badge) }
   }
@@ -147,6 +149,12 @@ extension CenterState {
   private mutating func schedule(_ request: UNNotificationRequest) -> Outcome {
     guard let trigger = request.trigger else { return .failed("the request has no trigger") }
     if let reason = trigger.invalidReason { return .failed(reason) }
+    if let never = trigger.neverFiresNote {
+      // Accepted, as on iOS, and pending for good: nothing here meets its condition.
+      store.schedule(request, fireDate: .distantFuture)
+      note(.info, "\(request.identifier): \(never)")
+      return Outcome()
+    }
     guard let date = trigger.fireDate(after: now) else { return .failed("the trigger never fires") }
     store.schedule(request, fireDate: date)
     return Outcome()

@@ -136,6 +136,13 @@ package struct Renderer: ScreenLayout {
     let right = trailing.map { "\(time)  \($0)" } ?? time
     let rightWidth = DisplayWidth.of(right)
     var name = title ?? TerminalText.sanitize(state.appName(for: notification), multiline: false)
+    // A communication notification names its sender, with the avatar's initials, before the
+    // app, unless previews are hidden (the sender would give the content away).
+    if title == nil, let sender = notification.request.content.communicationSender, !state.arePreviewsHidden {
+      func clean(_ text: String) -> String { TerminalText.sanitize(text, multiline: false) }
+      let group = sender.groupName.map { " in \(clean($0))" } ?? ""
+      name = "[\(clean(sender.initials))] \(clean(sender.displayName))\(group) · \(name)"
+    }
     if let label = DisplayedNotification.levelLabel(notification.request.content) {
       name += " · " + label
     }
