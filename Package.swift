@@ -12,6 +12,8 @@ let package = Package(
     .library(name: "CoreLocation", targets: ["CoreLocation"]),
     .library(name: "Intents", targets: ["Intents"]),
     .library(name: "UNTerm", targets: ["UNTerm"]),
+    // Drives a headless session from an app's own tests (no terminal, no ncurses).
+    .library(name: "UNTermTesting", targets: ["UNTermTesting"]),
   ],
   targets: [
     .target(name: "CoreLocation"),
@@ -45,6 +47,9 @@ let package = Package(
       dependencies: [
         "UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermShell",
       ]),
+    .target(
+      name: "UNTermTesting",
+      dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermHeadless"]),
     // The executable reaches the terminal only through UNTermShell's entry point.
     .executableTarget(
       name: "unterm",
@@ -96,6 +101,7 @@ let package = Package(
         "UserNotifications", "Intents", "CoreLocation", "UNTermCore", "UNTermHeadless", "UNTermTestSupport",
       ],
       swiftSettings: [.swiftLanguageMode(.v5)]),
+    .testTarget(name: "UNTermTestingTests", dependencies: ["UNTermTesting", "UserNotifications"]),
     .testTarget(
       name: "UNTermCursesTests", dependencies: ["UNTermCurses", "UNTermRender", "UNTermCore"]),
     .testTarget(

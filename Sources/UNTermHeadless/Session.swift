@@ -178,6 +178,10 @@ package final class Session: @unchecked Sendable {
     center.detach(keeping: state.store)
   }
 
+  /// Makes the calling thread the session's thread, for a host that serves the session from a
+  /// serial dispatch queue (whose work may run on any of its threads).
+  package func becomeOwner() { publish() }
+
   /// Remembers the session's thread (the one that attaches it). Other threads ask that thread
   /// for the store: keeping a copy for them would force a full copy on every change.
   private func publish() {

@@ -1,0 +1,406 @@
+import Foundation
+import UNTermCore
+import UNTermHeadless
+import UNTermRender
+import UserNotifications
+import UserNotificationsUI
+
+/// Drives UNTerm's notification center from a test: no terminal, the same center people explore
+/// with `unterm` and script with `unterm run`.
+///
+/// Register categories, set your delegate, service extension and content extensions, push
+/// payloads, and act with the session language's verbs. Then read `screen` (the lines `unterm
+/// render` prints), `responses` (what reached your delegate, in order) and
+/// `deliveredNotifications`.
+///
+/// ```swift
+/// let harness = try UNTermHarness(device: .iphone, size: (columns: 80, rows: 24))
+/// harness.delegate = appDelegate
+/// harness.registerCategories([message])
+/// try await harness.push(#"{"aps":{"alert":"Hi","category":"MESSAGE"}}"#)
+/// await harness.longPress()
+/// await harness.chooseAction("REPLY")
+/// await harness.type("On my way")
+/// await harness.send()
+/// #expect((harness.responses.last as? UNTextInputNotificationResponse)?.userText == "On my way")
+/// ```
+///
+/// The verbs are `async`: after each one the harness waits (without holding a thread) until
+/// your code has answered — a service extension's content, the delegate's `willPresent` and
+/// `didReceive` completion handlers — so what you read next is what the user would see. The
+/// clock is virtual: it starts at 2025-06-02 09:41 UTC and moves only with `wait(_:)`.
+public final class UNTermHarness {
+  /// The device UNTerm imitates.
+  public enum Device: String, Sendable {
+    case iphone, ipad
+  }
+
+  /// One measurement of a content extension's view, as `unterm lint --extension` reports it.
+  public struct ExtensionHeight: Hashable, Sendable {
+    /// The request identifier of the notification the view shows.
+    public var notification: String
+    /// Width × `UNNotificationExtensionInitialContentSizeRatio`: the height while loading, in points.
+    public var initialHeight: Double
+    /// The height the view asks for (its `preferredContentSize`), in points.
+    public var preferredHeight: Double
+    /// The most the device gives the view, in points.
+    public var budget: Double
+    /// Points past the budget (0 when it fits).
+    public var overflow: Double { max(0, preferredHeight - budget) }
+  }
+
+  /// A payload or categories file that could not be used, or a verb the screen could not take.
+  public struct Failure: Error, CustomStringConvertible {
+    public let description: String
+  }
+
+  private static func failure(_ error: any Error) -> Failure {
+    Failure(description: (error as? UNTermError)?.description ?? "\(error)")
+  }
+
+  /// Where the virtual clock starts.
+  public static let startDate = Date(timeIntervalSince1970: 1_748_857_260)  // 2025-06-02T09:41:00Z
+
+  /// How long a verb waits in real time for the app's code before giving up on it (a service
+  /// extension that never calls its handler is then expired, as its time budget would).
+  public var patience: TimeInterval = 10
+
+  /// The session, touched only on `thread`.
+  private let session: Session
+  private let center: UNUserNotificationCenter
+  private let proxy = DelegateProxy()
+  /// Responses, in order; touched only on `thread`.
+  private let recorded = Recorded()
+  /// The session's own thread: it runs what the test asks and, whenever the app's code posts
+  /// work (a center call from any thread, an extension's answer), drains it at once, so an
+  /// `await center.add(…)` in app code is answered without the test doing anything.
+  private let thread = DispatchQueue(label: "UNTermHarness.session")
+  private let onThread = DispatchSpecificKey<Bool>()
+  private var wake: (any DispatchSourceRead)?
+
+  /// Creates a session on a center of its own, in the home screen state (the app in the
+  /// background), unlocked.
+  ///
+  /// - Parameters:
+  ///   - device: `.iphone` (extension budget 320 pt wide) or `.ipad` (352 pt).
+  ///   - size: the screen, in terminal cells.
+  public init(device: Device = .iphone, size: (columns: Int, rows: Int) = (columns: 80, rows: 24)) throws {
+    var configuration = SessionConfiguration()
+    configuration.device = device == .iphone ? .iphone : .ipad
+    let center = UNUserNotificationCenter.makeForSession()
+    thread.setSpecific(key: onThread, value: true)
+    let made = thread.sync { () -> Result<Session, any Error> in
+      do {
+        return .success(try SessionFactory.make(configuration, now: Self.startDate, center: center))
+      } catch {
+        return .failure(error)
+      }
+    }
+    switch made {
+    case .success(let made): session = made
+    case .failure(let error): throw Self.failure(error)
+    }
+    self.center = center
+    let (session, recorded) = (session, recorded)
+    let wake = DispatchSource.makeReadSource(fileDescriptor: session.queue.wakeDescriptor, queue: thread)
+    wake.setEventHandler {
+      session.becomeOwner()
+      session.drain()
+    }
+    self.wake = wake
+    thread.sync {
+      session.resize(width: size.columns, height: size.rows)
+      session.onResponse = { response, _ in recorded.list.append(response) }
+    }
+    wake.resume()
+  }
+
+  deinit {
+    let (session, wake) = (session, wake)
+    thread.sync {
+      wake?.cancel()
+      session.detach()
+    }
+  }
+
+  /// Runs `body` on the session's thread (at once when already there).
+  private func onSession<T>(_ body: (Session) throws -> T) rethrows -> T {
+    if DispatchQueue.getSpecific(key: onThread) == true { return try body(session) }
+    return try thread.sync {
+      session.becomeOwner()
+      return try body(session)
+    }
+  }
+
+  // MARK: - The app's code
+
+  /// The app's notification center, connected to the harness: `add` a request and it is
+  /// delivered, as `UNUserNotificationCenter.current()` is in an app.
+  public var notificationCenter: UNUserNotificationCenter { center }
+
+  /// The app's delegate: told about foreground notifications (`willPresent`) and every
+  /// response (`didReceive`). Held strongly, so a test need not keep it.
+  public var delegate: (any UNUserNotificationCenterDelegate)? {
+    get { proxy.target }
+    set {
+      proxy.target = newValue
+      center.delegate = newValue == nil ? nil : proxy
+    }
+  }
+
+  /// The app's service extension, made once for each `mutable-content` payload; `nil` runs
+  /// UNTerm's built-in one (it attaches a local or downloaded `attachment-url`).
+  public var serviceExtension: (() -> UNNotificationServiceExtension)? {
+    get { onSession { $0.serviceExtension } }
+    set { onSession { $0.serviceExtension = newValue } }
+  }
+
+  /// Adds a content extension: the view controller `make` returns serves these categories'
+  /// expanded views, as the keys of an extension's Info.plist say.
+  public func addContentExtension(
+    categories: [String], initialContentSizeRatio: Double, defaultContentHidden: Bool = false,
+    make: @escaping () -> any UNNotificationContentExtension & UNNotificationContentViewController
+  ) throws {
+    let attributes = ContentExtensionAttributes(
+      categories: categories, initialContentSizeRatio: initialContentSizeRatio,
+      defaultContentHidden: defaultContentHidden, overridesDefaultTitle: false, userInteractionEnabled: true)
+    let failure = onSession { session -> (any Error)? in
+      do {
+        try session.addExtension(ProgramExtension(attributes: attributes, make: make))
+        return nil
+      } catch {
+        return error
+      }
+    }
+    if let failure { throw Self.failure(failure) }
+  }
+
+  /// Registers the app's categories, replacing the ones registered before.
+  public func registerCategories(_ categories: Set<UNNotificationCategory>) {
+    center.setNotificationCategories(categories)
+    onSession { $0.drain() }
+  }
+
+  /// Registers the categories of a categories file (the format `unterm --categories` reads).
+  public func loadCategories(from url: URL) throws {
+    do {
+      let file = try CategoriesFile.load(url.path)
+      registerCategories(Set(file.categories))
+    } catch {
+      throw Self.failure(error)
+    }
+  }
+
+  // MARK: - Pushing
+
+  /// Pushes an APNs payload given as JSON text, as `unterm push` does; returns the request's
+  /// identifier (`identifier`, else `req-1`, `req-2`, …).
+  @discardableResult
+  public func push(_ payload: String, as identifier: String? = nil) async throws -> String {
+    let categories = onSession { $0.state.store.categories }
+    let parsed = PayloadAnalyzer.analyze(Array(payload.utf8), file: "push", categories: categories)
+    return try await push(parsed, identifier: identifier)
+  }
+
+  /// Pushes a payload file; an `attachment-url` in it is read relative to its folder.
+  @discardableResult
+  public func push(contentsOf url: URL, as identifier: String? = nil) async throws -> String {
+    let parsed: Payload
+    do {
+      let categories = onSession { $0.state.store.categories }
+      parsed = try Payload.load(url.path, categories: categories)
+    } catch {
+      throw Self.failure(error)
+    }
+    return try await push(parsed, identifier: identifier)
+  }
+
+  private func push(_ payload: Payload, identifier: String?) async throws -> String {
+    let pushed = onSession { session -> Result<String, any Error> in
+      do {
+        return .success(try session.push(payload, identifier: identifier))
+      } catch {
+        return .failure(error)
+      }
+    }
+    guard case .success(let id) = pushed else {
+      if case .failure(let error) = pushed { throw Self.failure(error) }
+      return ""
+    }
+    await settle()
+    return id
+  }
+
+  // MARK: - The user
+
+  /// Opens the newest notification's expanded view (a long press); a content extension loads.
+  public func longPress() async { await perform(.longPress) }
+
+  /// Taps the notification: the default action.
+  public func tap() async { await perform(.tap) }
+
+  /// Chooses an action of the open notification by identifier or title. A text-input action
+  /// opens its text field.
+  public func chooseAction(_ action: String) async { await perform(.chooseAction(action)) }
+
+  /// Types into the open text field.
+  public func type(_ text: String) async { await perform(.type(text)) }
+
+  /// Sends the text field's text.
+  public func send() async { await perform(.send) }
+
+  /// Dismisses the notification (the expanded view's close button).
+  public func dismiss() async { await perform(.dismiss) }
+
+  /// Presses a key by its script name (`enter`, `esc`, `up`, `tab`, `x`, …), as `key` does in
+  /// a session script.
+  public func key(_ name: String) async throws {
+    guard let key = Key(scriptName: name) else { throw Failure(description: "\"\(name)\" is not a key name") }
+    onSession { _ = $0.send(.key(key)) }
+    await settle()
+  }
+
+  /// Locks the device: previews hide, content extensions do not load.
+  public func lock() async { await perform(.lock) }
+
+  /// Unlocks the device with a passcode (any text when no passcode was set).
+  public func unlock(_ passcode: String = "") async { await perform(.unlock(passcode)) }
+
+  /// Moves the virtual clock on: triggers fire, banners time out.
+  public func wait(_ seconds: Double) async {
+    onSession { $0.advance(to: $0.state.now.addingTimeInterval(seconds)) }
+    await settle()
+  }
+
+  private func perform(_ command: Command) async {
+    onSession { _ = $0.send(.command(command)) }
+    await settle()
+  }
+
+  // MARK: - What the test reads
+
+  /// The screen as `unterm render` prints it: one string per row, trailing spaces removed.
+  public var screen: [String] {
+    onSession { session in
+      session.drain()
+      return session.frame().grid.lines
+    }
+  }
+
+  /// Every response handed to the app, in order (`UNTextInputNotificationResponse` for replies).
+  public var responses: [UNNotificationResponse] { onSession { _ in recorded.list } }
+
+  /// The notifications in the notification list, newest first.
+  public var deliveredNotifications: [UNNotification] {
+    onSession { session in
+      session.drain()
+      return session.state.store.deliveredNewestFirst
+    }
+  }
+
+  /// Every measurement of a content extension's view, in order: one when it loads, another
+  /// each time its preferred height changes.
+  public var extensionHeights: [ExtensionHeight] {
+    onSession { $0.extensionSizes }.map {
+      ExtensionHeight(
+        notification: $0.notification, initialHeight: $0.initialHeight, preferredHeight: $0.preferredHeight,
+        budget: $0.budget)
+    }
+  }
+
+  /// The activity pane's lines (what the session noted: deliveries, extension sizes, errors).
+  public var activity: [String] { onSession { $0.state.notices.map(\.text) } }
+
+  // MARK: - Waiting for the app
+
+  /// Runs what the app's code posted until nothing is left running: service extensions have
+  /// answered and the delegate has called its completion handlers.
+  private func settle() async {
+    let limit = Date().addingTimeInterval(patience)
+    let proxy = proxy
+    while true {
+      let busy = onSession { session in
+        session.drain()
+        return session.pipeline.isBusy || proxy.outstanding > 0 || !session.queue.isEmpty
+      }
+      if !busy { break }
+      if Date() >= limit {
+        // The extension's budget is spent: iOS shows the original content.
+        onSession { session in
+          session.finishServiceExtensions(within: 0)
+          session.drain()
+        }
+        break
+      }
+      try? await Task.sleep(nanoseconds: 1_000_000)
+    }
+  }
+}
+
+/// Stands between the center and the app's delegate, counting the calls whose completion
+/// handlers have not been called yet, so the harness knows when the app has answered.
+private final class DelegateProxy: NSObject, UNUserNotificationCenterDelegate, @unchecked Sendable {
+  private let lock = NSLock()
+  private var _target: (any UNUserNotificationCenterDelegate)?
+  private var _outstanding = 0
+
+  var target: (any UNUserNotificationCenterDelegate)? {
+    get { lock.withLock { _target } }
+    set { lock.withLock { _target = newValue } }
+  }
+
+  var outstanding: Int { lock.withLock { _outstanding } }
+
+  private func begin() { lock.withLock { _outstanding += 1 } }
+  private func end() { lock.withLock { _outstanding -= 1 } }
+
+  func userNotificationCenter(
+    _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
+    withCompletionHandler completionHandler: @escaping @Sendable (UNNotificationPresentationOptions) -> Void
+  ) {
+    guard let target else { return completionHandler([.banner, .list, .sound, .badge]) }
+    begin()
+    let once = Once()
+    target.userNotificationCenter(center, willPresent: notification) { [self] options in
+      guard once.first() else { return }
+      completionHandler(options)
+      end()
+    }
+  }
+
+  func userNotificationCenter(
+    _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
+    withCompletionHandler completionHandler: @escaping @Sendable () -> Void
+  ) {
+    guard let target else { return completionHandler() }
+    begin()
+    let once = Once()
+    target.userNotificationCenter(center, didReceive: response) { [self] in
+      guard once.first() else { return }
+      completionHandler()
+      end()
+    }
+  }
+
+  func userNotificationCenter(_ center: UNUserNotificationCenter, openSettingsFor notification: UNNotification?) {
+    target?.userNotificationCenter(center, openSettingsFor: notification)
+  }
+}
+
+/// The responses the session recorded (touched on the session's thread only).
+private final class Recorded: @unchecked Sendable {
+  var list: [UNNotificationResponse] = []
+}
+
+/// True the first time only: a completion handler called twice counts once.
+private final class Once: @unchecked Sendable {
+  private let lock = NSLock()
+  private var done = false
+
+  func first() -> Bool {
+    lock.withLock {
+      defer { done = true }
+      return !done
+    }
+  }
+}
