@@ -18,9 +18,16 @@ open class UNNotificationServiceExtension: NSObject {
     withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
   ) {
     let box = UncheckedServiceCall(extension: self, request: request, handler: contentHandler)
-    Task {
+    // On threads of its own, as an extension runs in its own process: the shared pool may be
+    // busy with the host's work, and the extension must not wait for it. This call lasts as
+    // long as the `async` form works, so the host sees the extension working, as it does one
+    // that calls its handler before returning.
+    let done = DispatchSemaphore(value: 0)
+    Task(executorPreference: ServiceExtensionExecutor.shared) {
       box.handler(await box.extension.didReceive(box.request))
+      done.signal()
     }
+    done.wait()
   }
 
   /// Called with the request; return the content to show.
@@ -41,4 +48,16 @@ private struct UncheckedServiceCall: @unchecked Sendable {
   let `extension`: UNNotificationServiceExtension
   let request: UNNotificationRequest
   let handler: (UNNotificationContent) -> Void
+}
+
+/// Runs service extensions' `async` work on a queue of its own rather than the shared pool.
+private final class ServiceExtensionExecutor: TaskExecutor, @unchecked Sendable {
+  static let shared = ServiceExtensionExecutor()
+  private let queue = DispatchQueue(label: "unterm.service-extension.async", attributes: .concurrent)
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    let executor = asUnownedTaskExecutor()
+    queue.async { job.runSynchronously(on: executor) }
+  }
 }

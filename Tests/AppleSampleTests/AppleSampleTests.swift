@@ -30,20 +30,26 @@ struct AppleSampleTests {
 /// can show it.
 @Suite("iOS 15 notification code")
 struct ModernAppCodeTests {
-  /// Drains the session's queue until `body` finishes, as the interactive loop does while app
-  /// code awaits the center. The tests are `async` and sleep between rounds, so the tasks they
-  /// wait for get a thread (a blocking wait would hold one of the few the pool has).
+  /// Runs `body` while a thread of its own drains the session's queue, as the interactive loop
+  /// does while app code awaits the center (the shared pool may be busy with other tests).
   private func serving<T: Sendable>(_ session: Session, _ body: @escaping @Sendable () async throws -> T)
     async throws -> T
   {
-    let task = Task { try await body() }
-    let box = ResultBox<T>()
-    Task { box.set(await task.result) }
-    for _ in 0..<20_000 where box.get() == nil {
-      session.drain()
-      try await Task.sleep(nanoseconds: 1_000_000)
+    let stop = ResultBox<Bool>()
+    let stopped = DispatchSemaphore(value: 0)
+    let unchecked = UncheckedSession(session: session)
+    Thread {
+      while stop.get() == nil {
+        unchecked.session.drain()
+        usleep(1000)
+      }
+      stopped.signal()
+    }.start()
+    defer {
+      stop.set(.success(true))
+      stopped.wait()
     }
-    return try #require(box.get()).get()
+    return try await body()
   }
 
   /// Settles the session's service extensions until `identifier` is delivered.
@@ -148,4 +154,9 @@ final class ResultBox<T>: @unchecked Sendable {
     defer { lock.unlock() }
     return value
   }
+}
+
+/// The session handed to the thread that drains it while the test's task waits.
+struct UncheckedSession: @unchecked Sendable {
+  let session: Session
 }
