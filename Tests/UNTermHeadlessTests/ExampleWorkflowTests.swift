@@ -156,6 +156,24 @@ struct ExampleWorkflowTests {
     #expect(readme.contains("```yaml\n" + workflow.text + "```\n"), "README's copy of Examples/ci/\(name) differs")
   }
 
+  /// The workflow installs every library `.ci/run` builds against (its `-dev` packages): a
+  /// library main starts linking would otherwise break the copied workflow at its build step.
+  @Test(arguments: workflows)
+  func theWorkflowInstallsWhatTheBuildNeeds(_ name: String) throws {
+    let run = try String(contentsOf: Fixtures.root.appendingPathComponent(".ci/run"), encoding: .utf8)
+    let list = try #require(run.range(of: "packages=(")).upperBound
+    let end = try #require(run[list...].firstIndex(of: ")"))
+    let buildPackages = run[list..<end].split(whereSeparator: \.isWhitespace).filter { $0.hasSuffix("-dev") }
+    #expect(buildPackages.count >= 4, "\(buildPackages)")
+    let workflow = try ExampleWorkflow(name)
+    let install = workflow.text.split(separator: "\n").filter { $0.contains("apt-get install") }
+    #expect(install.count == 1, "\(install)")
+    let installed = Set(install.flatMap { $0.split(separator: " ") })
+    for package in buildPackages {
+      #expect(installed.contains(package), "\(name) does not install \(package), which .ci/run builds with")
+    }
+  }
+
   /// The extraction finds what a reader sees: a test that extracted nothing would pass.
   @Test func theExtractionFindsEveryKindOfLine() throws {
     let workflow = ExampleWorkflow(
