@@ -77,9 +77,6 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchec
     set { if rest != nil || newValue != nil { writableRest().localizedAlert = newValue } }
   }
 
-  /// Everything but the text and the two identifiers, which most notifications of a long list
-  /// leave at its default: kept apart (and shared between copies until one changes), so such
-  /// a notification's content is 104 bytes rather than 212.
   /// The sender of a communication notification (`updating(from:)` with a message or call
   /// intent): the header shows it, with the avatar's initials.
   package internal(set) var communicationSender: UNCommunicationSender? {
@@ -87,6 +84,9 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchec
     set { if rest != nil || newValue != nil { writableRest().communicationSender = newValue } }
   }
 
+  /// Everything but the text and the two identifiers, which most notifications of a long list
+  /// leave at its default: kept apart (and shared between copies until one changes), so such
+  /// a notification's content is 104 bytes rather than 212.
   private final class Rest {
     var attachments: [UNNotificationAttachment] = []
     var badge: NSNumber?

@@ -222,7 +222,8 @@ struct QAGateTests {
   }
 
   /// An attachment the checks let through but the session cannot draw (truncated, or too big
-  /// to decode) is dropped at delivery: lint says so when `--media-dir` lets it read the file.
+  /// to decode) stays attached and shows as unavailable on the card (17.3): lint says so when
+  /// `--media-dir` lets it read the file.
   @Test func lintWarnsAboutAttachmentsTheSessionWouldDrop() throws {
     let dir = try Fixtures.temporaryDirectory()
     let media = dir.appendingPathComponent("media")
