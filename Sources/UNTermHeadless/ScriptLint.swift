@@ -9,7 +9,7 @@ package enum ScriptLint {
     let (script, errors) = SessionScript.parseAll(text, file: file)
     var out = errors.map { error in
       Diagnostic(
-        file: file, location: .position(SourcePosition(line: error.line, column: error.column)), code: .scriptSyntax,
+        file: file, location: .position(SourcePosition(line: error.line, column: error.column)), code: error.code,
         message: error.message)
     }
     let folder = URL(fileURLWithPath: file).deletingLastPathComponent()

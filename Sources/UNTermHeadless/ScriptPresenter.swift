@@ -68,7 +68,7 @@ package final class CastWriter: ScriptObserver {
       size = (session.state.screenWidth, session.state.screenHeight)
       let header: JSONWriter.Value = .object([
         ("version", .int(2)), ("width", .int(size.0)), ("height", .int(size.1)),
-        ("timestamp", .int(Int(Date().timeIntervalSince1970))), ("idle_time_limit", .int(3)),
+        ("timestamp", .int(Int(saturating: Date().timeIntervalSince1970))), ("idle_time_limit", .int(3)),
         ("title", .string(SafeText("unterm run \((script.file as NSString).lastPathComponent)").text)),
         ("env", .object([("TERM", .string("xterm-256color")), ("SHELL", .string("/bin/sh"))])),
       ])

@@ -266,7 +266,7 @@ package final class ServicePipeline: @unchecked Sendable {
   }
 
   static func format(_ seconds: TimeInterval) -> String {
-    seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%.1f s", seconds)
+    seconds < 1 ? "\(Int(saturating: (seconds * 1000).rounded())) ms" : String(format: "%.1f s", seconds)
   }
 }
 

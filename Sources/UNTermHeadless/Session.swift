@@ -357,9 +357,9 @@ package final class Session: @unchecked Sendable {
     let at = state.textSize == .default ? "" : " at text size \(state.textSize.displayName)"
     var text =
       resized
-      ? "Extension on \(device.displayName)\(at) resized: preferred \(Int(m.preferredHeight.rounded())) pt, budget \(Int(m.budget)) pt"
-      : "Extension on \(device.displayName)\(at): initial \(Int(m.initialHeight)) pt, preferred \(Int(m.preferredHeight.rounded())) pt, budget \(Int(m.budget)) pt"
-    text += m.overflow > 0 ? " — \(Int(m.overflow.rounded(.up))) pt over" : " — fits"
+      ? "Extension on \(device.displayName)\(at) resized: preferred \(Int(saturating: m.preferredHeight.rounded())) pt, budget \(Int(saturating: m.budget)) pt"
+      : "Extension on \(device.displayName)\(at): initial \(Int(saturating: m.initialHeight)) pt, preferred \(Int(saturating: m.preferredHeight.rounded())) pt, budget \(Int(saturating: m.budget)) pt"
+    text += m.overflow > 0 ? " — \(Int(saturating: m.overflow.rounded(.up))) pt over" : " — fits"
     if !m.content.cut.isEmpty { text += "; cut: " + m.content.cut.joined(separator: ", ") }
     send(.notice(m.overflow > 0 ? .warning : .info, text))
   }

@@ -63,8 +63,8 @@ struct ArtGeometry: Hashable {
     } else {
       let scale = min(scaleX, scaleY)
       shown = region
-      width = min(areaWidth, max(1, Int((regionWidth * scale).rounded())))
-      height = min(areaHeight, max(1, Int((regionHeight * scale).rounded())))
+      width = min(areaWidth, max(1, Int(saturating: (regionWidth * scale).rounded())))
+      height = min(areaHeight, max(1, Int(saturating: (regionHeight * scale).rounded())))
       x = (areaWidth - width) / 2
       y = (areaHeight - height) / 2
     }
@@ -75,7 +75,9 @@ struct ArtGeometry: Hashable {
   func neededSize(sourceWidth: Int, sourceHeight: Int) -> (width: Int, height: Int) {
     let w = (Double(width) / max(shown.width, 1e-9) - 1e-9).rounded(.up)
     let h = (Double(height) / max(shown.height, 1e-9) - 1e-9).rounded(.up)
-    return (Int(min(Double(sourceWidth), max(1, w))), Int(min(Double(sourceHeight), max(1, h))))
+    return (
+      Int(saturating: min(Double(sourceWidth), max(1, w))), Int(saturating: min(Double(sourceHeight), max(1, h)))
+    )
   }
 }
 
@@ -133,8 +135,8 @@ enum BlockArtBuilder {
     return (0..<count).map { i in
       let from = (start + length * Double(i) / Double(count)) * Double(pixels)
       let to = (start + length * Double(i + 1) / Double(count)) * Double(pixels)
-      let lower = min(pixels - 1, max(0, Int((from + 1e-9).rounded(.down))))
-      let upper = min(pixels, max(lower + 1, Int((to - 1e-9).rounded(.up))))
+      let lower = min(pixels - 1, max(0, Int(saturating: (from + 1e-9).rounded(.down))))
+      let upper = min(pixels, max(lower + 1, Int(saturating: (to - 1e-9).rounded(.up))))
       return (lower, upper)
     }
   }

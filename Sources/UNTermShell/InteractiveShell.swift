@@ -158,7 +158,8 @@ package final class InteractiveShell {
     if press != nil { candidates.append(now.addingTimeInterval(Self.longPressDuration)) }
     guard let next = candidates.min() else { return -1 }
     let ms = next.timeIntervalSince(now) * 1000
-    return Int32(max(0, min(ms.rounded(.up) + 1, 3_600_000)))
+    let wait = min(3_600_000, max(0, Int(saturating: ms.rounded(.up))))
+    return Int32(min(3_600_000, wait + 1))
   }
 
   /// When the newest notification's "now" / "5m ago" label next changes.

@@ -77,6 +77,7 @@ enum LintCommand {
     var missing = false
     func note(_ error: UNTermError) {
       if error.exitCode == .noInput { missing = true }
+      if let diagnostic = error.diagnostic { return report.diagnostics.append(diagnostic) }
       report.diagnostics.append(
         Diagnostic(
           file: error.file ?? "-", location: error.location ?? .file,

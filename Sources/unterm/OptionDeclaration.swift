@@ -223,9 +223,9 @@ extension OptionValue where Value == TimeInterval {
 extension OptionValue where Value == ScreenSize {
   static var screenSize: OptionValue {
     OptionValue(placeholder: "COLSxROWS", expectation: "takes COLSxROWS from 1x1 to 1000x1000, such as 80x24") {
-      let parts = $0.lowercased().split(separator: "x")
-      guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...1000).contains(w),
-        (1...1000).contains(h)
+      let parts = $0.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+      guard parts.count == 2, let w = InputNumber.terminalSize.parseInt(parts[0]),
+        let h = InputNumber.terminalSize.parseInt(parts[1])
       else { return nil }
       return ScreenSize(width: w, height: h)
     }

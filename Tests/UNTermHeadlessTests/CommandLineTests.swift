@@ -146,7 +146,9 @@ struct CommandLineTests {
     let bad = try unterm(["lint", try write(#"{"aps":{"alert":"x","badge":-1}}"#)])
     #expect(bad.status == 1)
     // The bad value itself, counted by hand: {"aps":{"alert":"x","badge": is 28 characters.
-    #expect(bad.stdout.contains(":1:29: error[invalid-value]: the badge must not be negative [aps.badge]"))
+    #expect(
+      bad.stdout.contains(
+        ":1:29: error[number-out-of-range]: badge must be a whole number from 0 to 2147483647, not -1 [aps.badge]"))
     let missing = try unterm(["lint", "/nonexistent.json"])
     #expect(missing.status == 66)
   }
@@ -327,7 +329,8 @@ struct MoreCommandLineTests {
       Fixtures.unterm,
       ["push", "--socket", "/tmp/unterm-no-such.sock", try write(#"{"aps":{"alert":"x","badge":-1}}"#)])
     #expect(result.status == 65)
-    #expect(result.stderr.contains(":1:29: error: the badge must not be negative [aps.badge]"))
+    #expect(
+      result.stderr.contains(":1:29: error: badge must be a whole number from 0 to 2147483647, not -1 [aps.badge]"))
   }
 
   @Test func lintChecksTheTheme() throws {

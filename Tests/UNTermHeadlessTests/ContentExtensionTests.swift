@@ -40,7 +40,7 @@ struct ContentExtensionTests {
     ),
     (
       #"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"a","UNNotificationExtensionInitialContentSizeRatio":0}}"#,
-      "invalid-value"
+      "number-out-of-range"
     ),
     (
       #"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"a","UNNotificationExtensionInitialContentSizeRatio":1,"UNNotificationExtensionDefaultContentHidden":"yes"}}"#,

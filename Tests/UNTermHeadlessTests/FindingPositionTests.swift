@@ -50,8 +50,8 @@ struct FindingPositionTests {
     for expected in [
       "p.json:3:15 type-mismatch [aps.alert.title]",  // the key "title" (a wrong type)
       "p.json:3:27 unknown-alert-key [aps.alert.bodyy]",  // the key "bodyy"
-      "p.json:4:14 invalid-value [aps.badge]",  // the value -1
-      "p.json:5:40 invalid-value [aps.sound.volume]",  // the value 2
+      "p.json:4:14 number-out-of-range [aps.badge]",  // the value -1
+      "p.json:5:40 number-out-of-range [aps.sound.volume]",  // the value 2
       "p.json:5:5 critical-entitlement [aps.sound]",  // the key "sound"
       "p.json:6:17 unknown-category [aps.category]",  // the value "nope"
       "p.json:7:5 type-mismatch [aps.thread-id]",  // the key "thread-id"
@@ -62,7 +62,7 @@ struct FindingPositionTests {
     // Columns count characters: a Bengali cluster of five scalars, an emoji and two CJK
     // characters before the value put -1 at column 38.
     try write("b.json", #"{"aps":{"alert":"ক্ষমা 😀 漢字","badge":-1}}"#)
-    #expect(try places(["b.json"]) == ["b.json:1:38 invalid-value [aps.badge]"])
+    #expect(try places(["b.json"]) == ["b.json:1:38 number-out-of-range [aps.badge]"])
     // The APNs request headers a payload file carries: an unknown one at its key, a bad value at
     // the value.
     try write(
@@ -81,7 +81,7 @@ struct FindingPositionTests {
       ])
     // Urdu counts the same way: eleven scalars (two words and a space, and a space) put -1 at 39.
     try write("u.json", #"{"aps":{"alert":"آپ کا پیغام","badge":-1}}"#)
-    #expect(try places(["u.json"]) == ["u.json:1:39 invalid-value [aps.badge]"])
+    #expect(try places(["u.json"]) == ["u.json:1:39 number-out-of-range [aps.badge]"])
     // A document that is not what it should be is at 1:1, path $; a syntax error at its place.
     try write("w.json", "\n\n  [1, 2]")
     #expect(try places(["w.json"]) == ["w.json:1:1 not-an-object [$]"])
@@ -162,7 +162,8 @@ struct FindingPositionTests {
       """)
     let found = try places(["--extension", "d.json"])
     #expect(
-      found.contains("d.json:4:55 invalid-value [NSExtensionAttributes.UNNotificationExtensionInitialContentSizeRatio]")
+      found.contains(
+        "d.json:4:55 number-out-of-range [NSExtensionAttributes.UNNotificationExtensionInitialContentSizeRatio]")
     )
     try write(
       "v.json",
@@ -223,7 +224,8 @@ struct FindingPositionTests {
     let attributes = "NSExtension.NSExtensionAttributes"
     let expected = [
       "ext/Info.plist:17:3 wrong-extension-point [NSExtension.NSExtensionPointIdentifier]",  // the <string>
-      "ext/Info.plist:12:4 invalid-value [\(attributes).UNNotificationExtensionInitialContentSizeRatio]",  // <string>
+      // A string where a number belongs: a wrong type, so its <key>.
+      "ext/Info.plist:11:4 type-mismatch [\(attributes).UNNotificationExtensionInitialContentSizeRatio]",
       "ext/Info.plist:13:4 type-mismatch [\(attributes).UNNotificationExtensionDefaultContentHidden]",  // its <key>
     ]
     #expect(try places(["--extension", "ext/Info.plist"]) == expected)

@@ -141,7 +141,7 @@ struct LintFormatTests {
     let codes = Set(findings.map(\.code))
     for code in [
       "invalid-json", "invalid-utf8", "too-deep", "duplicate-key", "invalid-plist", "script-syntax", "unknown-key",
-      "type-mismatch", "invalid-value", "unknown-category", "control-characters", "unknown-option", "missing-key",
+      "type-mismatch", "number-out-of-range", "unknown-category", "control-characters", "unknown-option", "missing-key",
     ] {
       #expect(codes.contains(code), "\(code) missing from \(codes.sorted())")
     }

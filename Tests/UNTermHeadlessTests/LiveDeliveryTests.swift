@@ -32,7 +32,9 @@ struct LiveDeliveryTests {
       return
     }
     #expect(session.state.store.delivered(id)?.request.content.body == "over the socket")
-    #expect(message.contains("/tmp/b.json:1:29: error: the badge must not be negative [aps.badge]"))
+    #expect(
+      message.contains("/tmp/b.json:1:29: error: badge must be a whole number from 0 to 2147483647, not -1 [aps.badge]")
+    )
 
     // The inbox: a dropped file arrives and is moved aside.
     try Data(#"{"aps":{"alert":"dropped in"}}"#.utf8).write(to: inbox.appendingPathComponent("drop.json"))
@@ -373,7 +375,7 @@ struct LiveDeliveryTests {
     }
     #expect(
       errors(session).first
-        == "\(inbox.path)/bad.json:1:29: error: the badge must not be negative [aps.badge] (moved to rejected/bad.json)"
+        == "\(inbox.path)/bad.json:1:29: error: badge must be a whole number from 0 to 2147483647, not -1 [aps.badge] (moved to rejected/bad.json)"
     )
     #expect(errors(session).last?.hasSuffix("(moved to rejected/bad-3.json)") == true)
   }
@@ -430,9 +432,12 @@ struct LiveDeliveryTests {
       Issue.record("unexpected answers \(answers)")
       return
     }
-    #expect(message == "/tmp/q␛[2J.json:1:29: error: the badge must not be negative [aps.badge]")
     #expect(
-      errors(session) == ["Refused a push: /tmp/q␛[2J.json:1:29: error: the badge must not be negative [aps.badge]"])
+      message == "/tmp/q␛[2J.json:1:29: error: badge must be a whole number from 0 to 2147483647, not -1 [aps.badge]")
+    #expect(
+      errors(session) == [
+        "Refused a push: /tmp/q␛[2J.json:1:29: error: badge must be a whole number from 0 to 2147483647, not -1 [aps.badge]"
+      ])
   }
 
   // MARK: - 11.6: one thread for every connection
@@ -530,7 +535,7 @@ struct LiveDeliveryTests {
     let refused = try Fixtures.run(
       Fixtures.unterm, ["push", "--socket", socket, write(#"{"aps":{"alert":"x","badge":-1}}"#, in: dir)])
     #expect(refused.status == 65)
-    #expect(refused.stderr.contains("error: the badge must not be negative"))
+    #expect(refused.stderr.contains("error: badge must be a whole number from 0 to 2147483647, not -1"))
     try tmux.waitFor("Refused a push")
     tmux.type("q")
     try tmux.waitFor("DONE")

@@ -119,7 +119,8 @@ struct QAGateTests {
     // The key of the wrong value, counted by hand: {"aps":{"alert":"x","badge" puts it at column 21.
     #expect(
       result.stdout.contains(
-        "designs/chat/deep/bad.json:1:21: error[type-mismatch]: must be a number, not a string [aps.badge]"),
+        "designs/chat/deep/bad.json:1:21: error[type-mismatch]: badge must be a whole number from 0 to 2147483647, not a string [aps.badge]"
+      ),
       "\(result.stdout)")
     #expect(result.stdout.contains("designs/scripts/a.session:1:1: error[script-syntax]"))
     #expect(!result.stdout.contains("skipped.json"))

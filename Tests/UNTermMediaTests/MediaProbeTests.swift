@@ -3,6 +3,7 @@ import Testing
 import UNTermTestSupport
 
 @testable import UNTermMedia
+@testable import UNTermRender
 
 /// Durations read from container headers.
 @Suite struct MediaProbeTests {
@@ -32,6 +33,17 @@ import UNTermTestSupport
     // The movie box after a large media box is found by skipping, not reading, the media.
     #expect(try duration("late.mov", F.mp4(timescale: 90_000, duration: 450_000, mdatBytes: 200_000)) == 5)
     #expect(try duration("zero.mp4", F.mp4(timescale: 0, duration: 10)) == nil)
+  }
+
+  /// A header can claim any length (here 1.8e19 s, past `Int.max`): the player's clock holds
+  /// it to 9999 hours instead of trapping when it converts to whole seconds.
+  @Test func aHeaderClaimingAnyLengthReachesThePlayerClockWithoutATrap() throws {
+    let claimed = F.mp4(timescale: 1, duration: 0xFFFF_FFFF_FFFF_FFFE, version: 1)
+    let seconds = try #require(try duration("huge.m4a", claimed))
+    #expect(seconds > 1.8e19)
+    #expect(Renderer.clock(seconds) == "9999:00:00")
+    #expect(Renderer.clock(.nan) == "0:00")
+    #expect(Renderer.clock(65) == "1:05")
   }
 
   @Test func mp3DurationFromXingOrConstantBitRate() throws {

@@ -34,7 +34,10 @@ struct ThemeTests {
       #"{"roles":{"title":{"fg":"purpel"}}}"#,
       "t.json:1:25: error: unknown colour \"purpel\"; expected a name, 0–255 or #RRGGBB [roles.title.fg]"
     ),
-    (#"{"roles":{"title":{"fg":300}}}"#, "t.json:1:25: error: a colour number must be 0–255 [roles.title.fg]"),
+    (
+      #"{"roles":{"title":{"fg":300}}}"#,
+      "t.json:1:25: error: fg must be a whole number from 0 to 255, not 300 [roles.title.fg]"
+    ),
     (
       #"{"roles":{"title":{"blink":true}}}"#,
       "t.json:1:20: error: unknown key; expected fg, bg, bold, dim, italic, underline or reverse [roles.title.blink]"

@@ -191,8 +191,8 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
         "The message gives the allowed values or range.", anchor: .value)
     case .numberOutOfRange:
       return Info(
-        .error, "A number is too large (or too precise) to be represented.",
-        "Devices read numbers as 64-bit integers or doubles; a number outside that range cannot mean what it says.",
+        .error, "A number is outside the range its key accepts, or too large to be represented.",
+        "Every number UNTerm reads from a file has a documented range (README, \"Numbers in input files\"); the message names the key and the range. A number no 64-bit integer or double can hold cannot mean what it says.",
         anchor: .value)
     case .payloadTooLarge:
       return Info(

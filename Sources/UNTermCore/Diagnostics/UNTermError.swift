@@ -23,6 +23,8 @@ package struct UNTermError: Error, Sendable, CustomStringConvertible {
   /// What went wrong, ready for a terminal: values from the input are sanitized where the
   /// message interpolates them.
   package var message: SafeText
+  /// The finding behind the error, when it came from one (lint reports it with its code).
+  package var diagnostic: Diagnostic?
 
   package init(_ exitCode: ExitCode, file: String? = nil, at location: DiagnosticLocation? = nil, _ message: SafeText) {
     self.exitCode = exitCode
@@ -34,6 +36,7 @@ package struct UNTermError: Error, Sendable, CustomStringConvertible {
   /// Wraps a diagnostic of error severity.
   package init(_ diagnostic: Diagnostic, exitCode: ExitCode = .dataError) {
     self.init(exitCode, file: diagnostic.file, at: diagnostic.location, diagnostic.message)
+    self.diagnostic = diagnostic
   }
 
   /// `FILE[:LINE:COL]: error: MESSAGE[ [JSON.PATH]]` on one line, as lint prints its findings

@@ -40,7 +40,7 @@ package enum ElementDescription: Hashable, Sendable {
     switch self {
     case .image(let source, _): return "image \"\(source)\""
     case .label(let template, _, _): return "label \(OneLine.quote(template, limit: 30))"
-    case .spacer(let points): return "spacer \(Int(points)) pt"
+    case .spacer(let points): return "spacer \(InputNumber.format(points)) pt"
     case .progress(let template): return "progress \(OneLine.quote(template, limit: 30))"
     case .button(let title, _): return "button \(OneLine.quote(title, limit: 30))"
     }
@@ -213,7 +213,7 @@ private enum JSONAttributes {
       switch member.value.value {
       case .string(let s): values[member.key] = s
       case .bool(let b): values[member.key] = b
-      case .number(let n): values[member.key] = n.double ?? Double.nan
+      case .number(let n): values[member.key] = WrittenNumber(value: Double(n.text) ?? .nan, text: n.text)
       case .array(let items): values[member.key] = items.map { $0.string ?? "\u{0}" }
       default: values[member.key] = NSNull()
       }
@@ -281,7 +281,7 @@ private enum PlistAttributes {
         if AttributeValidator.booleanKeys.contains(member.key) {
           values[member.key] = (n.double ?? 0) != 0
         } else {
-          values[member.key] = n.double ?? Double.nan
+          values[member.key] = WrittenNumber(value: Double(n.text) ?? .nan, text: n.text)
         }
       case .array(let items): values[member.key] = items.map { $0.string ?? "\u{0}" }
       default: values[member.key] = NSNull()
@@ -294,6 +294,12 @@ private enum PlistAttributes {
       file: file, document: document, path: attributesPath.appending("UNNotificationExtensionCategory"))
     return ((validated, source), sink.diagnostics)
   }
+}
+
+/// A number from a descriptor or a plist, with how it was written (for messages).
+private struct WrittenNumber {
+  var value: Double
+  var text: String
 }
 
 /// Checks attribute values the same way for JSON and plists.
@@ -343,19 +349,26 @@ private enum AttributeValidator {
     let ratioPath = path.appending("UNNotificationExtensionInitialContentSizeRatio")
     var ratio = 0.0
     switch values["UNNotificationExtensionInitialContentSizeRatio"] {
-    case let value as Double where value.isFinite && value > 0:
-      ratio = value
-      if value > 4 {
+    case let number as WrittenNumber where InputNumber.initialContentSizeRatio.accepts(number.value):
+      ratio = number.value
+      if ratio > 4 {
         sink.report(
-          .largeSizeRatio, ratioPath, "a ratio of \(value) makes the loading view \(value)× as tall as it is wide")
+          .largeSizeRatio, ratioPath,
+          "a ratio of \(number.text) makes the loading view \(number.text)× as tall as it is wide")
       }
+    case let number as WrittenNumber:
+      sink.report(.numberOutOfRange, ratioPath, InputNumber.initialContentSizeRatio.complaint(number.text))
+      ok = false
     case nil:
       sink.report(
         .missingKey, ratioPath,
         "UNNotificationExtensionInitialContentSizeRatio is required (height ÷ width, such as 0.5)")
       ok = false
     default:
-      sink.report(.invalidValue, ratioPath, "must be a number greater than 0 (height ÷ width)")
+      sink.report(
+        .typeMismatch, ratioPath,
+        "UNNotificationExtensionInitialContentSizeRatio must be \(InputNumber.initialContentSizeRatio.range) (height ÷ width)"
+      )
       ok = false
     }
     var flags: [String: Bool] = [:]
@@ -419,16 +432,6 @@ private enum ViewReader {
     }
   }
 
-  private static func number(_ node: JSONNode?, _ path: JSONPath, _ name: String, sink: inout DiagnosticSink) -> Double?
-  {
-    guard let node else { return nil }
-    guard let value = node.number?.double, value >= 0 else {
-      sink.report(.invalidValue, path, "\(name) must be a number of points, 0 or more")
-      return nil
-    }
-    return value
-  }
-
   private static func element(
     _ node: JSONNode, path: JSONPath, descriptor: ContentExtensionDescriptor, sink: inout DiagnosticSink
   ) -> ElementDescription? {
@@ -462,7 +465,14 @@ private enum ViewReader {
         sink.report(.invalidValue, path.appending("image"), "expected attachment:N with a number N")
         return nil
       }
-      return .image(source: source, height: number(object["height"], path.appending("height"), "height", sink: &sink))
+      var height: Double?
+      if let node = object["height"] {
+        guard let value = InputNumber.imageHeight.read(node, at: path.appending("height"), into: &sink) else {
+          return nil
+        }
+        height = value
+      }
+      return .image(source: source, height: height)
     case "label":
       guard let template = object["label"]?.string else {
         sink.report(.typeMismatch, path.appending("label"), "must be a string (a template such as \"{{title}}\")")
@@ -485,18 +495,21 @@ private enum ViewReader {
       }
       var maxLines: Int?
       if let node = object["maxLines"] {
-        if let n = node.number?.integer, n >= 1 {
-          maxLines = n
-        } else {
-          sink.report(.invalidValue, path.appending("maxLines"), "must be a whole number of 1 or more")
-        }
+        maxLines = InputNumber.maxLines.readInt(node, at: path.appending("maxLines"), into: &sink)
       }
       return .label(template: template, style: style, maxLines: maxLines)
     case "spacer":
-      guard let points = number(object["spacer"], path.appending("spacer"), "spacer", sink: &sink) else { return nil }
+      guard let spacer = object["spacer"],
+        let points = InputNumber.spacer.read(spacer, at: path.appending("spacer"), into: &sink)
+      else { return nil }
       return .spacer(points)
     case "progress":
-      if let n = object["progress"]?.number?.double { return .progress(template: String(n)) }
+      if let node = object["progress"], node.number != nil {
+        guard let value = InputNumber.progress.read(node, at: path.appending("progress"), into: &sink) else {
+          return nil
+        }
+        return .progress(template: String(value))
+      }
       guard let template = object["progress"]?.string else {
         sink.report(.typeMismatch, path.appending("progress"), "must be a number from 0 to 1 or a template")
         return nil

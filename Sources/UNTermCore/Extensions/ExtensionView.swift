@@ -73,7 +73,9 @@ extension ContentExtensionDescriptor {
         return .spacer(points)
       case .progress(let template):
         let text = Template.render(template, with: content).trimmingCharacters(in: .whitespaces)
-        return .progress(Double(text) ?? 0)
+        // A template's value comes from the payload: anything but a finite number is 0, and
+        // it is held to 0…1 (a literal in the descriptor is range-checked when read).
+        return .progress(InputNumber.progress.clamp(Double(text).flatMap { $0.isFinite ? $0 : nil } ?? 0))
       case .button(let title, let action):
         return .button(title: title, action: action)
       }

@@ -90,7 +90,13 @@ package enum PayloadAnalyzer {
     let content = UNMutableNotificationContent()
     var userInfo: [AnyHashable: Any] = [:]
     for member in root.members where member.key != simulatorTargetBundleKey && member.key != APNsRules.headersKey {
-      if let value = foundationValue(member.value, path: JSONPath([.key(member.key)]), &sink) {
+      // The aps dictionary's numbers are range-checked by key below (one error each is enough).
+      let path = JSONPath([.key(member.key)])
+      var unreported = DiagnosticSink(file: file)
+      let converted =
+        member.key == "aps"
+        ? foundationValue(member.value, path: path, &unreported) : foundationValue(member.value, path: path, &sink)
+      if let value = converted {
         userInfo[member.key] = value
       }
     }
@@ -300,10 +306,8 @@ package enum PayloadAnalyzer {
           }
           arrays[member.key] = list
         } else if member.key == "summary-arg-count" {
-          if let n = member.value.number?.integer, n >= 0 {
+          if let n = InputNumber.summaryArgCount.readInt(member.value, at: keyPath, into: &sink) {
             content.summaryArgumentCount = n
-          } else {
-            sink.report(.typeMismatch, keyPath, "must be a whole number of 0 or more")
           }
         } else {
           let all = PayloadAnalyzer.alertStringKeys + PayloadAnalyzer.alertArrayKeys + ["summary-arg-count"]
@@ -396,27 +400,7 @@ package enum PayloadAnalyzer {
 
     private mutating func checkBadge() {
       guard let node = aps["badge"] else { return }
-      let keyPath = path.appending("badge")
-      guard let number = node.number else {
-        typeError(keyPath, "a number", node)
-        return
-      }
-      guard number.isIntegral, let value = number.integer else {
-        sink.report(
-          .invalidValue, keyPath,
-          number.isIntegral
-            ? "the badge \(number.text.prefix(40)) is out of range"
-            : "the badge must be a whole number, not \(number.text.prefix(40))")
-        return
-      }
-      guard value >= 0 else {
-        sink.report(.invalidValue, keyPath, "the badge must not be negative")
-        return
-      }
-      guard value <= Int(Int32.max) else {
-        sink.report(.invalidValue, keyPath, "the badge \(value) is out of range")
-        return
-      }
+      guard let value = InputNumber.badge.readInt(node, at: path.appending("badge"), into: &sink) else { return }
       content.badge = NSNumber(value: value)
     }
 
@@ -449,11 +433,7 @@ package enum PayloadAnalyzer {
         case "name":
           if let s = member.value.string { name = s } else { typeError(p, "a string", member.value) }
         case "volume":
-          if let v = member.value.number?.double, (0...1).contains(v) {
-            volume = Float(v)
-          } else {
-            sink.report(.invalidValue, p, "must be a number from 0 (silent) to 1 (full volume)")
-          }
+          if let v = InputNumber.soundVolume.read(member.value, at: p, into: &sink) { volume = Float(v) }
         default:
           sink.report(.unknownSoundKey, p, "iOS ignores unknown sound key \"\(member.key)\"")
         }
@@ -528,17 +508,17 @@ package enum PayloadAnalyzer {
         typeError(keyPath, "a number from 0 to 1", node)
         return
       }
-      guard let value = n.double else {
-        sink.report(.numberOutOfRange, keyPath, "the number \(n.text.prefix(40)) is out of range")
+      guard let value = Double(n.text), value.isFinite else {
+        sink.report(.numberOutOfRange, keyPath, InputNumber.relevanceScore.complaint(n.text))
         return
       }
-      if !(0...1).contains(value) {
+      if !InputNumber.relevanceScore.accepts(value) {
         sink.report(
           .relevanceScoreRange, keyPath,
           "relevance-score \(n.text.prefix(20)) is outside 0…1; iOS clamps it (only Live Activity updates use larger values)"
         )
       }
-      content.relevanceScore = min(1, max(0, value))
+      content.relevanceScore = InputNumber.relevanceScore.clamp(value)
     }
 
     private mutating func checkCategory(_ categories: [String: UNNotificationCategory]?) {

@@ -117,6 +117,12 @@ package struct ScriptArguments: Sendable {
   package func fail(_ token: SessionScript.Token, _ message: SafeText) -> SessionScript.ParseError {
     SessionScript.ParseError(file: file, line: line, column: token.column, message: message)
   }
+
+  /// A number outside its range, at its token: the key, the range and what was written.
+  package func outOfRange(_ token: SessionScript.Token, _ number: InputNumber) -> SessionScript.ParseError {
+    SessionScript.ParseError(
+      file: file, line: line, column: token.column, message: number.complaint(token.text), code: .numberOutOfRange)
+  }
 }
 
 extension ScriptCommand {
@@ -128,10 +134,13 @@ extension ScriptCommand {
   package static let declarations: [ScriptCommandDeclaration] = [
     .init("size", "COLSxROWS", "screen size (default 80x24)") { a throws(SessionScript.ParseError) in
       let t = try a.next("a size such as 80x24")
-      let parts = t.text.lowercased().split(separator: "x")
-      guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 1000, h <= 1000 else {
-        throw a.fail(t, "expected a size from 1x1 to 1000x1000 such as 80x24, not \"\(t.text)\"")
+      let parts = t.text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+      guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else {
+        let most = InputNumber.maximumTerminalSide
+        throw a.fail(t, "expected a size from 1x1 to \(most)x\(most) such as 80x24, not \"\(t.text)\"")
       }
+      guard let w = InputNumber.terminalSize.parseInt(parts[0]), let h = InputNumber.terminalSize.parseInt(parts[1])
+      else { throw a.outOfRange(t, .terminalSize) }
       return .init(.size(width: w, height: h))
     },
     .init("device", DeviceProfile.Kind.allCases.map(\.rawValue).joined(separator: "|"), "device profile") {
@@ -193,9 +202,11 @@ extension ScriptCommand {
       a throws(SessionScript.ParseError) in
       let t = try a.next("a duration such as 2s, 250ms or 1.5s")
       guard let seconds = SessionScript.duration(t.text) else {
+        if SessionScript.isDurationSyntax(t.text) { throw a.outOfRange(t, .waitDuration) }
         throw a.fail(t, "expected a duration such as 2s, 250ms or 1.5s, not \"\(t.text)\"")
       }
-      return .init(.wait(seconds), caption: "wait \(seconds < 1 ? "\(Int(seconds * 1000))ms" : "\(seconds)s")")
+      return .init(
+        .wait(seconds), caption: "wait \(seconds < 1 ? "\(Int(saturating: seconds * 1000))ms" : "\(seconds)s")")
     },
     .init(
       "wait until", "HH:MM", "advance the virtual clock to the next HH:MM (a Scheduled Summary's time, say)"
@@ -219,9 +230,11 @@ extension ScriptCommand {
       }
       var count = 1
       if let repeatToken = a.optional() {
-        guard repeatToken.text.hasPrefix("x"), let n = Int(repeatToken.text.dropFirst()), n >= 1, n <= 10_000 else {
+        let digits = repeatToken.text.dropFirst()
+        guard repeatToken.text.hasPrefix("x"), !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
           throw a.fail(repeatToken, "expected a repeat count such as x3, not \"\(repeatToken.text)\"")
         }
+        guard let n = InputNumber.keyRepeat.parseInt(digits) else { throw a.outOfRange(repeatToken, .keyRepeat) }
         count = n
       }
       return .init(.key(key, count: count), caption: "key \(key)\(count > 1 ? " ×\(count)" : "")")
@@ -263,7 +276,10 @@ extension ScriptCommand {
     },
     .init("expect badge", "N", "the app badge is N", isExpectation: true) { a throws(SessionScript.ParseError) in
       let t = try a.next("a badge number")
-      guard let n = Int(t.text), n >= 0 else { throw a.fail(t, "expected a badge number, not \"\(t.text)\"") }
+      guard !t.text.isEmpty, t.text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+        throw a.fail(t, "expected a badge number, not \"\(t.text)\"")
+      }
+      guard let n = InputNumber.expectedBadge.parseInt(t.text) else { throw a.outOfRange(t, .expectedBadge) }
       return .init(.expectBadge(n))
     },
     .init(

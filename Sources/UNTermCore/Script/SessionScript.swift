@@ -74,6 +74,16 @@ package struct SessionScript: Sendable {
     package var line: Int
     package var column: Int
     package var message: SafeText
+    /// lint's code for it: a syntax error, or a number outside its range.
+    package var code: LintCode
+
+    package init(file: String, line: Int, column: Int, message: SafeText, code: LintCode = .scriptSyntax) {
+      self.file = file
+      self.line = line
+      self.column = column
+      self.message = message
+      self.code = code
+    }
 
     package var description: String {
       let text: SafeText = "\(file):\(line):\(column): error: \(message.oneLine)"
@@ -205,14 +215,23 @@ package struct SessionScript: Sendable {
     return "expected \(list) after '\(prefix)'\(not)"
   }
 
-  /// Durations: `250ms`, `2s`, `1.5s`, `1m`.
+  /// Durations: `250ms`, `2s`, `1.5s`, `1m`, from 0 to 365 days; `nil` for anything else.
   package static func duration(_ text: String) -> TimeInterval? {
+    guard let (number, factor) = durationParts(text), let value = Double(number) else { return nil }
+    let seconds = value * factor
+    return InputNumber.waitDuration.accepts(seconds) ? seconds : nil
+  }
+
+  /// Whether text is written as a duration (digits and a unit), whatever its size.
+  package static func isDurationSyntax(_ text: String) -> Bool { durationParts(text) != nil }
+
+  private static func durationParts(_ text: String) -> (Substring, Double)? {
     for (suffix, factor) in [("ms", 0.001), ("s", 1.0), ("m", 60.0), ("h", 3600.0)] where text.hasSuffix(suffix) {
       let number = text.dropLast(suffix.count)
       guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-        let value = Double(number), value.isFinite, value >= 0, value <= 86_400 * 365
+        number.filter({ $0 == "." }).count <= 1, number != "."
       else { return nil }
-      return value * factor
+      return (number, factor)
     }
     return nil
   }

@@ -24,7 +24,8 @@ package enum JSONWriter {
     switch value {
     case .string(let s): out += quote(s)
     case .int(let i): out += String(i)
-    case .double(let d): out += d.isFinite ? (d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)) : "null"
+    case .double(let d):
+      out += d.isFinite ? (d == d.rounded() && abs(d) < 1e15 ? String(Int(saturating: d)) : String(d)) : "null"
     case .bool(let b): out += b ? "true" : "false"
     case .null: out += "null"
     case .array(let items):

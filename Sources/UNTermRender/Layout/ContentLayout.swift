@@ -49,9 +49,10 @@ package struct ContentBlock: @unchecked Sendable {
       points: Double(lines.count) * style.lineHeight(at: size), rows: lines.count)
   }
 
-  /// A non-text block of a height in points.
+  /// A non-text block of a height in points (held to 0…`InputNumber.maximumPoints`).
   package static func sized(_ kind: Kind, name: String, points: Double) -> ContentBlock {
-    ContentBlock(kind: kind, name: name, points: max(0, points), rows: Projection.rows(points))
+    let height = Projection.height(points)
+    return ContentBlock(kind: kind, name: name, points: height, rows: Projection.rows(height))
   }
 }
 
@@ -111,9 +112,9 @@ package struct BudgetedContent: @unchecked Sendable {
         case .text:
           // Each line is one leading at the text size the block was laid out at.
           let leading = block.points / Double(max(1, block.rows))
-          visible = min(block.rows, Int((remaining / leading).rounded(.down)))
+          visible = min(block.rows, Int(saturating: (remaining / leading).rounded(.down)))
         case .image, .spacer:
-          visible = min(block.rows, Int((remaining / Projection.pointsPerRow).rounded(.down)))
+          visible = min(block.rows, Int(saturating: (remaining / Projection.pointsPerRow).rounded(.down)))
         case .media, .progress, .button:
           visible = 0
         }

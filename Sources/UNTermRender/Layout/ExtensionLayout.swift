@@ -37,9 +37,10 @@ package enum ExtensionLayout {
     let blocks = self.blocks(
       view, notification: notification, device: device, textSize: textSize, columns: columns, images: images,
       direction: direction)
-    let initial = (device.notificationWidth * view.attributes.initialContentSizeRatio).rounded()
+    // A descriptor's ratio is range-checked when read; a program's is held here.
+    let initial = Projection.height((device.notificationWidth * view.attributes.initialContentSizeRatio).rounded())
     let fitted = blocks.reduce(0) { $0 + $1.points }
-    let preferred = view.keepsInitialHeight ? initial : (view.preferredHeight ?? fitted)
+    let preferred = view.keepsInitialHeight ? initial : (view.preferredHeight.map(Projection.height) ?? fitted)
     var all = blocks
     if preferred > fitted {
       all.append(.sized(.spacer, name: "empty space", points: preferred - fitted))
@@ -112,7 +113,7 @@ package enum ExtensionLayout {
     case .image(.attachment(let i), _): return "image \"attachment:\(i)\""
     case .image(.file(let path), _): return "image \"\((path as NSString).lastPathComponent)\""
     case .label(let text, _, _): return "label \(OneLine.quote(text, limit: 30))"
-    case .spacer(let points): return "spacer \(Int(points)) pt"
+    case .spacer(let points): return "spacer \(InputNumber.format(Projection.height(points))) pt"
     case .progress: return "progress"
     case .button(let title, _): return "button \(OneLine.quote(title, limit: 30))"
     }

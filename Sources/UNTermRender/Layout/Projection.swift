@@ -16,15 +16,21 @@ package enum Projection {
   package static let pointsPerColumn = 8.0
   package static let pointsPerRow = 16.0
 
-  /// Columns for a width in points (rounded).
+  /// Columns for a width in points (rounded; saturating, so no size can trap).
   package static func columns(_ points: Double) -> Int {
-    max(0, Int((points / pointsPerColumn).rounded()))
+    max(0, Int(saturating: (points / pointsPerColumn).rounded()))
   }
 
   /// Rows for a non-text height in points (rounded; a positive height takes at least a row
-  /// only when it is at least half a row).
+  /// only when it is at least half a row). Saturating, so no height can trap.
   package static func rows(_ points: Double) -> Int {
-    max(0, Int((points / pointsPerRow).rounded()))
+    max(0, Int(saturating: (points / pointsPerRow).rounded()))
+  }
+
+  /// A height in points as layout takes it: 0 to `InputNumber.maximumPoints` (NaN is 0). Files
+  /// are held to that range when read; a program's sizes are clamped here.
+  package static func height(_ points: Double) -> Double {
+    points.isNaN ? 0 : min(InputNumber.maximumPoints, max(0, points))
   }
 
   /// Points covered by whole rows of a non-text block.

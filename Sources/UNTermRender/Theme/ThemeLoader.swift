@@ -35,9 +35,14 @@ package enum ThemeLoader {
     guard let root = document.object else {
       throw UNTermError(.dataError, file: file, at: .file, "a theme must be a JSON object with \"roles\"")
     }
-    /// A problem with the value at `path`, at its key or its value as `code`'s anchor says.
+    /// A problem with the value at `path`, at its key or its value as `code`'s anchor says. A
+    /// theme is refused whole, so lint reports it as an error: `number-out-of-range` for a
+    /// colour number, `invalid-file` for the rest.
     func fail(_ code: LintCode, _ path: JSONPath, _ message: SafeText) -> UNTermError {
-      UNTermError(.dataError, file: file, at: DiagnosticLocation(path, in: document, for: code), message)
+      let finding: LintCode = code == .numberOutOfRange ? .numberOutOfRange : .invalidFile
+      return UNTermError(
+        Diagnostic(
+          file: file, location: DiagnosticLocation(path, in: document, for: code), code: finding, message: message))
     }
     var name = (file as NSString).lastPathComponent
     if name.hasSuffix(".json") { name.removeLast(5) }
@@ -97,10 +102,12 @@ package enum ThemeLoader {
     _ node: JSONNode, path: JSONPath, fail: (LintCode, JSONPath, SafeText) -> UNTermError
   ) throws(UNTermError) -> Color {
     if let n = node.number {
-      guard let i = n.integer, (0...255).contains(i) else {
-        throw fail(.invalidValue, path, "a colour number must be 0–255")
+      guard let value = Double(n.text), InputNumber.colorNumber.accepts(value) else {
+        let key = path.components.last.flatMap { if case .key(let k) = $0 { k } else { nil } }
+        throw fail(.numberOutOfRange, path, InputNumber.colorNumber.complaint(n.text, key: key))
       }
-      return i < 16 ? .ansi(UInt8(i)) : .indexed(UInt8(i))
+      let i = UInt8(clamping: Int(saturating: value))
+      return i < 16 ? .ansi(i) : .indexed(i)
     }
     guard let text = node.string else {
       throw fail(.typeMismatch, path, "a colour is a name, a number 0–255 or \"#RRGGBB\"")

@@ -37,8 +37,8 @@ package struct DisplayedNotification {
   package static func relativeTime(of date: Date, now: Date, timeZone: DisplayTimeZone) -> String {
     let seconds = now.timeIntervalSince(date)
     if seconds < 60 { return "now" }
-    if seconds < 3600 { return "\(Int(seconds / 60))m ago" }
-    if seconds < 86400 { return "\(Int(seconds / 3600))h ago" }
+    if seconds < 3600 { return "\(Int(saturating: seconds / 60))m ago" }
+    if seconds < 86400 { return "\(Int(saturating: seconds / 3600))h ago" }
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = timeZone.zone
     let parts = calendar.dateComponents([.month, .day], from: date)

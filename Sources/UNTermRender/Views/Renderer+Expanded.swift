@@ -213,17 +213,18 @@ extension Renderer {
     }
   }
 
-  /// A duration as a player shows it: `0:32`, `1:05:09`; `rounding` `.down` for time played.
+  /// A duration as a player shows it: `0:32`, `1:05:09` (held to 0…9999 hours: a file's
+  /// header can claim any length); `rounding` `.down` for time played.
   static func clock(_ seconds: Double, rounding: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> String {
     guard seconds.isFinite else { return "--:--" }
-    let total = Int(max(0, seconds).rounded(rounding))
+    let total = min(9999 * 3600, max(0, Int(saturating: seconds.rounded(rounding))))
     let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
     return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
   }
 
   /// The marker drawn where content is clipped at the budget.
   func overflowLabel(_ overflow: Double, budget: Double) -> String {
-    "\(Int(overflow.rounded(.up))) pt over the \(Int(budget)) pt budget"
+    "\(Int(saturating: overflow.rounded(.up))) pt over the \(Int(saturating: budget)) pt budget"
   }
 
   /// One drawable row of content.
@@ -316,9 +317,9 @@ extension Renderer {
       canvas.text(TextLayout.truncate(label, width: width), x: x, y: y, role: .accent, clip: clip)
     case .progress(let value):
       let clamped = min(1, max(0, value.isFinite ? value : 0))
-      let percent = " \(Int((clamped * 100).rounded()))%"
+      let percent = " \(Int(saturating: (clamped * 100).rounded()))%"
       let barWidth = max(1, width - DisplayWidth.of(percent))
-      let filled = Int((Double(barWidth) * clamped).rounded())
+      let filled = Int(saturating: (Double(barWidth) * clamped).rounded())
       canvas.text(String(repeating: "━", count: filled), x: x, y: y, role: .accent, clip: clip)
       canvas.text(String(repeating: "─", count: barWidth - filled), x: x + filled, y: y, role: .secondary, clip: clip)
       canvas.text(percent, x: x + barWidth, y: y, role: .secondary, clip: clip)
