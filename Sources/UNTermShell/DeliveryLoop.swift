@@ -344,9 +344,8 @@ final class PendingPush: @unchecked Sendable {
 /// what is still to be written to it.
 final class PushConnection {
   enum Phase {
-    case greeting
-    case header
-    case body(size: Int, name: String)
+    /// Reading requests, the greeting first; the framing is `PushFrameDecoder`'s.
+    case reading
     case waiting(PendingPush)
     /// Write what is left, then close.
     case closing
@@ -362,16 +361,15 @@ final class PushConnection {
 
   let id: Int
   let fd: Int32
-  var phase: Phase = .greeting
+  var phase: Phase = .reading
   var deadline: Double
   private(set) var lastActivity: Double
-  private var input: [UInt8] = []
-  /// Headers sent for the next payload (`HEADER NAME VALUE` lines).
-  private var headers = APNsHeaders()
+  /// What has arrived and is not yet decoded.
+  private var input = PushFrameDecoder(maximumPayloadBytes: LiveDelivery.maximumPayloadBytes)
   var output: [UInt8] = []
 
   /// The longest request line.
-  static let lineLimit = 4096
+  static let lineLimit = PushFrameDecoder.maximumLineBytes
 
   init(id: Int, fd: Int32, now: Double, deadline: Double) {
     self.id = id
@@ -396,9 +394,9 @@ final class PushConnection {
     while true {
       let n = recv(fd, &chunk, chunk.count, 0)
       if n > 0 {
-        input += chunk[0..<n]
+        input.append(chunk[0..<n])
         lastActivity = now
-        if input.count > LiveDelivery.maximumPayloadBytes + Self.lineLimit { return true }
+        if input.unreadCount > LiveDelivery.maximumPayloadBytes + Self.lineLimit { return true }
         continue
       }
       if n == 0 { return false }
@@ -410,77 +408,34 @@ final class PushConnection {
     }
   }
 
-  /// The next complete payload in what has arrived, if there is one.
+  /// The next complete request in what has arrived, if there is one.
   func parse(now: Double, limits: LiveDelivery.Limits) -> Request? {
-    while true {
-      switch phase {
-      case .greeting:
-        guard let line = takeLine() else { return nil }
-        guard line == PushClient.greeting else {
-          fail("ERROR not an unterm push client")
-          return nil
-        }
-        phase = .header
-        deadline = now + limits.requestTimeout
-      case .header:
-        guard let line = takeLine() else { return nil }
-        if line == "END" {
-          phase = .closing
-          deadline = now + 1
-          return nil
-        }
-        let fields = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        if let command = CenterCommands.Command(line: line) {
-          headers = APNsHeaders()
-          return .center(command)
-        }
-        if fields.count == 3, fields[0] == "HEADER", let field = APNsHeaders.Field(rawValue: String(fields[1])) {
-          // For the next payload only.
-          headers[field] = String(fields[2])
-          continue
-        }
-        guard fields.count == 3, fields[0] == "PAYLOAD", let size = Int(fields[1]), size >= 0,
-          size <= LiveDelivery.maximumPayloadBytes
-        else {
-          fail(
-            "ERROR bad request (expected PAYLOAD SIZE NAME, HEADER NAME VALUE, LIST, REMOVE ID or CLEAR, at most \(LiveDelivery.maximumPayloadBytes) bytes)"
-          )
-          return nil
-        }
-        phase = .body(size: size, name: String(fields[2]))
-      case .body(let size, let name):
-        guard input.count >= size else { return nil }
-        let bytes = Array(input[..<size])
-        input.removeSubrange(..<size)
-        defer { headers = APNsHeaders() }
-        return .payload(name: name, bytes: bytes, headers: headers)
-      case .waiting, .closing:
-        return nil
-      }
-    }
-  }
-
-  /// The next line, or nil until one has arrived; an over-long line ends the connection.
-  private func takeLine() -> String? {
-    guard let newline = input.prefix(Self.lineLimit + 1).firstIndex(of: 0x0A) else {
-      if input.count > Self.lineLimit { fail("ERROR bad request (a line over \(Self.lineLimit) bytes)") }
+    guard case .reading = phase else { return nil }
+    let wasGreeted = input.isGreeted
+    let frame = input.next()
+    if !wasGreeted && input.isGreeted { deadline = now + limits.requestTimeout }
+    switch frame {
+    case nil:
+      return nil
+    case .payload(let name, let bytes, let headers):
+      return .payload(name: name, bytes: bytes, headers: headers)
+    case .center(let command):
+      return .center(command)
+    case .end:
+      phase = .closing
+      deadline = now + 1
+      return nil
+    case .refused(let message):
+      output += Array((message + "\n").utf8)
+      phase = .closing
       return nil
     }
-    let line = String(decoding: input[..<newline], as: UTF8.self)
-    input.removeSubrange(...newline)
-    return line
-  }
-
-  private func fail(_ message: String) {
-    output += Array((message + "\n").utf8)
-    input = []
-    phase = .closing
   }
 
   /// Queues the answer to the payload the client is waiting on; the next request may follow.
   func reply(_ line: String, now: Double, timeout: TimeInterval) {
     output += Array((line + "\n").utf8)
-    phase = .header
+    phase = .reading
     lastActivity = now
     deadline = now + timeout
   }

@@ -398,7 +398,7 @@ struct PeerCredentials {
 
 /// The `unterm push` side of the socket.
 package enum PushClient {
-  static let greeting = "UNTERM-PUSH 1"
+  static let greeting = PushFrameDecoder.greeting
 
   /// `sun_path` holds 108 bytes with the terminating zero.
   static let maximumPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
