@@ -69,6 +69,12 @@ let package = Package(
     .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
     .target(name: "UNTermCurses", dependencies: ["CNcursesw", "UNTermRender", "UNTermCore"]),
     .executableTarget(name: "curses-probe", dependencies: ["UNTermCurses", "UNTermRender", "UNTermCore"]),
+    // The fuzz targets: a replay driver in a normal build, libFuzzer's in Scripts/fuzz.sh's.
+    .executableTarget(
+      name: "unterm-fuzz",
+      dependencies: [
+        "UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermShell", "CMediaDecode",
+      ]),
 
     // Tests
     .target(
@@ -109,7 +115,7 @@ let package = Package(
       dependencies: [
         "UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermTestSupport", "UNTermShell",
         "UNTermMedia", "unterm-log-stress", "unterm", "unterm-peak", "CMediaFixtures", "UNTermBidi",
-        "unterm-app-probe",
+        "unterm-app-probe", "unterm-fuzz",
       ]),
     .testTarget(
       name: "UNTermMediaTests",
