@@ -85,7 +85,8 @@ let package = Package(
       name: "CMediaFixtures", path: "Tests/CMediaFixtures",
       linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("z"), .linkedLibrary("m")]),
     .executableTarget(
-      name: "unterm-log-stress", dependencies: ["UNTermCore", "UNTermHeadless"], path: "Tests/LogStress"),
+      name: "unterm-log-stress", dependencies: ["UserNotifications", "UNTermCore", "UNTermHeadless"],
+      path: "Tests/LogStress"),
     // Runs a command and reports its own peak memory (tests of what downloads and decodes hold).
     .executableTarget(name: "unterm-peak", path: "Tests/PeakMemory"),
     // An app embedding UNTerm with a @MainActor delegate, driven in tmux (Swift 5, like an app).

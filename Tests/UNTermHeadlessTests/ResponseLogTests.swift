@@ -94,4 +94,18 @@ struct ResponseLogTests {
     // At most one torn record per kill, each closed off by the next open.
     #expect(contents.damagedLines.count <= 5, "\(seed)")
   }
+
+  /// The soak test's short form (`unterm-log-stress soak`, run at full length by CI and by
+  /// hand): scripted responses through a real session and its log, killed with SIGKILL at
+  /// seeded moments (UNTERM_TEST_SEED replays a schedule).
+  @Test func scriptedResponsesSurviveSeededKills() throws {
+    let seed = TestSeed()
+    let helper = Fixtures.productsDirectory.appendingPathComponent("unterm-log-stress").path
+    let folder = try Fixtures.temporaryDirectory().path
+    let result = try Fixtures.run(
+      helper, ["soak", "--responses", "300", "--kills", "4", "--seed", String(seed.value), folder])
+    #expect(result.status == 0, "\(seed): \(result.stdout)\(result.stderr)")
+    #expect(result.stdout.contains("soak: passed: "), "\(seed): \(result.stdout)")
+    #expect(result.stdout.contains("4 kill -9s, seed \(seed.value)"), "\(seed): \(result.stdout)")
+  }
 }
