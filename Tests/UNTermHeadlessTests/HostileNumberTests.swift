@@ -176,10 +176,13 @@ struct HostileNumberTests {
     }
   }
 
-  /// `lint` with the file (a theme is linted through `--theme`).
+  /// `lint` with the file (a theme through `--theme`, a descriptor through `--extension`).
   private func lint(_ field: Field, _ path: String) throws -> (status: Int32, stdout: String, stderr: String) {
-    field.reader == .theme
-      ? try run(["lint", "--theme", path, Fixtures.sample("message.json")]) : try run(["lint", path])
+    switch field.reader {
+    case .theme: return try run(["lint", "--theme", path, Fixtures.sample("message.json")])
+    case .descriptor: return try run(["lint", "--extension", path])
+    case .payload, .script: return try run(["lint", path])
+    }
   }
 
   @Test(arguments: fields)
