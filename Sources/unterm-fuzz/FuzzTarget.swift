@@ -2,6 +2,7 @@ import CMediaDecode
 import Foundation
 import UNTermCore
 import UNTermHeadless
+import UNTermMedia
 import UNTermRender
 import UNTermShell
 import UserNotifications
@@ -29,6 +30,8 @@ enum FuzzTarget: String, CaseIterable, Sendable {
   case render
   /// PNG, JPEG and GIF through CMediaDecode with its caps (under AddressSanitizer).
   case media
+  /// Audio and movie headers (WAV, AIFF, MP4, MP3) read for the player's duration.
+  case duration
   /// The push socket's framing.
   case push
 
@@ -43,6 +46,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case .theme: return "theme files"
     case .render: return "a payload drawn in every view; no control byte in the grid"
     case .media: return "PNG/JPEG/GIF decoding through CMediaDecode with caps"
+    case .duration: return "audio and movie headers read for the player's clock"
     case .push: return "push-socket framing"
     }
   }
@@ -58,6 +62,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case .theme: FuzzChecks.theme(bytes)
     case .render: FuzzChecks.render(bytes)
     case .media: FuzzChecks.media(bytes)
+    case .duration: FuzzChecks.duration(bytes)
     case .push: FuzzChecks.push(bytes)
     }
   }
@@ -254,6 +259,25 @@ enum FuzzChecks {
       }
     }
   }
+
+  /// A media header's duration: finite and not negative when known, and drawable as a clock.
+  static func duration(_ bytes: [UInt8]) {
+    guard FileManager.default.createFile(atPath: scratchFile, contents: Data(bytes)) else { return }
+    if let seconds = MediaProbe.duration(of: URL(fileURLWithPath: scratchFile)) {
+      require(seconds.isFinite && seconds >= 0, "duration \(seconds)")
+      let clock = Renderer.clock(seconds)
+      require(clock.count <= 10 && !clock.contains("-"), "clock \(clock) for \(seconds) s")
+    }
+  }
+
+  /// The probe reads files: one scratch file (in memory-backed /dev/shm when there is one),
+  /// rewritten per input and removed when the process exits.
+  static let scratchFile: String = {
+    let folder = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+    let path = (folder as NSString).appendingPathComponent("unterm-fuzz-duration-\(getpid())")
+    atexit { unlink(FuzzChecks.scratchFile) }
+    return path
+  }()
 
   // MARK: - Push framing
 
