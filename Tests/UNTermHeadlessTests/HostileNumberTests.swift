@@ -270,7 +270,7 @@ struct SaturatingLayoutTests {
   @Test func integerConversionSaturates() {
     let cases: [(Double, Int)] = [
       (1e17, 100_000_000_000_000_000), (1e308, .max), (.infinity, .max), (-.infinity, .min), (.nan, 0),
-      (-1e308, .min), (9_223_372_036_854_775_807, .max), (-0.9, 0), (2.7, 2),
+      (-1e308, .min), (0x1p63, .max), (-0x1p63, .min), (0x1p62, 1 << 62), (-0.9, 0), (2.7, 2),
     ]
     for (value, expected) in cases { #expect(Int(saturating: value) == expected, "\(value)") }
   }

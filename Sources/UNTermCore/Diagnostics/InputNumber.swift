@@ -161,9 +161,9 @@ extension Int {
   package init(saturating value: Double) {
     if value.isNaN {
       self = 0
-    } else if value >= 9_223_372_036_854_775_807.0 {
+    } else if value >= 0x1p63 {
       self = .max
-    } else if value <= -9_223_372_036_854_775_808.0 {
+    } else if value <= -0x1p63 {
       self = .min
     } else {
       self = Int(value)
