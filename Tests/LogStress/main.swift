@@ -77,10 +77,10 @@ func writeFixtures(in folder: URL) throws {
   try Data(payload.utf8).write(to: folder.appendingPathComponent("soak-message.json"))
 }
 
-/// COUNT responses in the session language: a typed reply, an action, a tap, a dismissal.
-func soakScript(count: Int, prefix: String) -> String {
+/// Responses `first..<end` in the session language: a typed reply, an action, a tap, a dismissal.
+func soakScript(_ range: Range<Int>, prefix: String) -> String {
   var lines = ["categories soak-categories.json"]
-  for i in 0..<count {
+  for i in range {
     lines.append("push soak-message.json as \(prefix)-\(i)")
     switch i % 4 {
     case 0: lines += ["longpress", "action reply", "type \"reply \(i) — ক্ষ \\\"quoted\\\"\"", "send"]
@@ -92,17 +92,22 @@ func soakScript(count: Int, prefix: String) -> String {
   return lines.joined(separator: "\n") + "\n"
 }
 
-func respond(log path: String, count: Int, prefix: String) {
+/// Plays COUNT responses, a script of at most `batch` at a time (each a session of its own on
+/// the same log), so a long run does not parse one huge script first.
+func respond(log path: String, count: Int, prefix: String, batch: Int = 200) {
   let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
   let scriptPath = folder.appendingPathComponent("soak-\(prefix).session").path
   do {
     try writeFixtures(in: folder)
-    let script = try SessionScript.parse(soakScript(count: count, prefix: prefix), file: scriptPath)
     var options = RunOptions()
     options.logFile = path
     let printer = AckPrinter()
-    let result = ScriptRunner(script: script, options: options, observer: printer).run()
-    guard result.passed else { fail(result.report ?? "the script failed", code: 1) }
+    for start in stride(from: 0, to: count, by: batch) {
+      let text = soakScript(start..<min(count, start + batch), prefix: prefix)
+      let script = try SessionScript.parse(text, file: scriptPath)
+      let result = ScriptRunner(script: script, options: options, observer: printer).run()
+      guard result.passed else { fail(result.report ?? "the script failed", code: 1) }
+    }
   } catch {
     fail("\(error)", code: 1)
   }
