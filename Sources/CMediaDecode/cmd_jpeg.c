@@ -360,9 +360,54 @@ static int decode_libjpeg(cmd_source *source, const cmd_limits *limits, cmd_sink
   return CMD_OK;
 }
 
+/* Walks the markers before the first frame header as cmd_probe_jpeg does and refuses what it
+ * refuses, then rewinds. libjpeg (and the DC path) skip an APPn or COM segment whose length is
+ * below 2, which the JPEG standard and the probe call corrupt: without this walk the decoder
+ * would draw a file its header check refuses. A truncated header is left to the decoders. */
+static int check_markers(cmd_source *source, char *err, size_t errlen) {
+  uint64_t at = 2; /* the offset of the next byte read */
+  int status = CMD_OK;
+#define NEXT_BYTE() (at++, cmd_source_byte(source))
+  if (cmd_source_skip(source, 2) == 2) {
+    for (;;) {
+      int byte = NEXT_BYTE();
+      if (byte < 0) break;
+      if (byte != 0xFF) {
+        cmd_set_error(err, errlen, "JPEG marker expected at byte %llu", (unsigned long long)(at - 1));
+        status = CMD_ERR_CORRUPT;
+        break;
+      }
+      while ((byte = NEXT_BYTE()) == 0xFF) continue; /* fill bytes */
+      if (byte < 0) break;
+      if (byte == 0x01 || (byte >= 0xD0 && byte <= 0xD7)) continue; /* no length */
+      if (byte == 0xD9 || byte == 0xDA) {
+        cmd_set_error(err, errlen, "JPEG has no frame header before its image data");
+        status = CMD_ERR_CORRUPT;
+        break;
+      }
+      int high = NEXT_BYTE(), low = NEXT_BYTE();
+      if (high < 0 || low < 0) break;
+      size_t length = ((size_t)high << 8) | (size_t)low;
+      if (length < 2) {
+        cmd_set_error(err, errlen, "JPEG marker has a bad length");
+        status = CMD_ERR_CORRUPT;
+        break;
+      }
+      if (byte >= 0xC0 && byte <= 0xCF && byte != 0xC4 && byte != 0xC8 && byte != 0xCC) break;
+      if (cmd_source_skip(source, length - 2) != length - 2) break;
+      at += length - 2;
+    }
+  }
+#undef NEXT_BYTE
+  cmd_source_rewind(source);
+  return status;
+}
+
 int cmd_decode_jpeg(cmd_source *source, const cmd_limits *limits, cmd_sink *sink,
                     uint32_t full_target_w, uint32_t full_target_h, cmd_image *out, char *err,
                     size_t errlen) {
+  int checked = check_markers(source, err, errlen);
+  if (checked != CMD_OK) return checked;
   int use_dc = SCALE_LIBJPEG;
   int status = decode_libjpeg(source, limits, sink, full_target_w, full_target_h, 1, &use_dc, out,
                               err, errlen);

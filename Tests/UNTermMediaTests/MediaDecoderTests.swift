@@ -255,6 +255,26 @@ import UNTermTestSupport
     }
   }
 
+  /// Found by the `media` fuzz target: libjpeg skips a marker segment whose length is 0 or 1, so
+  /// the decoder drew a JPEG the header check calls corrupt. Both now refuse it, on every path:
+  /// libjpeg and the DC path (1/8 scale), from memory and from a file.
+  @Test func aMarkerWithALengthBelowTwoIsCorruptForTheProbeAndTheDecoder() throws {
+    let jpeg = try F.jpeg(width: 64, height: 64)
+    let folder = try F.Folder()
+    for length: UInt8 in [0, 1] {
+      let bad = Array(jpeg[..<2]) + [0xFF, 0xE0, 0x00, length] + Array(jpeg[2...])
+      #expect(throws: MediaError.self) { try MediaDecoder.probe(bad) }
+      for size in [(64, 64), (8, 8)] {
+        #expect(failure(jpeg, size: size) == nil)
+        #expect(failure(bad, size: size)?.kind == .corrupt, "\(size): \(String(describing: failure(bad, size: size)))")
+        let file = try MediaFile(path: try folder.write("bad-\(length).jpg", bad).path)
+        #expect(throws: MediaError.self) {
+          try MediaDecoder.decode(.file(file), limits: .standard, size: size, orientation: .up, background: black)
+        }
+      }
+    }
+  }
+
   @Test func aJPEGClaimingOverFourGigapixelsIsRejectedQuickly() throws {
     let jpeg = try F.jpeg(width: 16, height: 16)
     let huge = try F.jpegClaiming(width: 65_535, height: 65_535, from: jpeg)
