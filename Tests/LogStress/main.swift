@@ -106,7 +106,7 @@ func respond(log path: String, count: Int, prefix: String, batch: Int = 200) {
       let text = soakScript(start..<min(count, start + batch), prefix: prefix)
       let script = try SessionScript.parse(text, file: scriptPath)
       let result = ScriptRunner(script: script, options: options, observer: printer).run()
-      guard result.passed else { fail(result.report ?? "the script failed", code: 1) }
+      guard result.passed else { fail(result.report?.text ?? "the script failed", code: 1) }
     }
   } catch {
     fail("\(error)", code: 1)
@@ -229,12 +229,7 @@ func soak(_ arguments: [String]) {
   let contents: ResponseLog.Contents
   do { contents = try ResponseLog.read(log) } catch { fail("\(error)", code: 1) }
   var seen: [String: Int] = [:]
-  for line in contents.records {
-    guard let object = (try? JSONParser.parse(Array(line.utf8)))?.object,
-      let id = object["requestIdentifier"]?.string
-    else { continue }
-    seen[id, default: 0] += 1
-  }
+  for record in contents.records { seen[record.requestIdentifier, default: 0] += 1 }
   var problems: [String] = []
   let missing = acknowledged.filter { seen[$0] == nil }
   let repeated = seen.filter { $0.value > 1 }.map(\.key).sorted()
