@@ -149,7 +149,7 @@ private struct SVGPainter {
 
   /// A number as SVG writes it: no `.0` on whole values.
   private func number(_ value: Double) -> String {
-    value == value.rounded() ? String(Int(value)) : String(value)
+    value == value.rounded() ? String(Int(saturating: value)) : String(value)
   }
 
   /// A rectangle filling part of `cells` cells from `column`, in eighths of a cell.
