@@ -216,19 +216,26 @@ enum FuzzChecks {
   // MARK: - Media
 
   /// The caps UNTerm decodes attachments with (a smaller pixel cap keeps runs fast).
+  static let mediaLimits = MediaLimits(maxPixels: 4_000_000, maxScans: 64, maxDecoderMemory: 64 << 20)
+
+  /// Every way UNTerm decodes a picture: the C shim's whole-picture decode (full size and
+  /// JPEG-reduced), its scaled decode of the whole picture and of a region, and the path an
+  /// attachment takes on the screen, `MediaImages` reading the file through the streaming
+  /// decoder into letterboxed and cropped art (EXIF orientation and the caches included).
   static func media(_ bytes: [UInt8]) {
     var limits = cmd_limits()
-    limits.max_width = 4096
-    limits.max_height = 4096
-    limits.max_pixels = 4_000_000
-    limits.max_scans = 64
+    limits.max_width = UInt32(mediaLimits.maxWidth)
+    limits.max_height = UInt32(mediaLimits.maxHeight)
+    limits.max_pixels = UInt64(mediaLimits.maxPixels)
+    limits.max_scans = UInt32(mediaLimits.maxScans)
     limits.max_millis = 2000
-    limits.max_decoder_memory = 64 * 1024 * 1024
+    limits.max_decoder_memory = UInt64(mediaLimits.maxDecoderMemory)
     var error = [CChar](repeating: 0, count: 256)
+    var probed = Int32(CMD_OK)
     bytes.withUnsafeBufferPointer { buffer in
       let base = buffer.baseAddress
       var info = cmd_info()
-      let probed = cmd_probe(base, buffer.count, &info, &error, error.count)
+      probed = cmd_probe(base, buffer.count, &info, &error, error.count)
       require(error.last == 0, "probe message not terminated")
       // Decode at full size, and at a small target (a JPEG is then scaled down).
       for (targetWidth, targetHeight) in [(UInt32(0), UInt32(0)), (16, 16)] {
@@ -237,27 +244,71 @@ enum FuzzChecks {
         require(error.last == 0, "decode message not terminated")
         if status == Int32(CMD_OK) {
           require(probed == Int32(CMD_OK), "decoded what the probe refused")
-          require(image.pixels != nil, "no pixels")
           require(image.channels == 3 || image.channels == 4, "\(image.channels) channels")
-          require(image.source_width <= limits.max_width && image.source_height <= limits.max_height, "over the caps")
-          require(
-            UInt64(image.source_width) * UInt64(image.source_height) <= limits.max_pixels, "over the pixel cap")
-          require(
-            image.byte_count == Int(image.width) * Int(image.height) * Int(image.channels),
-            "\(image.byte_count) bytes for \(image.width)x\(image.height)x\(image.channels)")
-          // Touch every byte: AddressSanitizer reports a buffer shorter than it claims.
-          var sum: UInt8 = 0
-          if let pixels = image.pixels {
-            for i in 0..<image.byte_count { sum &+= pixels[i] }
-          }
-          _ = sum
+          checkImage(image, limits: limits)
         } else {
           require(image.pixels == nil, "a failed decode kept a buffer")
         }
         cmd_free(&image)
         cmd_free(&image)
       }
+      // The scaled decode: the whole picture at 16 × 16 and 3 × 2 (a JPEG's DC path), and a
+      // region of it.
+      for (width, height, x, y, w, h) in [
+        (UInt32(16), UInt32(16), 0.0, 0.0, 1.0, 1.0), (3, 2, 0, 0, 1, 1), (7, 5, 0.25, 0.4, 0.5, 0.35),
+      ] {
+        var target = cmd_target()
+        target.width = width
+        target.height = height
+        (target.x, target.y, target.region_width, target.region_height) = (x, y, w, h)
+        var image = cmd_image()
+        let status = cmd_decode_scaled(base, buffer.count, &limits, &target, &image, &error, error.count)
+        require(error.last == 0, "scaled decode message not terminated")
+        if status == Int32(CMD_OK) {
+          require(probed == Int32(CMD_OK), "decoded (scaled) what the probe refused")
+          require(image.channels == 3, "\(image.channels) channels from a scaled decode")
+          require(
+            image.width == width && image.height == height, "\(image.width)x\(image.height) for \(width)x\(height)")
+          checkImage(image, limits: limits)
+        } else {
+          require(image.pixels == nil, "a failed scaled decode kept a buffer")
+        }
+        cmd_free(&image)
+      }
     }
+    // The screen's path: the file streamed from disk, a fresh cache for every input.
+    guard FileManager.default.createFile(atPath: scratchFile, contents: Data(bytes)) else { return }
+    let images = MediaImages(limits: mediaLimits)
+    let reference = ImageReference(attachment: nil, path: scratchFile, label: "fuzz")
+    if let ratio = images.aspectRatio(of: reference) {
+      require(ratio.isFinite && ratio > 0, "aspect ratio \(ratio)")
+    }
+    for (columns, rows, crop) in [(40, 12, false), (6, 3, true), (1, 1, false), (200, 1, true)] {
+      guard let art = images.art(of: reference, columns: columns, rows: rows, crop: crop) else {
+        require(images.problem(for: reference) != nil || probed != Int32(CMD_OK), "no art and no reason")
+        continue
+      }
+      require(probed == Int32(CMD_OK), "drew what the probe refused")
+      require(
+        art.columns == columns && art.rows == rows && art.cells.count == columns * rows,
+        "art \(art.columns)x\(art.rows) (\(art.cells.count) cells) for \(columns)x\(rows)")
+    }
+  }
+
+  /// A decoded image within the caps, its buffer as long as it claims (every byte is read:
+  /// AddressSanitizer reports a shorter one).
+  static func checkImage(_ image: cmd_image, limits: cmd_limits) {
+    require(image.pixels != nil, "no pixels")
+    require(image.source_width <= limits.max_width && image.source_height <= limits.max_height, "over the caps")
+    require(UInt64(image.source_width) * UInt64(image.source_height) <= limits.max_pixels, "over the pixel cap")
+    require(
+      image.byte_count == Int(image.width) * Int(image.height) * Int(image.channels),
+      "\(image.byte_count) bytes for \(image.width)x\(image.height)x\(image.channels)")
+    var sum: UInt8 = 0
+    if let pixels = image.pixels {
+      for i in 0..<image.byte_count { sum &+= pixels[i] }
+    }
+    _ = sum
   }
 
   /// A media header's duration: finite and not negative when known, and drawable as a clock.
@@ -270,11 +321,11 @@ enum FuzzChecks {
     }
   }
 
-  /// The probe reads files: one scratch file (in memory-backed /dev/shm when there is one),
+  /// The media probe and the attachment path read files: one scratch file (in memory-backed /dev/shm when there is one),
   /// rewritten per input and removed when the process exits.
   static let scratchFile: String = {
     let folder = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
-    let path = (folder as NSString).appendingPathComponent("unterm-fuzz-duration-\(getpid())")
+    let path = (folder as NSString).appendingPathComponent("unterm-fuzz-\(getpid())")
     atexit { unlink(FuzzChecks.scratchFile) }
     return path
   }()

@@ -215,7 +215,9 @@ extension Renderer {
 
   /// A duration as a player shows it: `0:32`, `1:05:09` (held to 0…9999 hours: a file's
   /// header can claim any length); `rounding` `.down` for time played.
-  package static func clock(_ seconds: Double, rounding: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> String {
+  package static func clock(
+    _ seconds: Double, rounding: FloatingPointRoundingRule = .toNearestOrAwayFromZero
+  ) -> String {
     guard seconds.isFinite else { return "--:--" }
     let total = min(9999 * 3600, max(0, Int(saturating: seconds.rounded(rounding))))
     let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
