@@ -73,8 +73,13 @@ run() {
     grep -v '^#[0-9]' "$log" | tail -40 >&2
     return 1
   fi
+  total_runs=$((total_runs + ${runs:-0}))
+  total_seconds=$((total_seconds + elapsed))
   echo "== $target: ${runs:-0} runs in ${elapsed}s, no crash, leak or timeout"
 }
+
+total_runs=0
+total_seconds=0
 
 command=${1:-}
 case "$command" in
@@ -83,9 +88,11 @@ case "$command" in
   all)
     seconds=${2:-45}
     build
-    failed=0
-    for target in $(targets); do run "$target" "$seconds" || failed=1; done
-    exit $failed
+    failures=()
+    for target in $(targets); do run "$target" "$seconds" || failures+=("$target"); done
+    echo "== fuzz: $total_runs runs in ${total_seconds}s over $(targets | wc -l) targets;" \
+      "${#failures[@]} failed${failures[*]:+ (${failures[*]})}"
+    [ ${#failures[@]} -eq 0 ]
     ;;
   "" | -h | --help)
     sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'

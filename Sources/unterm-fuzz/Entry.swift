@@ -1,4 +1,5 @@
 import Foundation
+import UNTermCore
 
 #if canImport(Glibc)
   import Glibc
@@ -34,8 +35,7 @@ let targetVariable = "UNTERM_FUZZ_TARGET"
     guard let name = getenv(targetVariable).map({ String(cString: $0) }), let target = FuzzTarget(rawValue: name)
     else {
       let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")
-      FileHandle.standardError.write(
-        Data("usage: unterm-fuzz TARGET [libFuzzer options] [CORPUS…]; targets: \(names)\n".utf8))
+      Console.line("usage: unterm-fuzz TARGET [libFuzzer options] [CORPUS…]; targets: \(names)", to: .standardError)
       exit(2)
     }
     selected = target
@@ -53,13 +53,13 @@ let targetVariable = "UNTERM_FUZZ_TARGET"
     static func main() {
       var arguments = Array(CommandLine.arguments.dropFirst())
       if arguments.first == "--list" {
-        for target in FuzzTarget.allCases { print("\(target.rawValue)\t\(target.summary)") }
+        for target in FuzzTarget.allCases { Console.line("\(target.rawValue)\t\(target.summary)") }
         return
       }
       guard let name = arguments.first, let target = FuzzTarget(rawValue: name) else {
         let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")
-        FileHandle.standardError.write(
-          Data("usage: unterm-fuzz TARGET FILE|FOLDER… (replays saved inputs); targets: \(names)\n".utf8))
+        Console.line(
+          "usage: unterm-fuzz TARGET FILE|FOLDER… (replays saved inputs); targets: \(names)", to: .standardError)
         exit(2)
       }
       arguments.removeFirst()
@@ -67,14 +67,14 @@ let targetVariable = "UNTERM_FUZZ_TARGET"
       for path in arguments {
         for file in inputs(path) {
           guard let data = FileManager.default.contents(atPath: file) else {
-            FileHandle.standardError.write(Data("unterm-fuzz: cannot read \(file)\n".utf8))
+            Console.line("unterm-fuzz: cannot read \(file)", to: .standardError)
             exit(66)
           }
           target.run(Array(data))
           count += 1
         }
       }
-      print("\(target.rawValue): \(count) input\(count == 1 ? "" : "s") replayed, no failure")
+      Console.line("\(target.rawValue): \(count) input\(count == 1 ? "" : "s") replayed, no failure")
     }
 
     /// A file, or the files in a folder and its subfolders (sorted, hidden ones skipped).

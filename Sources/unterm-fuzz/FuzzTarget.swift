@@ -71,7 +71,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
 /// Ends the process when an invariant breaks, naming it (libFuzzer saves the input).
 func require(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
   if !condition() {
-    FileHandle.standardError.write(Data("unterm-fuzz: invariant broken: \(message())\n".utf8))
+    Console.line("unterm-fuzz: invariant broken: \(message())", to: .standardError)
     abort()
   }
 }
