@@ -111,6 +111,10 @@ static int build_table(huff_table *t, const uint8_t counts[16], const uint8_t *s
     t->valptr[length] = k;
     t->mincode[length] = code;
     for (int i = 0; i < counts[length - 1]; i++, k++, code++) {
+      /* A canonical code never needs more codes than its length allows; checked before the
+       * code is written, as the fast table has room only for codes that fit (a table with 200
+       * one-bit codes wrote past it, over the decoder's other fields: found by fuzzing). */
+      if (code >= (1 << length)) return 0;
       if (length <= FAST_BITS) {
         int shift = FAST_BITS - length;
         for (int j = 0; j < (1 << shift); j++)
@@ -118,8 +122,6 @@ static int build_table(huff_table *t, const uint8_t counts[16], const uint8_t *s
       }
     }
     t->maxcode[length] = counts[length - 1] ? code - 1 : -1;
-    /* A canonical code never needs more codes than its length allows. */
-    if (code > (1 << length)) return 0;
     code <<= 1;
   }
   t->maxcode[17] = 0x7FFFFFFF;

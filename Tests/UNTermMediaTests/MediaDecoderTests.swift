@@ -275,6 +275,27 @@ import UNTermTestSupport
     }
   }
 
+  /// Found by the `media` fuzz target: a Huffman table with more codes of a length than the
+  /// length allows (here 200 one-bit codes) made the DC path's fast lookup table overflow into
+  /// the rest of its decoder, which then freed a pointer made of table entries. The table is
+  /// refused before anything is written; libjpeg, which never builds it (a valid table of the
+  /// same class replaces it before the scan), still draws the picture at full size.
+  @Test func aHuffmanTableWithTooManyShortCodesIsRefusedByTheDCPath() throws {
+    let jpeg = try F.jpeg(width: 64, height: 64, components: 1)
+    let table: [UInt8] = [0x00, 200] + [UInt8](repeating: 0, count: 15) + [UInt8](repeating: 0, count: 200)
+    let length = table.count + 2
+    let bad = Array(jpeg[..<2]) + [0xFF, 0xC4, UInt8(length >> 8), UInt8(length & 0xFF)] + table + Array(jpeg[2...])
+    let folder = try F.Folder()
+    let file = try MediaFile(path: try folder.write("bad-huffman.jpg", bad).path)
+    // 8 × 8 from a gray 64 × 64 is the 1/8 scale: the DC path.
+    #expect(try decode(jpeg, size: (8, 8)).scaleNumerator == 1)
+    #expect(failure(bad, size: (8, 8))?.kind == .corrupt, "\(String(describing: failure(bad, size: (8, 8))))")
+    #expect(throws: MediaError.self) {
+      try MediaDecoder.decode(.file(file), limits: .standard, size: (8, 8), orientation: .up, background: black)
+    }
+    #expect(failure(bad, size: (64, 64)) == nil)
+  }
+
   @Test func aJPEGClaimingOverFourGigapixelsIsRejectedQuickly() throws {
     let jpeg = try F.jpeg(width: 16, height: 16)
     let huge = try F.jpegClaiming(width: 65_535, height: 65_535, from: jpeg)
