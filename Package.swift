@@ -73,7 +73,8 @@ let package = Package(
     .executableTarget(
       name: "unterm-fuzz",
       dependencies: [
-        "UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermShell", "UNTermMedia",
+        "UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermShell",
+        "UNTermMedia",
         "CMediaDecode",
       ]),
 

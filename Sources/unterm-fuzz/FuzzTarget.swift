@@ -6,6 +6,7 @@ import UNTermMedia
 import UNTermRender
 import UNTermShell
 import UserNotifications
+import UserNotificationsUI
 
 /// The fuzz targets: each takes one input and must neither trap nor break its invariants.
 ///
@@ -148,10 +149,18 @@ enum FuzzChecks {
     let request = UNNotificationRequest(identifier: "req-1", content: content, trigger: nil)
     let notification = UNNotification(request: request, date: now)
     let view = descriptor.view(for: notification)
+    // At the default text size and at both ends of Dynamic Type.
+    let sizes: [DynamicTypeSize] = [.large, DynamicTypeSize.allCases.first, DynamicTypeSize.allCases.last].compactMap {
+      $0
+    }
     for device in [DeviceProfile.iphone, .ipad] {
-      let m = ExtensionLayout.measure(view, for: notification, device: device, columns: 41, images: nil)
-      require(m.initialHeight.isFinite && m.preferredHeight.isFinite, "measurement not finite")
-      require(m.content.rows <= Projection.rows(device.contentBudget) + 1, "\(m.content.rows) rows over the budget")
+      for size in sizes {
+        let m = ExtensionLayout.measure(
+          view, for: notification, device: device, textSize: size, columns: 41, images: nil)
+        require(m.initialHeight.isFinite && m.preferredHeight.isFinite, "measurement not finite")
+        require(
+          m.content.rows <= Projection.rows(device.contentBudget) + 1, "\(m.content.rows) rows over the budget")
+      }
     }
     guard let session = makeSession(device: .iphone, size: (60, 30)) else { return }
     guard (try? session.addExtension(.descriptor(descriptor))) != nil else { return }
@@ -354,7 +363,9 @@ enum FuzzChecks {
     require(frames(piece: piece) == whole, "pieces of \(piece) decode differently")
     for (i, frame) in whole.enumerated() {
       switch frame {
-      case .payload(_, let body): require(body.count <= limit, "payload of \(body.count) bytes")
+      case .payload(_, let body, _): require(body.count <= limit, "payload of \(body.count) bytes")
+      case .center(.remove(let id)): require(!id.isEmpty, "REMOVE with no identifier")
+      case .center: break
       case .end, .refused: require(i == whole.count - 1, "a frame after the end")
       }
     }
