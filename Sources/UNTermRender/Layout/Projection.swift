@@ -41,7 +41,7 @@ package enum Projection {
   /// Never more than `width`: a terminal cannot draw smaller letters.
   package static func textColumns(_ width: Int, style: UNTextStyle, size: DynamicTypeSize) -> Int {
     guard width > 0 else { return width }
-    return max(1, Int((Double(width) / style.widthScale(at: size)).rounded(.down)))
+    return max(1, Int(saturating: (Double(width) / style.widthScale(at: size)).rounded(.down)))
   }
 
   /// The card's width in columns on a screen, including its border.
