@@ -3,7 +3,7 @@
 #
 #   Scripts/fuzz.sh build                       build .build/fuzz/…/unterm-fuzz (ASan + libFuzzer)
 #   Scripts/fuzz.sh TARGET [SECONDS] [OPTION…]  fuzz one target (default 60 s; 0 = until stopped)
-#   Scripts/fuzz.sh all [SECONDS]               every target in turn, SECONDS each (CI: 45)
+#   Scripts/fuzz.sh all [SECONDS]               every target in turn, SECONDS each (CI: 30)
 #   Scripts/fuzz.sh list                        the targets
 #
 # Seeds are read from Fuzz/corpus/TARGET (checked in, never written); what the fuzzer finds goes
@@ -86,7 +86,7 @@ case "$command" in
   build) build ;;
   list) targets ;;
   all)
-    seconds=${2:-45}
+    seconds=${2:-30}
     build
     failures=()
     for target in $(targets); do run "$target" "$seconds" || failures+=("$target"); done
