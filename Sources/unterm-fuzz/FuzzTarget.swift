@@ -35,6 +35,9 @@ enum FuzzTarget: String, CaseIterable, Sendable {
   case duration
   /// The push socket's framing.
   case push
+  /// An app's strings (`.strings` as text, XML or binary property list, `.stringsdict`, String
+  /// Catalog), every entry formatted with hostile arguments.
+  case strings
 
   /// What the target exercises, for `--list`.
   var summary: String {
@@ -49,6 +52,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case .media: return "PNG/JPEG/GIF decoding through CMediaDecode with caps"
     case .duration: return "audio and movie headers read for the player's clock"
     case .push: return "push-socket framing"
+    case .strings: return "the app's strings files and the format engine"
     }
   }
 
@@ -65,6 +69,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case .media: FuzzChecks.media(bytes)
     case .duration: FuzzChecks.duration(bytes)
     case .push: FuzzChecks.push(bytes)
+    case .strings: FuzzChecks.strings(bytes)
     }
   }
 }
@@ -370,6 +375,47 @@ enum FuzzChecks {
       }
     }
   }
+
+  // MARK: - Strings
+
+  /// The app's strings as `--strings` reads them, the bytes as each kind of file in turn, then
+  /// every entry of every table formatted, on both devices, with arguments a payload can send.
+  static func strings(_ bytes: [UInt8]) {
+    for name in ["Localizable.strings", "Localizable.stringsdict", "Localizable.xcstrings"] {
+      let path = (stringsFolder as NSString).appendingPathComponent(name)
+      guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return }
+      defer { unlink(path) }
+      guard let (strings, diagnostics) = try? AppStrings.analyze([path]) else { continue }
+      checkDiagnostics(diagnostics)
+      formatEveryEntry(strings)
+    }
+  }
+
+  static func formatEveryEntry(_ strings: AppStrings) {
+    let arguments = [
+      "-1", "99999999999999999999", "1e308", "%@%n%s", "\u{1B}]0;x\u{07}", "‮ltr", "ক্ষ", "", "0x7fffffff", "NaN",
+    ]
+    for (_, table) in strings.tables {
+      for (_, entry) in table.entries.prefix(64) {
+        for device in ["iphone", "ipad"] {
+          let text = entry.formatted(arguments, locale: "ur", device: device)
+          // Widths and precisions are capped (1000), so no format can blow up the text.
+          require(text.utf8.count <= 64 * 1024 + entry.format.utf8.count * 4, "\(text.utf8.count) bytes formatted")
+        }
+      }
+    }
+  }
+
+  /// Where the strings target writes its file: a folder named as a language's.
+  static let stringsFolder: String = {
+    let folder = (scratchFile as NSString).appendingPathExtension("strings") ?? scratchFile + ".strings"
+    let lproj = (folder as NSString).appendingPathComponent("ur.lproj")
+    try? FileManager.default.createDirectory(atPath: lproj, withIntermediateDirectories: true)
+    atexit {
+      try? FileManager.default.removeItem(atPath: (FuzzChecks.stringsFolder as NSString).deletingLastPathComponent)
+    }
+    return lproj
+  }()
 
   // MARK: - Invariants
 
