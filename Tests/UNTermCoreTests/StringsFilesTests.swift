@@ -158,6 +158,27 @@ struct PropertyListTests {
     }
   }
 
+  /// Lines end at LF, CR LF or a lone CR, as every finding counts them: the same error is at the
+  /// same place whatever the line ends, and so is a bad UTF-8 byte (after a Bengali key).
+  @Test func linesEndAtLFCRLFOrALoneCR() {
+    for end in ["\n", "\r\n", "\r"] {
+      let bad = "<plist>\n<dict>\n  <key>A</key>\n  <integer>12x</integer>\n</dict>\n</plist>\n"
+      let utf8 = Array("<plist>\n<dict>\n  <key>ক্ষ".replacingOccurrences(of: "\n", with: end).utf8) + [0xE0, 0x41]
+      for (bytes, place, message) in [
+        (Array(bad.replacingOccurrences(of: "\n", with: end).utf8), "4:3", "\"12x\" is not an integer"),
+        (utf8, "3:11", "the property list is not valid UTF-8: invalid UTF-8 sequence at byte 0xE0"),
+      ] {
+        do {
+          _ = try PropertyList.parse(bytes)
+          Issue.record("expected an error")
+        } catch {
+          #expect(error.place.description == place, "\(end.debugDescription)")
+          #expect(error.message == message)
+        }
+      }
+    }
+  }
+
   @Test func deepNestingIsRefused() {
     let text =
       "<plist>" + String(repeating: "<array>", count: 40) + String(repeating: "</array>", count: 40) + "</plist>"

@@ -46,14 +46,16 @@ struct StringsParsersRandomTests {
     let catalog = Array(
       #"{"sourceLanguage":"en","strings":{"K":{"localizations":{"bn":{"stringUnit":{"state":"translated","value":"%#@a@"},"substitutions":{"a":{"argNum":1,"formatSpecifier":"lld","variations":{"plural":{"other":{"stringUnit":{"value":"%arg"}}}}}}}}}}}"#
         .utf8)
-    /// A finding points inside the file it is about, in one line.
-    func checkPlace(_ diagnostic: Diagnostic, _ input: [UInt8]) {
-      // Lines end at LF, CR LF or a lone CR, as every finding counts them.
-      let lines =
-        1
+    // Lines end at LF, CR LF or a lone CR, as every finding counts them.
+    func lineCount(_ input: [UInt8]) -> Int {
+      1
         + input.indices.filter { i in
           input[i] == 0x0A || (input[i] == 0x0D && (i + 1 == input.count || input[i + 1] != 0x0A))
         }.count
+    }
+    /// A finding points inside the file it is about, in one line.
+    func checkPlace(_ diagnostic: Diagnostic, _ input: [UInt8]) {
+      let lines = lineCount(input)
       let p = diagnostic.location.position
       #expect(p.line >= 1 && p.line <= lines && p.column >= 1, "\(diagnostic.formatted) — \(Self.seed)")
       #expect(!diagnostic.formatted.contains("\n"), "\(Self.seed)")
@@ -70,9 +72,9 @@ struct StringsParsersRandomTests {
         let root = try PropertyList.parse(input)
         guard let members = root.dictionary else { continue }
         var sink = DiagnosticSink(file: "x.stringsdict")
-        for (key, node) in members {
+        for member in members {
           // A plural entry that loads has its "other" form.
-          if let entry = StringsDictEntry.read(key, node, file: "x", &sink) {
+          if let entry = StringsDictEntry.read(member.key, member.value, file: "x", &sink) {
             #expect(entry.variables.values.allSatisfy { $0.forms[.other] != nil }, "\(Self.seed)")
           }
         }
@@ -82,8 +84,7 @@ struct StringsParsersRandomTests {
         switch error.place {
         case .offset(let offset): #expect(offset >= 0 && offset <= input.count, "\(Self.seed)")
         case .position(let p):
-          let lines = input.split(separator: 0x0A, omittingEmptySubsequences: false).count
-          #expect(p.line >= 1 && p.line <= lines, "\(error.message) at \(p) — \(Self.seed)")
+          #expect(p.line >= 1 && p.line <= lineCount(input), "\(error.message) at \(p) — \(Self.seed)")
         }
       }
     }

@@ -243,6 +243,62 @@ struct FindingPositionTests {
     #expect(try places(["--extension", "bad.plist"]) == ["bad.plist:4:3 invalid-plist [$]"])
   }
 
+  /// Xcode builds an extension's Info.plist as a binary property list: it loads as the XML one
+  /// does, its findings have the same codes and paths (at 1:1, as a binary file has no lines),
+  /// and a broken one names the byte where it breaks.
+  @Test func aBinaryInfoPlistAsXcodeBuildsIt() throws {
+    func binary(_ xml: String) throws -> Data {
+      let object = try PropertyListSerialization.propertyList(from: Data(xml.utf8), format: nil)
+      return try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)
+    }
+    let sample = try String(contentsOfFile: Fixtures.sample("ChatExtension/Info.plist"), encoding: .utf8)
+    try write("xml/Info.plist", sample)
+    let built = dir.appendingPathComponent("built/Info.plist")
+    try FileManager.default.createDirectory(at: built.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try binary(sample).write(to: built)
+    #expect(PropertyList.isBinary(Array(try Data(contentsOf: built))))
+    // The same expanded screen from either.
+    let screens = try ["xml", "built"].map { folder in
+      try unterm([
+        "render", "--view", "expanded", "--categories", Fixtures.sample("categories.json"), "--extension",
+        "\(folder)/Info.plist", Fixtures.sample("chat-thread.json"),
+      ])
+    }
+    #expect(screens[0].status == 0, "\(screens[0].stderr)")
+    #expect(screens[1].status == 0, "\(screens[1].stderr)")
+    #expect(screens[1].stdout == screens[0].stdout)
+    // Findings: the XML one's codes and paths, at 1:1.
+    try binary(Self.plist).write(to: built)
+    #expect(
+      try places(["--extension", "built/Info.plist"]) == [
+        "built/Info.plist:1:1 wrong-extension-point [NSExtension.NSExtensionPointIdentifier]",
+        "built/Info.plist:1:1 type-mismatch [NSExtension.NSExtensionAttributes.UNNotificationExtensionInitialContentSizeRatio]",
+        "built/Info.plist:1:1 type-mismatch [NSExtension.NSExtensionAttributes.UNNotificationExtensionDefaultContentHidden]",
+      ])
+    // Cut short: refused, naming the byte, exit 65 when rendered.
+    let whole = try Data(contentsOf: built)
+    try whole.prefix(whole.count - 20).write(to: built)
+    let cut = try unterm(["render", "--extension", "built/Info.plist", Fixtures.sample("chat-thread.json")])
+    #expect(cut.status == 65)
+    #expect(
+      cut.stderr
+        == "built/Info.plist:1:1: error: binary property list: the trailer's integer sizes are invalid (byte \(whole.count - 46))\n"
+    )
+  }
+
+  /// A key twice in an Info.plist is `duplicate-key`, as in JSON, at the second `<key>`, naming
+  /// the first.
+  @Test func aDuplicateKeyInAnInfoPlist() throws {
+    try write(
+      "d.plist",
+      "<plist>\n<dict>\n  <key>a</key><string>x</string>\n  <key>a</key><string>y</string>\n</dict>\n</plist>\n")
+    let result = try unterm(["lint", "--extension", "d.plist"])
+    #expect(
+      result.stdout.hasPrefix(
+        "d.plist:4:3: error[duplicate-key]: duplicate key \"a\" in a dictionary (first at 3:3) [$]\n"),
+      "\(result.stdout)")
+  }
+
   /// A line ends at LF, CR LF or a lone CR, as editors and SARIF count lines: the same file
   /// with each ending gives the same places, of every kind of file.
   @Test func crlfAndCRFilesCountLinesAsEditorsDo() throws {

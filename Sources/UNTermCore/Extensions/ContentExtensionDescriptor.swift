@@ -230,16 +230,21 @@ private enum PlistAttributes {
     attributes: (ContentExtensionAttributes, SourceReference)?, diagnostics: [Diagnostic]
   ) {
     var sink = DiagnosticSink(file: file)
-    let document: JSONNode
+    let plist: PlistNode
     do {
-      document = try PropertyListReader.parse(bytes)
+      plist = try PropertyList.parse(bytes)
     } catch {
-      sink.report(error.code, at: .position(error.position), "\(error.message)")
+      // A duplicate key is lint's duplicate-key, as in JSON, with where the key first was.
+      let first = error.firstKey.map { " (first at \($0))" } ?? ""
+      sink.report(
+        error.firstKey == nil ? .invalidPlist : .duplicateKey, at: error.place.diagnosticLocation,
+        SafeText(sanitizing: error.message + first))
       return (nil, sink.diagnostics)
     }
+    let document = plist.json
     sink.document = document
     guard let root = document.object else {
-      sink.report(.invalidPlist, .root, "the property list must hold a dictionary, not \(document.typeNameWithArticle)")
+      sink.report(.invalidPlist, .root, "the property list must hold a dictionary, not \(plist.typeNameWithArticle)")
       return (nil, sink.diagnostics)
     }
     var attributesPath = JSONPath.root

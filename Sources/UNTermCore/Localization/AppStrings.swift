@@ -225,8 +225,10 @@ package struct AppStrings: Sendable {
           "the property list must be a dictionary of strings, not \(root.typeNameWithArticle)")
         return
       }
-      for (key, node) in members {
-        if let entry = StringsDictEntry.read(key, node, file: path, &fileSink) { entries[key] = entry }
+      for member in members {
+        if let entry = StringsDictEntry.read(member.key, member.value, file: path, &fileSink) {
+          entries[member.key] = entry
+        }
       }
     } else {
       for entry in StringsFile.parse(bytes, sink: &fileSink) {
@@ -241,14 +243,6 @@ package struct AppStrings: Sendable {
 }
 
 extension PlistPlace {
-  /// Where a diagnostic about this place points.
-  var diagnosticLocation: DiagnosticLocation {
-    switch self {
-    case .position(let p): return .position(p)
-    case .offset: return .file
-    }
-  }
-
   /// `FILE:LINE:COL`, or `FILE` for a binary list.
   func origin(_ file: String) -> String {
     switch self {
@@ -282,8 +276,8 @@ enum StringsDictEntry {
         return nil
       }
       var entry = LocalizedString(format: "", origin: node.place.origin(file))
-      for (name, value) in variants {
-        if let variant = read(key, value, file: file, &sink) { entry.devices[name] = variant }
+      for variant in variants {
+        if let read = read(key, variant.value, file: file, &sink) { entry.devices[variant.key] = read }
       }
       entry.format =
         entry.devices["other"]?.format ?? entry.devices.sorted { $0.key < $1.key }.first?.value.format ?? ""
@@ -313,7 +307,7 @@ enum StringsDictEntry {
       return nil
     }
     var entry = LocalizedString(format: format, origin: formatNode.place.origin(file))
-    for (name, value) in members where name != "NSStringLocalizedFormatKey" {
+    for (name, value) in members.map({ ($0.key, $0.value) }) where name != "NSStringLocalizedFormatKey" {
       guard let rule = value.dictionary else {
         sink.report(
           .invalidStrings, at: value.place.diagnosticLocation,
@@ -329,7 +323,7 @@ enum StringsDictEntry {
         return nil
       }
       var forms: [PluralCategory: String] = [:]
-      for (ruleKey, ruleValue) in rule {
+      for (ruleKey, ruleValue) in rule.map({ ($0.key, $0.value) }) {
         if let category = categories[ruleKey] {
           guard let text = ruleValue.string else {
             sink.report(

@@ -1,17 +1,25 @@
 import Foundation
-import UserNotifications
 
 /// A value read from a property list (XML or binary), with where it was in the file.
 package struct PlistNode: Sendable {
   package enum Value: Sendable {
     case string(String)
-    case integer(Int64)
-    case real(Double)
+    /// Numbers keep their text as written (`1e+17`, `-1`), for messages that quote them.
+    case integer(Int64, text: String)
+    case real(Double, text: String)
     case bool(Bool)
-    /// Dates and data are kept only as what they are: `.strings` and `.stringsdict` never hold them.
+    /// Dates, data, UIDs and nulls are kept only as what they are: neither strings files nor an
+    /// extension's attributes hold them.
     case other(String)
     case array([PlistNode])
-    case dictionary([(key: String, value: PlistNode)])
+    case dictionary([Member])
+  }
+
+  /// A dictionary's key and value, and where its `<key>` was.
+  package struct Member: Sendable {
+    package var key: String
+    package var keyPlace: PlistPlace
+    package var value: PlistNode
   }
 
   package var value: Value
@@ -23,7 +31,7 @@ package struct PlistNode: Sendable {
     return nil
   }
 
-  package var dictionary: [(key: String, value: PlistNode)]? {
+  package var dictionary: [Member]? {
     if case .dictionary(let d) = value { return d }
     return nil
   }
@@ -40,6 +48,28 @@ package struct PlistNode: Sendable {
     case .dictionary: return "a dictionary"
     }
   }
+
+  /// The tree as the JSON parser makes it, for readers whose findings name JSON paths (an
+  /// extension's Info.plist): every value and key keeps its `LINE:COL` (a binary list's are
+  /// 1:1), numbers their text; dates, data, UIDs and nulls are null.
+  package var json: JSONNode {
+    let position = place.diagnosticLocation.position
+    switch value {
+    case .string(let s): return JSONNode(.string(s), at: position)
+    case .integer(_, let text), .real(_, let text): return JSONNode(.number(JSONNumber(text)), at: position)
+    case .bool(let b): return JSONNode(.bool(b), at: position)
+    case .other: return JSONNode(.null, at: position)
+    case .array(let items): return JSONNode(.array(items.map(\.json)), at: position)
+    case .dictionary(let members):
+      var object = JSONObject()
+      for member in members {
+        _ = object.append(
+          JSONObject.Member(
+            key: member.key, keyPosition: member.keyPlace.diagnosticLocation.position, value: member.value.json))
+      }
+      return JSONNode(.object(object), at: position)
+    }
+  }
 }
 
 /// Where in a property list something is.
@@ -47,11 +77,13 @@ package enum PlistPlace: Sendable, Hashable, CustomStringConvertible {
   case position(SourcePosition)
   case offset(Int)
 
-  /// The location for an error line: `LINE:COL`, or empty for a binary file (the byte offset
-  /// goes in the message).
-  package var location: String {
-    if case .position(let p) = self { return p.description }
-    return ""
+  /// Where a diagnostic about this place points: its line and column, or the whole file for a
+  /// binary list (whose messages give the byte offset).
+  package var diagnosticLocation: DiagnosticLocation {
+    switch self {
+    case .position(let p): return .position(p)
+    case .offset: return .file
+    }
   }
 
   package var description: String {
@@ -66,12 +98,16 @@ package enum PlistPlace: Sendable, Hashable, CustomStringConvertible {
 package struct PlistError: Error, Sendable {
   package var message: String
   package var place: PlistPlace
+  /// For a key a dictionary holds twice, where it first was (lint reports those apart, as
+  /// `duplicate-key`).
+  package var firstKey: PlistPlace?
 }
 
-/// Strict, bounded readers for Apple's XML and binary property lists: the forms `.stringsdict`
-/// files and compiled `.strings` files take. Untrusted input: nesting is capped, entity
-/// definitions (a DOCTYPE internal subset) are refused, every offset of a binary list is
-/// checked, and a reference cycle is an error.
+/// Strict, bounded readers for Apple's XML and binary property lists: `.stringsdict` files,
+/// compiled `.strings` files and extensions' Info.plists. Untrusted input: nesting is capped,
+/// entity definitions (a DOCTYPE internal subset) are refused, every offset of a binary list is
+/// checked, and a reference cycle is an error. Lines end at LF, CR LF or a lone CR and columns
+/// count scalars, as every finding counts them.
 package enum PropertyList {
   /// The deepest nesting read.
   package static let maximumDepth = 32
@@ -109,30 +145,12 @@ private struct XMLReader {
   var column = 1
 
   init(_ bytes: [UInt8]) throws(PlistError) {
-    var body = bytes[...]
-    if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
-    var decoded: [Unicode.Scalar] = []
-    var iterator = body.makeIterator()
-    var utf8 = UTF8()
-    var line = 1
-    var column = 1
-    loop: while true {
-      switch utf8.decode(&iterator) {
-      case .scalarValue(let scalar):
-        decoded.append(scalar)
-        if scalar == "\n" {
-          line += 1
-          column = 1
-        } else {
-          column += 1
-        }
-      case .emptyInput: break loop
-      case .error:
-        throw PlistError(
-          message: "the file is not valid UTF-8", place: .position(SourcePosition(line: line, column: column)))
-      }
+    if let problem = UTF8Validation.firstProblem(in: bytes) {
+      throw PlistError(
+        message: "the property list is not valid UTF-8: \(problem.message.text)", place: .position(problem.position))
     }
-    scalars = decoded
+    let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+    scalars = Array(String(decoding: body, as: UTF8.self).unicodeScalars)
   }
 
   var position: PlistPlace { .position(SourcePosition(line: line, column: column)) }
@@ -152,7 +170,10 @@ private struct XMLReader {
 
   mutating func advance(_ count: Int = 1) {
     for _ in 0..<count where index < scalars.count {
-      if scalars[index] == "\n" {
+      // A line ends at an LF, or a CR not followed by one (XML reads both as a line break).
+      if scalars[index] == "\n"
+        || (scalars[index] == "\r" && (index + 1 == scalars.count || scalars[index + 1] != "\n"))
+      {
         line += 1
         column = 1
       } else {
@@ -373,13 +394,14 @@ private struct XMLReader {
       guard let n = Int64(text) else {
         throw PlistError(message: "\"\(text.prefix(30))\" is not an integer", place: place)
       }
-      return PlistNode(value: .integer(n), place: place)
+      return PlistNode(value: .integer(n, text: text), place: place)
     case "real":
       let text = try leaf().trimmingCharacters(in: .whitespacesAndNewlines)
-      guard let n = Double(text) else {
-        throw PlistError(message: "\"\(text.prefix(30))\" is not a number", place: place)
+      // inf and nan are refused: no reader of a property list here takes them.
+      guard let n = Double(text), n.isFinite else {
+        throw PlistError(message: "\"\(text.prefix(30))\" is not a finite number", place: place)
       }
-      return PlistNode(value: .real(n), place: place)
+      return PlistNode(value: .real(n, text: text), place: place)
     case "true", "false":
       if !tag.selfClosing { _ = try text(tag.name) }
       return PlistNode(value: .bool(tag.name == "true"), place: place)
@@ -398,8 +420,8 @@ private struct XMLReader {
       }
       return PlistNode(value: .array(items), place: place)
     case "dict":
-      var members: [(key: String, value: PlistNode)] = []
-      var seen: Set<String> = []
+      var members: [PlistNode.Member] = []
+      var seen: [String: PlistPlace] = [:]
       if !tag.selfClosing {
         while true {
           try skipMisc()
@@ -410,12 +432,14 @@ private struct XMLReader {
             throw PlistError(message: "expected <key> in a dictionary, not <\(keyTag.name)>", place: keyPlace)
           }
           let key = keyTag.selfClosing ? "" : try text("key")
-          guard seen.insert(key).inserted else {
-            throw PlistError(message: "duplicate key \"\(key.prefix(40))\" in a dictionary", place: keyPlace)
+          if let first = seen[key] {
+            throw PlistError(
+              message: "duplicate key \"\(key.prefix(40))\" in a dictionary", place: keyPlace, firstKey: first)
           }
+          seen[key] = keyPlace
           try skipMisc()
           guard !peek("</") else { throw fail("the key \"\(key.prefix(40))\" has no value") }
-          members.append((key, try value(depth: depth + 1)))
+          members.append(PlistNode.Member(key: key, keyPlace: keyPlace, value: try value(depth: depth + 1)))
         }
         try closeTag("dict")
       }
@@ -525,7 +549,8 @@ private struct BinaryReader {
       guard size <= 8, offset + 1 + size <= bytes.count else { throw fail("an integer runs past the end", at: offset) }
       var value: UInt64 = 0
       for i in 0..<size { value = value << 8 | UInt64(bytes[offset + 1 + i]) }
-      return PlistNode(value: .integer(Int64(bitPattern: value)), place: place)
+      let n = Int64(bitPattern: value)
+      return PlistNode(value: .integer(n, text: String(n)), place: place)
     case 0x2:
       let size = 1 << Int(marker & 0x0F)
       guard size == 4 || size == 8, offset + 1 + size <= bytes.count else {
@@ -534,7 +559,8 @@ private struct BinaryReader {
       var bits: UInt64 = 0
       for i in 0..<size { bits = bits << 8 | UInt64(bytes[offset + 1 + i]) }
       let value = size == 8 ? Double(bitPattern: bits) : Double(Float(bitPattern: UInt32(truncatingIfNeeded: bits)))
-      return PlistNode(value: .real(value), place: place)
+      guard value.isFinite else { throw fail("a real number is not finite", at: offset) }
+      return PlistNode(value: .real(value, text: "\(value)"), place: place)
     case 0x3:
       return PlistNode(value: .other("a date"), place: place)
     case 0x4:
@@ -580,13 +606,19 @@ private struct BinaryReader {
         for r in refs { items.append(try object(r, depth: depth + 1)) }
         return PlistNode(value: .array(items), place: place)
       }
-      var members: [(key: String, value: PlistNode)] = []
-      var seen: Set<String> = []
+      var members: [PlistNode.Member] = []
+      var seen: [String: PlistPlace] = [:]
       for i in 0..<count {
         let key = try object(refs[i], depth: depth + 1)
         guard let name = key.string else { throw fail("a dictionary key is not a string", at: offset) }
-        guard seen.insert(name).inserted else { throw fail("duplicate key \"\(name.prefix(40))\"", at: offset) }
-        members.append((name, try object(refs[count + i], depth: depth + 1)))
+        if let first = seen[name] {
+          var error = fail("duplicate key \"\(name.prefix(40))\"", at: offset)
+          error.firstKey = first
+          throw error
+        }
+        seen[name] = key.place
+        members.append(
+          PlistNode.Member(key: name, keyPlace: key.place, value: try object(refs[count + i], depth: depth + 1)))
       }
       return PlistNode(value: .dictionary(members), place: place)
     case 0x8:
