@@ -44,26 +44,14 @@ run() {
     payload | render | categories | descriptor | theme) dict=Fuzz/json.dict ;;
     *) dict="Fuzz/$target.dict" ;;
   esac
-  # Foundation leaks on every property list it cannot parse (Fuzz/lsan.supp): a leak check
-  # after each such input would make plist fuzzing 20 times slower, so it fuzzes without
-  # leak checks and then replays its whole corpus once with them.
-  local leaks=()
-  [ "$target" = plist ] && leaks=(-detect_leaks=0)
   local log="$scratch/$target.log"
   local start status=0
   start=$(date +%s)
   # libFuzzer reports crashes itself: the Swift runtime's backtracer would only slow it down.
   SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}" \
-    LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0" \
     "$binary" "$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
-    -print_final_stats=1 -artifact_prefix="$scratch/artifacts/$target-" -dict="$dict" "${leaks[@]}" ${FUZZ_OPTIONS:-} "$@" \
+    -print_final_stats=1 -artifact_prefix="$scratch/artifacts/$target-" -dict="$dict" ${FUZZ_OPTIONS:-} "$@" \
     "$scratch/corpus/$target" "Fuzz/corpus/$target" >"$log" 2>&1 || status=$?
-  if [ "$status" -eq 0 ] && [ ${#leaks[@]} -gt 0 ]; then
-    SWIFT_BACKTRACE=enable=no LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0" \
-      "$binary" "$target" -runs=0 -detect_leaks=1 -timeout=10 -rss_limit_mb=2048 \
-      -artifact_prefix="$scratch/artifacts/$target-" "$scratch/corpus/$target" "Fuzz/corpus/$target" \
-      >"$scratch/$target.leaks.log" 2>&1 || { status=$?; cat "$scratch/$target.leaks.log" >>"$log"; }
-  fi
   local runs elapsed
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   elapsed=$(($(date +%s) - start))
