@@ -140,17 +140,58 @@ extension Renderer {
     }
   }
 
+  /// One thing the status bar says: its full form, a shorter one, and how much it matters when
+  /// the bar is too narrow for everything (the lowest `rank` is dropped first).
+  struct StatusItem {
+    var full: String
+    var short: String?
+    var rank: Int
+  }
+
+  /// The status bar's items in the order shown. Ranks, lowest dropped first: the default states
+  /// (unlocked, iPhone) say least, then the badge and the app being open, then the summary
+  /// time, the text size, the device language, the Focus, and "Locked" last. `hintRank` is the
+  /// last key hint's ("? keys"): kept over the default states, given up before a mode.
+  func statusItems(_ state: CenterState) -> [StatusItem] {
+    var items = [
+      StatusItem(full: state.device.displayName, short: nil, rank: state.device.kind == .iphone ? 3 : 5)
+    ]
+    items.append(state.isLocked ? StatusItem(full: "Locked", rank: 10) : StatusItem(full: "Unlocked", rank: 0))
+    if state.focus.isOn {
+      let name = TerminalText.sanitize(state.focus.displayName, multiline: false)
+      let short: String
+      switch state.focus {
+      case .doNotDisturb: short = "DND"
+      default: short = "Focus"
+      }
+      items.append(StatusItem(full: name, short: DisplayWidth.of(short) < DisplayWidth.of(name) ? short : nil, rank: 9))
+    }
+    if let next = state.nextSummaryTime {
+      let time = "Summary \(state.time(of: next))"
+      items.append(
+        state.held.isEmpty
+          ? StatusItem(full: time, rank: 6)
+          : StatusItem(full: time + " (\(state.held.count) held)", short: time, rank: 6))
+    }
+    if state.textSize != .default {
+      let name = state.textSize.displayName
+      let short = "Text \(state.textSize.rawValue)"
+      items.append(StatusItem(full: "Text \(name)", short: short.count < name.count + 5 ? short : nil, rank: 7))
+    }
+    if state.store.badge > 0 { items.append(StatusItem(full: "badge \(state.store.badge)", rank: 1)) }
+    if state.appState == .foreground { items.append(StatusItem(full: "app open", rank: 2)) }
+    // The device language, once the app's strings give `g` something to switch.
+    if !state.localization.strings.isEmpty {
+      items.append(StatusItem(full: TerminalText.sanitize(state.localization.locale, multiline: false), rank: 8))
+    }
+    return items
+  }
+
+  static let hintRank = 4
+
   func drawStatus(_ canvas: inout Canvas, _ state: CenterState) {
     let y = state.screenHeight - 1
     canvas.fill(Rect(x: 0, y: y, width: state.screenWidth, height: 1), role: .statusBar)
-    var left = " \(state.device.displayName) · \(state.isLocked ? "Locked" : "Unlocked")"
-    if state.focus.isOn { left += " · " + TerminalText.sanitize(state.focus.displayName, multiline: false) }
-    if let next = state.nextSummaryTime {
-      left += " · Summary \(state.time(of: next))" + (state.held.isEmpty ? "" : " (\(state.held.count) held)")
-    }
-    if state.textSize != .default { left += " · Text \(state.textSize.displayName)" }
-    if state.store.badge > 0 { left += " · badge \(state.store.badge)" }
-    if state.appState == .foreground { left += " · app open" }
     var x = 0
     if case .failing = state.logHealth {
       // Responses are not being recorded: said first, so even a screen too narrow for the
@@ -158,19 +199,41 @@ extension Renderer {
       x = canvas.text(" ✗ log failing", x: x, y: y, role: .error, over: .statusBar)
       x = canvas.text(" ·", x: x, y: y, role: .statusBar)
     }
-    // The device language, once the app's strings give `g` something to switch.
-    if !state.localization.strings.isEmpty { left += " · \(state.localization.locale)" }
-    x = canvas.text(left, x: x, y: y, role: .statusBar) + 1
-    canvas.text("│", x: x, y: y, role: .statusBar)
-    x += 2
-    // Keep the last hint ("? keys" or similar) visible: drop hints from the middle to fit.
+    // Too narrow for it all, the bar gives things up in steps, never cutting one in the middle:
+    // the key hints between the first and the last, then each item's shorter form (the least
+    // important first), then whole items, the least important first (the last hint among them).
+    var items = statusItems(state)
     var list = hints(state)
-    func width(_ items: [(String, String)]) -> Int {
+    func hintsWidth(_ items: [(String, String)]) -> Int {
       items.reduce(0) { $0 + DisplayWidth.of($1.0) + 1 + DisplayWidth.of($1.1) + 2 }
     }
-    while list.count > 1 && x + width(list) > state.screenWidth + 1 {
-      list.remove(at: list.count - 2)
+    func width() -> Int {
+      let left = items.reduce(0) { $0 + 3 + DisplayWidth.of($1.full) } - (items.isEmpty ? 0 : 2)
+      // " │ " then the hints, each followed by two spaces (the last may touch the edge).
+      return x + left + (list.isEmpty ? 0 : 3 + hintsWidth(list) - 1)
     }
+    let room = state.screenWidth
+    while list.count > 1 && width() > room { list.remove(at: list.count - 2) }
+    for index in items.indices.sorted(by: { items[$0].rank < items[$1].rank }) where width() > room {
+      if let short = items[index].short {
+        items[index].full = short
+        items[index].short = nil
+      }
+    }
+    while width() > room {
+      let lowest = items.indices.min { items[$0].rank < items[$1].rank }
+      if !list.isEmpty, lowest.map({ items[$0].rank > Self.hintRank }) ?? true {
+        list.removeAll()
+      } else if let lowest {
+        items.remove(at: lowest)
+      } else {
+        break
+      }
+    }
+    let left = items.map { " " + $0.full }.joined(separator: " ·")
+    x = canvas.text(left, x: x, y: y, role: .statusBar)
+    guard !list.isEmpty else { return }
+    x = canvas.text(" │", x: x, y: y, role: .statusBar) + 1
     for (key, meaning) in list {
       // The key takes its own role's background when the theme gives one (a chip), so a
       // theme's key colour never meets the bar's colour (high-contrast's white on white).
