@@ -53,16 +53,8 @@ enum LintCommand {
     return report.hasErrors ? .failure : .success
   }
 
-  /// The tool a SARIF report names: unterm, its version, and README.md (which lists the
-  /// rules) as a file URI where the source tree is found.
-  static var tool: SARIFTool {
-    let readme = Resources.root?.appendingPathComponent("README.md").path
-    return SARIFTool(
-      name: "unterm", version: UNTermMain.version,
-      informationURI: readme.flatMap {
-        FileManager.default.fileExists(atPath: $0) ? LintReport.fileURI($0, folder: false) : nil
-      })
-  }
+  /// The tool a SARIF report names: unterm and its version.
+  static var tool: SARIFTool { SARIFTool(name: "unterm", version: UNTermMain.version) }
 
   /// Checks files as `unterm lint` does (the design sheet shows the same findings): the report,
   /// whether a file was missing, and how many files were read. `devices` limits the extension

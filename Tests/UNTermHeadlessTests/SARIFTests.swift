@@ -234,7 +234,12 @@ struct SARIFTests {
     // Every LintCode is a rule, with its severity as the default level.
     #expect(validator.ruleIDs == LintCode.allCases.map(\.rawValue))
     let run = try #require(log.object?["runs"]?.array?.first?.object)
-    let rules = try #require(run["tool"]?.object?["driver"]?.object?["rules"]?.array)
+    let driver = try #require(run["tool"]?.object?["driver"]?.object)
+    // No informationUri: UNTerm has no public page, and a local README path means nothing to
+    // the service reading the log (the property is optional in SARIF 2.1.0).
+    #expect(driver["informationUri"] == nil)
+    #expect(driver["name"]?.string == "unterm")
+    let rules = try #require(driver["rules"]?.array)
     for (rule, code) in zip(rules, LintCode.allCases) {
       #expect(rule.object?["defaultConfiguration"]?.object?["level"]?.string == code.severity.rawValue)
       #expect(rule.object?["shortDescription"]?.object?["text"]?.string == code.summary)

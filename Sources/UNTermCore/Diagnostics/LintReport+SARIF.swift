@@ -1,14 +1,13 @@
-/// The tool a SARIF report names.
+/// The tool a SARIF report names. It has no `informationUri` (optional in SARIF 2.1.0): UNTerm
+/// has no public home page, and a path on the machine that wrote the log means nothing to the
+/// service that reads it; each rule's help text says where to read more.
 package struct SARIFTool: Sendable {
   package var name: String
   package var version: String
-  /// Where the tool's documentation is (an absolute URI), if it is known.
-  package var informationURI: String?
 
-  package init(name: String, version: String, informationURI: String?) {
+  package init(name: String, version: String) {
     self.name = name
     self.version = version
-    self.informationURI = informationURI
   }
 }
 
@@ -46,7 +45,6 @@ extension LintReport {
     var driver: [(String, JSONWriter.Value)] = [
       ("name", .string(tool.name)), ("version", .string(tool.version)), ("semanticVersion", .string(tool.version)),
     ]
-    if let uri = tool.informationURI { driver.append(("informationUri", .string(uri))) }
     driver.append(("rules", .array(rules)))
     let index = Dictionary(uniqueKeysWithValues: codes.enumerated().map { ($1, $0) })
     let results: [JSONWriter.Value] = diagnostics.map { d in
