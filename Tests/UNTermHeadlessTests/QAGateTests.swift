@@ -225,7 +225,7 @@ struct QAGateTests {
   /// An attachment the checks let through but the session cannot draw (truncated, or too big
   /// to decode) stays attached and shows as unavailable on the card (17.3): lint says so when
   /// `--media-dir` lets it read the file.
-  @Test func lintWarnsAboutAttachmentsTheSessionWouldDrop() throws {
+  @Test func lintWarnsThatATruncatedOrOversizedImageCannotBeDrawnThoughItStaysAttached() throws {
     let dir = try Fixtures.temporaryDirectory()
     let media = dir.appendingPathComponent("media")
     try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
