@@ -208,6 +208,8 @@ package final class InteractiveShell {
       return [.command(.dismiss)]
     case .extensionButton(let index):
       return [.command(.pressExtensionButton(index))]
+    case .showLess:
+      return [.command(.showLess)]
     }
   }
 }

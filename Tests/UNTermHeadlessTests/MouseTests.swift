@@ -40,4 +40,29 @@ struct MouseTests {
     try click(session, on: "Second")
     #expect(got == ["decline", "com.apple.UNNotificationDefaultActionIdentifier"])
   }
+
+  /// A stack's list controls take clicks too: its summary row fans it out, as a click on its
+  /// card does, and the "Show less" row above a fanned-out stack collapses it, as `s` does.
+  @Test func clicksFanAStackOutAndShowLessCollapsesIt() throws {
+    let session = try Fixtures.session(size: (47, 24))
+    defer { session.detach() }
+    let message = #"{"aps":{"alert":{"title":"Ana Lima","body":"Are we still on for N?"},"thread-id":"chat"}}"#
+    try Fixtures.push(message.replacingOccurrences(of: "N", with: "8"), into: session, as: "older")
+    try Fixtures.push(message.replacingOccurrences(of: "N", with: "9"), into: session, as: "newer")
+    session.send(.command(.openCenter))
+    #expect(session.frame().grid.text.contains("1 more notification"), "\(session.frame().grid.text)")
+    try click(session, on: "1 more notification")
+    #expect(session.state.fannedOutGroup != nil)
+    #expect(session.frame().grid.lines.contains(" ▴ Show less · s"))
+    #expect(session.frame().grid.text.contains("Are we still on for 8?"))
+    try click(session, on: "Show less")
+    #expect(session.state.fannedOutGroup == nil)
+    #expect(!session.frame().grid.text.contains("Show less"))
+    #expect(!session.frame().grid.text.contains("Are we still on for 8?"))
+    // A long press on it collapses the stack too (there is nothing to long-press there).
+    try click(session, on: "1 more notification")
+    try click(session, on: "Show less", long: true)
+    #expect(session.state.fannedOutGroup == nil)
+    #expect(session.state.expanded == nil)
+  }
 }

@@ -8,6 +8,8 @@ package enum HitTarget: Hashable, Sendable {
   case send
   case close
   case extensionButton(Int)
+  /// The "Show less" row above a fanned-out stack.
+  case showLess
 }
 
 /// A clickable rectangle.

@@ -49,9 +49,10 @@ extension Renderer {
       if ListLayout.hasShowLessRow(id, state) {
         // A fanned-out stack offers "Show less" above its newest card, as iOS does.
         let summaryTitle = state.store.groupKey(ofDelivered: id).flatMap { state.summaries[$0]?.title }
-        canvas.text(
-          TextLayout.truncate((summaryTitle.map { "▴ \($0) · " } ?? "▴ ") + "Show less · s", width: area.width),
-          x: area.x, y: y, role: .secondary)
+        let row = TextLayout.truncate(
+          (summaryTitle.map { "▴ \($0) · " } ?? "▴ ") + "Show less · s", width: area.width)
+        canvas.text(row, x: area.x, y: y, role: .secondary)
+        canvas.hit(Rect(x: area.x, y: y, width: DisplayWidth.of(row), height: 1), .showLess)
         cardY += 1
       }
       drawListCard(
@@ -60,9 +61,12 @@ extension Renderer {
       if !ListLayout.hasShowLessRow(id, state), height > ListLayout.cardHeight,
         let key = state.store.groupKey(ofDelivered: id), let text = summary(for: key, state)
       {
-        canvas.text(
-          TextLayout.truncate(text, width: area.width - 4), x: area.x + 3, y: y + ListLayout.cardHeight,
-          role: .secondary)
+        let row = TextLayout.truncate(text, width: area.width - 4)
+        canvas.text(row, x: area.x + 3, y: y + ListLayout.cardHeight, role: .secondary)
+        // The summary row under a stack is part of it: a click there taps the stack, as the card.
+        canvas.hit(
+          Rect(x: area.x + 3, y: y + ListLayout.cardHeight, width: DisplayWidth.of(row), height: 1),
+          .notification(id))
       }
       y += height
       guard let next = ListLayout.displayNext(after: id, state) else { break }
