@@ -46,7 +46,8 @@ package enum InteractiveEntry {
     _ session: Session, delivery: Delivery?, feeder: DemoFeeder? = nil, preview: LivePreview? = nil
   ) throws(UNTermError) {
     let live = delivery.map { LiveDelivery(session: session, socketPath: $0.socketPath, inbox: $0.inbox) }
-    for note in live?.start() ?? [] { session.send(.notice(.info, note)) }
+    // Where pushes come from quotes no notification: the locked screen shows it too.
+    for note in live?.start() ?? [] { session.send(.notice(.info, note, revealsContent: false)) }
     defer { live?.stop() }
     if let preview { session.send(.notice(.info, preview.start(), revealsContent: false)) }
     defer { preview?.stop() }

@@ -24,6 +24,8 @@ struct LockScreenEndToEndTests {
     try tmux.waitFor("1 more notification")  // the summary's %@ would be content
     #expect(!tmux.screen().contains("Are we still on"))
     #expect(!tmux.screen().contains("voice-memo"))
+    // Where pushes come from is no notification's content: the locked activity pane says it.
+    #expect(tmux.screen().contains("Listening for `unterm push`"), "\(tmux.screen())")
 
     // Enter on the collapsed stack fans it out; it opens nothing.
     tmux.keys("Enter")
