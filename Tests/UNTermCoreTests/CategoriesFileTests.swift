@@ -62,6 +62,13 @@ struct CategoriesFileTests {
     #expect(
       duplicate?.formatted.hasPrefix("cats.json:3:48: error[duplicate-action-identifier]") == true)
     #expect(duplicate?.formatted.hasSuffix(" [categories[1].actions[0].identifier]") == true)
+    // One action past the tenth "never appears"; two "never appear".
+    let tooMany = file.diagnostics.first { $0.code == .tooManyActions }?.message
+    #expect(tooMany?.hasSuffix(#"so "A11" never appears"#) == true, "\(tooMany ?? "")")
+    let twelve = (1...12).map { #"{"identifier":"a\#($0)","title":"A\#($0)"}"# }.joined(separator: ",")
+    let more = analyze(#"{"categories":[{"identifier":"big","actions":[\#(twelve)]}]}"#)
+    let message = more.diagnostics.first { $0.code == .tooManyActions }?.message
+    #expect(message?.hasSuffix(#"so "A11", "A12" never appear"#) == true, "\(message ?? "")")
   }
 
   @Test func unknownOptionsAreErrorsThatStopLoading() throws {

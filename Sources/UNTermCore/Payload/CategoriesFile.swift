@@ -337,7 +337,7 @@ package struct CategoriesFile: @unchecked Sendable {
         if category.actions.count > 10 {
           sink.report(
             .tooManyActions, path.appending("actions"),
-            "\(category.actions.count) actions; iOS shows at most 10 in the expanded view, so \(category.actions.dropFirst(10).map { OneLine.quote($0.title) }.joined(separator: ", ")) never appear"
+            "\(category.actions.count) actions; iOS shows at most 10 in the expanded view, so \(category.actions.dropFirst(10).map { OneLine.quote($0.title) }.joined(separator: ", ")) never \(category.actions.count == 11 ? "appears" : "appear")"
           )
         }
         if category.actions.count > 2 {
