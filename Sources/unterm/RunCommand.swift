@@ -105,7 +105,8 @@ enum RunCommand {
         if case .logFailed = failure.reason { break }
       } else {
         passed += 1
-        output.line("✓ \(script.file) — \(result.steps) steps, \(result.expectations) expectations")
+        func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+        output.line("✓ \(script.file) — \(plural(result.steps, "step")), \(plural(result.expectations, "expectation"))")
       }
     }
     if scripts.count > 1 {

@@ -111,4 +111,14 @@ struct LiveReportTests {
     #expect(header["width"]?.number?.integer == 80)
     #expect(lines.dropFirst().contains { $0.count == 3 && $0[1].string == "r" && $0[2].string == "100x30" })
   }
+
+  /// The line for a script that passed counts its steps and expectations in words that agree.
+  @Test func thePassLineSaysOneStepAndOneExpectation() throws {
+    let one = try script("push \(Fixtures.sample("message.json"))\n")
+    let two = try script("push \(Fixtures.sample("message.json"))\nexpect badge 3\n")
+    let result = try Fixtures.run(Fixtures.unterm, ["run", one])
+    #expect(result.stdout == "✓ \(one) — 1 step, 0 expectations\n", "\(result.stdout)")
+    let second = try Fixtures.run(Fixtures.unterm, ["run", two])
+    #expect(second.stdout == "✓ \(two) — 2 steps, 1 expectation\n", "\(second.stdout)")
+  }
 }
