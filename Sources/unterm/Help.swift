@@ -38,8 +38,8 @@ enum Help {
 
     Exit codes: 0 success · 1 lint error, failed expectation, or no session for push ·
     2 usage error · 65 invalid input data (log: a damaged line) · 66 missing or unreadable file ·
-    70 internal error · 73 an output file cannot be written (sheet --out, run --junit) ·
-    74 a response could not be written or synced to --log
+    70 internal error · 73 an output file cannot be written (sheet --out, run --junit,
+    run --cast) · 74 a response could not be written or synced to --log
     """
   }
 
@@ -120,7 +120,8 @@ extension Help {
 
     Exit codes: 0 every expectation held · 1 one failed (a report follows) ·
     65 a script has a syntax error (nothing runs) or a file it loads is invalid · 66 a file is missing ·
-    73 the --junit report cannot be written · 74 a response could not be written or synced to --log
+    73 the --junit report or the --cast recording cannot be written ·
+    74 a response could not be written or synced to --log
 
     \(options(for: .run))
     """

@@ -69,7 +69,8 @@ enum RunCommand {
         let reason: SafeText =
           FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder)
           ? "cannot create the recording file" : "no such folder \(folder)"
-        throw UNTermError(.noInput, file: castFile, reason)
+        // An output that cannot be made, as for --junit and sheet --out (sysexits' EX_CANTCREAT).
+        throw UNTermError(.cannotCreate, file: castFile, reason)
       }
     }
     let player = live ? LivePlayer(speed: speed) : nil

@@ -209,5 +209,10 @@ struct JUnitReportTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).allSatisfy { !$0.hasSuffix(".tmp") })
     let dash = try Fixtures.run(Fixtures.unterm, ["run", "--junit", "-", "pass.session"], directory: dir.path)
     #expect(dash.status == 2)
+    // A --cast recording is an output too: one that cannot be made is 73, not "missing input".
+    let cast = try Fixtures.run(
+      Fixtures.unterm, ["run", "--cast", "out/run.cast", "pass.session"], directory: dir.path)
+    #expect(cast.status == 73)
+    #expect(cast.stderr == "out/run.cast: error: no such folder out\n", "\(cast.stderr)")
   }
 }

@@ -5,7 +5,7 @@ package enum ExitCode: Int32, Sendable {
   case usage = 2
   case dataError = 65
   case noInput = 66
-  /// An output file cannot be created or written (`sheet --out`).
+  /// An output file cannot be created or written (`sheet --out`, `run --junit`, `run --cast`).
   case cannotCreate = 73
   case software = 70
   /// An output could not be written or synced: a response that `--log` lost (sysexits' EX_IOERR).
