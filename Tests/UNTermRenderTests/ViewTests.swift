@@ -122,6 +122,24 @@ struct ViewTests {
     #expect(!grid.ansiText(depth: .none).contains("\u{1B}[0;3"))  // not a colour anywhere
   }
 
+  /// On a narrow screen an action's title comes before its tags: they give way, never draw over it.
+  @Test func aNarrowExpandedViewKeepsTheActionTitleOverItsTags() throws {
+    let json =
+      #"{"aps":{"alert":{"title":"Ana Lima","body":"Dinner?"},"category":"message"}}"#
+    var rows: [[String]] = []
+    for width in [24, 30] {
+      let session = try Fixtures.session(size: (width, 9))
+      try Fixtures.push(json, into: session)
+      session.send(.command(.longPress))
+      rows.append(session.frame().grid.lines.filter { $0.contains("1  ") || $0.contains("2  ") })
+    }
+    #expect(
+      rows == [
+        [" │ 1  Reply           │", " │ 2  Like            │"],
+        [" │ 1  Reply (unlock, reply) │", " │ 2  Like                  │"],
+      ])
+  }
+
   @Test func aFannedOutStackOffersShowLess() throws {
     let session = try Fixtures.session(size: (47, 20))
     try Fixtures.push(message, into: session, as: "older")

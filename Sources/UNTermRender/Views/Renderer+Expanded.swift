@@ -353,14 +353,19 @@ extension Renderer {
     if action.options.contains(.authenticationRequired) { tags.append("unlock") }
     if action.options.contains(.foreground) { tags.append("opens app") }
     if action is UNTextInputNotificationAction { tags.append("reply") }
-    let tagText = tags.isEmpty ? "" : "(" + tags.joined(separator: ", ") + ")"
+    var tagText = tags.isEmpty ? "" : "(" + tags.joined(separator: ", ") + ")"
     let role: Role = action.options.contains(.destructive) ? .destructive : .action
     let rowRect = Rect(x: x, y: y, width: width, height: 1)
     if selected { canvas.fill(rowRect, role: .actionSelected) }
     let marker = selected ? "›" : " "
-    let titleWidth = max(1, width - 5 - DisplayWidth.of(tagText) - 1)
     let mark = action.options.contains(.destructive) ? Self.destructiveMark : ""
-    let title = TextLayout.truncate(mark + TerminalText.sanitize(action.title, multiline: false), width: titleWidth)
+    let fullTitle = mark + TerminalText.sanitize(action.title, multiline: false)
+    // The title comes first: on a row too narrow for both, the tags give way rather than leave
+    // the title fewer than 8 columns (or less than all of a shorter one) — or draw over it.
+    let room = max(1, width - 5)
+    if !tagText.isEmpty, room - DisplayWidth.of(tagText) - 1 < min(DisplayWidth.of(fullTitle), 8) { tagText = "" }
+    let titleWidth = tagText.isEmpty ? room : room - DisplayWidth.of(tagText) - 1
+    let title = TextLayout.truncate(fullTitle, width: titleWidth)
     canvas.text("\(marker)\(key) ", x: x, y: y, role: selected ? .actionSelected : .secondary)
     canvas.text(title, x: x + 4, y: y, role: selected ? .actionSelected : role)
     if !tagText.isEmpty {
