@@ -222,6 +222,34 @@ struct QAGateTests {
     #expect(try !unterm(["lint", urdu]).stdout.contains("control-characters"))
   }
 
+  /// An unknown key's finding reads the same wherever it is: "… is ignored", and a
+  /// did-you-mean only when there is one (no stray full stop without it).
+  @Test func unknownKeysReadTheSameWithAndWithoutASuggestion() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let categories = try write(
+      #"{"categories":[{"identifier":"c","extra":1,"actions":[{"identifier":"a","title":"A","titel":"B"}]}]}"#,
+      "cats.json", in: dir)
+    let descriptor = try write(
+      #"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"c","UNNotificationExtensionInitialContentSizeRatio":0.5,"Zebra":1},"view":{"elements":[]}}"#,
+      "ext.json", in: dir)
+    let payload = try write(#"{"apns-headers":{"x-zebra":"1"},"aps":{"alert":"x","category":"c"}}"#, "p.json", in: dir)
+    let result = try unterm(["lint", "--categories", categories, "--extension", descriptor, payload])
+    let messages = result.stdout.split(separator: "\n").filter { $0.contains("[unknown-") }.map {
+      String($0.split(separator: ": ", maxSplits: 2).last ?? "")
+    }
+    #expect(messages.contains(#"unknown key "extra" is ignored [categories[0].extra]"#), "\(messages)")
+    #expect(
+      messages.contains(
+        #"unknown key "titel" is ignored. Did you mean "title"? [categories[0].actions[0].titel]"#),
+      "\(messages)")
+    #expect(
+      messages.contains { $0.hasSuffix(#"unknown attribute "Zebra" is ignored [NSExtensionAttributes.Zebra]"#) },
+      "\(messages)")
+    #expect(
+      messages.contains { $0.contains(#""x-zebra" is not an APNs header"#) && $0.contains("; it is ignored [") },
+      "\(messages)")
+  }
+
   /// An attachment the checks let through but the session cannot draw (truncated, or too big
   /// to decode) stays attached and shows as unavailable on the card (17.3): lint says so when
   /// `--media-dir` lets it read the file.

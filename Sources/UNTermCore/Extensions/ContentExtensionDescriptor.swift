@@ -321,8 +321,8 @@ private enum AttributeValidator {
     -> ContentExtensionAttributes?
   {
     for key in values.keys.sorted() where !knownKeys.contains(key) {
-      let hint = Suggestion.closest(to: key, in: knownKeys).map { " Did you mean \"\($0)\"?" } ?? ""
-      sink.report(.unknownKey, path.appending(key), "unknown attribute \"\(key)\" is ignored.\(hint)")
+      let hint = Suggestion.closest(to: key, in: knownKeys).map { ". Did you mean \"\($0)\"?" } ?? ""
+      sink.report(.unknownKey, path.appending(key), "unknown attribute \"\(key)\" is ignored\(hint)")
     }
     var ok = true
     var categories: [String] = []

@@ -245,8 +245,8 @@ package struct CategoriesFile: @unchecked Sendable {
 
     private mutating func unknownKeys(_ object: JSONObject, known: Set<String>, path: JSONPath) {
       for key in object.keys where !known.contains(key) {
-        let hint = Suggestion.closest(to: key, in: known).map { " Did you mean \"\($0)\"?" } ?? ""
-        sink.report(.unknownKey, path.appending(key), "unknown key \"\(key)\" is ignored.\(hint)")
+        let hint = Suggestion.closest(to: key, in: known).map { ". Did you mean \"\($0)\"?" } ?? ""
+        sink.report(.unknownKey, path.appending(key), "unknown key \"\(key)\" is ignored\(hint)")
       }
     }
 

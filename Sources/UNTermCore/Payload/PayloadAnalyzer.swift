@@ -164,10 +164,10 @@ package enum PayloadAnalyzer {
       let keyPath = path.appending(member.key)
       guard let field = APNsHeaders.Field(rawValue: member.key) else {
         let names = APNsHeaders.Field.allCases.map(\.rawValue)
-        let hint = Suggestion.closest(to: member.key, in: names).map { " Did you mean \"\($0)\"?" } ?? ""
+        let hint = Suggestion.closest(to: member.key, in: names).map { ". Did you mean \"\($0)\"?" } ?? ""
         sink.report(
           .unknownApnsHeader, keyPath,
-          "\(OneLine.quote(member.key)) is not an APNs header UNTerm reads (\(names.joined(separator: ", "))); it is ignored.\(hint)"
+          "\(OneLine.quote(member.key)) is not an APNs header UNTerm reads (\(names.joined(separator: ", "))); it is ignored\(hint)"
         )
         continue
       }
