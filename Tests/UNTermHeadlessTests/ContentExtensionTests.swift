@@ -32,6 +32,24 @@ struct ContentExtensionTests {
     #expect(!bare.hasView)
   }
 
+  /// The Info.plist a descriptor names is an input file: missing, it is exit 66 (as a missing
+  /// descriptor is), not 65, for render and every command that loads one.
+  @Test func aMissingInfoPlistIsAMissingFile() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let path = dir.appendingPathComponent("ext.json").path
+    try Data(#"{"infoPlist":"Gone/Info.plist"}"#.utf8).write(to: URL(fileURLWithPath: path))
+    #expect(throws: UNTermError.self) { try ContentExtensionDescriptor.load(path) }
+    do {
+      _ = try ContentExtensionDescriptor.load(path)
+    } catch {
+      #expect(error.exitCode == .noInput)
+      #expect(error.line.text == "\(path):1:2: error: \(dir.path)/Gone/Info.plist: no such file [infoPlist]")
+    }
+    let render = try Fixtures.run(
+      Fixtures.unterm, ["render", "--extension", path, Fixtures.sample("message.json")])
+    #expect(render.status == 66, "\(render.stderr)")
+  }
+
   @Test(arguments: [
     (#"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"a"}}"#, "missing-key"),
     (

@@ -34,8 +34,11 @@ package struct UNTermError: Error, Sendable, CustomStringConvertible {
   }
 
   /// Wraps a diagnostic of error severity.
-  package init(_ diagnostic: Diagnostic, exitCode: ExitCode = .dataError) {
-    self.init(exitCode, file: diagnostic.file, at: diagnostic.location, diagnostic.message)
+  /// The exit code is `exitCode` when given, else 66 for a file that is missing or unreadable
+  /// (`unreadable-file`, such as the Info.plist a descriptor names) and 65 for anything else.
+  package init(_ diagnostic: Diagnostic, exitCode: ExitCode? = nil) {
+    let code = exitCode ?? (diagnostic.code == .unreadableFile ? .noInput : .dataError)
+    self.init(code, file: diagnostic.file, at: diagnostic.location, diagnostic.message)
     self.diagnostic = diagnostic
   }
 

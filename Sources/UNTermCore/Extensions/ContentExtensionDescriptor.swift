@@ -155,7 +155,9 @@ package struct ContentExtensionDescriptor: Sendable {
             categorySource = source
           }
         } catch {
-          sink.report(.unreadableFile, path, "\(plistPath): \(error.message)")
+          // As lint names a file it cannot read: missing (66) or too big to read (65).
+          sink.report(
+            error.exitCode == .noInput ? .unreadableFile : .invalidFile, path, "\(plistPath): \(error.message)")
         }
       } else {
         sink.report(.typeMismatch, path, "must be the path of the extension's Info.plist")
