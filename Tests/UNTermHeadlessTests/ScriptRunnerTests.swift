@@ -179,6 +179,12 @@ struct ScriptRunnerTests {
     let result = try run("push $S/message.json\nsnapshot never-recorded", options: options)
     #expect(!result.passed)
     #expect(result.report?.contains("missing") == true)
+    // Asked to record with --update-snapshots, CI records it as it re-records a changed one.
+    options.updateSnapshots = true
+    let dir = try Fixtures.temporaryDirectory()
+    let recorded = try run("push $S/message.json\nsnapshot asked-for", options: options, in: dir)
+    #expect(recorded.passed, "\(recorded.report ?? "")")
+    #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("asked-for.txt").path))
   }
 
   @Test func missingFileIsExitCode66WithItsLine() throws {

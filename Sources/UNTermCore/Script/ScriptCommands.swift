@@ -284,7 +284,7 @@ extension ScriptCommand {
     },
     .init(
       "snapshot", "NAME [REGION]",
-      "the screen (or REGION of it) equals NAME.txt beside the script; a missing file is recorded (a failure when CI is set); --update-snapshots re-records",
+      "the screen (or REGION of it) equals NAME.txt beside the script; a missing file is recorded (a failure when CI is set, unless --update-snapshots asked for it); --update-snapshots re-records",
       isExpectation: true
     ) { a throws(SessionScript.ParseError) in
       let t = try a.next("a snapshot name")
