@@ -36,7 +36,7 @@ enum Help {
 
     \(sessionOptions)
 
-    Exit codes: 0 success · 1 lint error, failed expectation, or no session for push ·
+    Exit codes: 0 success · 1 lint error, failed expectation, no session for push, or no terminal ·
     2 usage error · 65 invalid input data (log: a damaged line) · 66 missing or unreadable file ·
     70 internal error · 73 an output file cannot be written (sheet --out, run --junit,
     run --cast) · 74 a response could not be written or synced to --log
@@ -164,7 +164,8 @@ extension Help {
 
     Keys (the same list as `?` shows):
     \(KeyBindings.helpText())
-    Mouse: a click taps; a press held 500 ms, then released, is a long-press.
+    Mouse: a click taps; a press held 500 ms, then released, is a long-press. A click on a
+    stack's summary row fans it out; on "Show less", collapses it.
 
     \(options(for: .interactive))
     """
