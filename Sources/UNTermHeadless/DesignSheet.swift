@@ -98,7 +98,7 @@ package struct DesignSheet {
     // Every theme is loaded once up front, so a bad one is reported before any work.
     var themes = ThemeCatalog()
     for theme in matrix.themes { _ = try themes.theme(theme) }
-    let categories = try SessionFactory.make(configuration, now: now, timeZone: timeZone).state.store.categories
+    let categories = try SessionFactory.make(configuration, now: now, timeZone: timeZone).state.store.registry
     for file in files {
       let content = try Payload.load(file, categories: categories, headers: configuration.apnsHeaders).content
       var section = Section(

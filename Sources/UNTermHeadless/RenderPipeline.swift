@@ -42,7 +42,7 @@ package enum RenderPipeline {
     for path in request.payloads {
       try session.push(
         try Payload.load(
-          path, categories: session.state.store.categories, headers: request.configuration.apnsHeaders))
+          path, categories: session.state.store.registry, headers: request.configuration.apnsHeaders))
       session.finishServiceExtensions(within: request.configuration.serviceTimeout)
     }
     // With a Scheduled Summary, what it holds arrives at its next time: the clock runs on to it,

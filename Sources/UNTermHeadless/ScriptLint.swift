@@ -49,7 +49,7 @@ package enum ScriptLint {
           ))
       }
       switch line.command {
-      case .categories(let path): require(path, "the categories file")
+      case .categories(let argument): require(AppScoped.parse(argument)?.value ?? argument, "the categories file")
       case .contentExtension(let path): require(path, "the extension descriptor")
       case .push(let path, _): require(path, "the payload")
       case .mediaDirectory(let path): require(path, "the media folder", folder: true)

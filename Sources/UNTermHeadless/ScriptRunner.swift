@@ -180,9 +180,8 @@ package final class ScriptRunner {
     case .theme(let name):
       let resolved = name.contains("/") || name.hasSuffix(".json") ? resolve(name) : name
       try session.useTheme(resolved)
-    case .categories(let file):
-      let categories = try CategoriesFile.load(resolve(file))
-      return outcome(.center(.setCategories(categories.categories)))
+    case .categories(let argument):
+      return outcome(try session.categoriesEvent(argument, resolve: resolve))
     case .contentExtension(let file):
       try session.addExtension(resolve(file))
     case .passcode(let code):
@@ -196,7 +195,7 @@ package final class ScriptRunner {
     case .unlock(let code):
       return outcome(.command(.unlock(code)))
     case .push(let file, let identifier):
-      let payload = try Payload.load(resolve(file), categories: session.state.store.categories)
+      let payload = try Payload.load(resolve(file), categories: session.state.store.registry)
       try session.push(payload, identifier: identifier)
     case .wait(let seconds):
       session.advance(to: session.state.now.addingTimeInterval(seconds))

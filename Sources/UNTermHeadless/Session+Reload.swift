@@ -7,10 +7,26 @@ import UserNotifications
 /// (`Event.reload`) that replaces what was loaded in place, so the screen's state survives; a
 /// file that does not load throws, and what was loaded before stays.
 extension Session {
-  /// Registers the categories file's categories again.
+  /// Registers an app's categories files' categories again (the default app's unless `app`
+  /// names another).
+  package func reloadCategories(from files: [String], for app: String? = nil) throws(UNTermError) {
+    let loaded = try CategoriesFile.loadMerged(files)
+    send(.reload(.categories(loaded, app: app)))
+  }
+
+  /// What a script's `categories [ID=]FILE` does: the file's categories replace those the app
+  /// registered (the default app's for a bare FILE, as `setNotificationCategories`). `resolve`
+  /// turns the file into a path.
+  package func categoriesEvent(_ argument: String, resolve: (String) -> String) throws(UNTermError) -> Event {
+    let scoped = AppScoped.parse(argument) ?? AppScoped(app: nil, value: argument)
+    let categories = try CategoriesFile.load(resolve(scoped.value)).categories
+    guard let app = scoped.app, app != state.store.defaultApp else { return .center(.setCategories(categories)) }
+    return .reload(.categories(categories, app: app))
+  }
+
+  /// Registers the categories file's categories again, for the default app.
   package func reloadCategories(from file: String) throws(UNTermError) {
-    let loaded = try CategoriesFile.load(file)
-    send(.reload(.categories(loaded.categories)))
+    try reloadCategories(from: [file])
   }
 
   /// Reads every content-extension descriptor again (and the Info.plists they name); an open
@@ -84,7 +100,7 @@ extension SessionConfiguration {
     func add(_ file: String?) {
       if let file, file != "-", !files.contains(file) { files.append(file) }
     }
-    add(categoriesFile)
+    for file in categoriesFiles { add(file.path) }
     for file in extensionFiles {
       add(file)
       add(ContentExtensionDescriptor.infoPlistFile(ofDescriptor: file))

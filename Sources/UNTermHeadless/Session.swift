@@ -84,9 +84,12 @@ package final class Session: @unchecked Sendable {
     var renderer = Renderer(theme: theme, timeZone: timeZone, images: MediaSupport.images())
     renderer.paths = Self.paths(relativeTo: FileManager.default.currentDirectoryPath)
     self.renderer = renderer
-    if let file = configuration.categoriesFile {
-      let categories = try CategoriesFile.load(file)
-      _ = state.handle(.center(.setCategories(categories.categories)))
+    for (app, paths) in configuration.categoriesFilesByApp {
+      let categories = try CategoriesFile.loadMerged(paths)
+      // The default app's are what the app itself registers; another app's are its own.
+      _ = state.handle(
+        app == state.store.defaultApp
+          ? .center(.setCategories(categories)) : .reload(.categories(categories, app: app)))
     }
     if !configuration.stringsPaths.isEmpty {
       _ = state.handle(.setStrings(try AppStrings.load(configuration.stringsPaths)))
@@ -482,7 +485,9 @@ package final class Session: @unchecked Sendable {
     if replaceInPlace(request) { return }
     let notification = UNNotification(request: request, date: state.now)
     onDelivery?(notification)
-    if state.appState == .foreground, let delegate = center.delegate {
+    // Only the session's own app is ever in the foreground: another app's notification is
+    // presented as for an app in the background, as iOS does.
+    if state.isAppInForeground(for: notification), let delegate = center.delegate {
       delegate.userNotificationCenter(center, willPresent: notification) { [weak self] options in
         self?.queue.post { [weak self] in
           self?.send(.deliver(notification, presentation: options))

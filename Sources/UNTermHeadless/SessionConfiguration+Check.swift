@@ -6,7 +6,7 @@ extension SessionConfiguration {
   /// file is reported (exit 66 or 65, naming it) before anything else can go wrong — the
   /// interactive command checks its files before it asks for a terminal.
   package func checkFiles(payloads: [String]) throws(UNTermError) {
-    if let categoriesFile { _ = try CategoriesFile.load(categoriesFile) }
+    for file in categoriesFiles { _ = try CategoriesFile.load(file.path) }
     for file in extensionFiles { _ = try ContentExtensionDescriptor.load(file) }
     var themes = ThemeCatalog()
     _ = try themes.theme(theme)

@@ -6,7 +6,13 @@ import UserNotificationsUI
 
 /// The session options every command that loads notifications shares (the contract's table).
 package struct SessionConfiguration: Sendable {
-  package var categoriesFile: String?
+  /// The categories files (`--categories [ID=]FILE`, repeatable), in order: each names the app
+  /// it registers for, `nil` for the default app. An app's files are merged in order.
+  package var categoriesFiles: [AppCategoriesFile] = []
+  /// The session's own app (`--bundle`).
+  package var bundle = CategoryRegistry.defaultBundle
+  /// Apps' display names (`--app-name ID=NAME`).
+  package var appNames: [String: String] = [:]
   package var extensionFiles: [String] = []
   package var device: DeviceProfile.Kind = .iphone
   package var theme = SessionConfiguration.defaultTheme
@@ -55,6 +61,8 @@ package struct SessionConfiguration: Sendable {
     settings.passcode = passcode
     settings.previews = previews
     settings.appName = appName
+    settings.bundle = bundle
+    settings.appNames = appNames
     settings.theme = theme
     settings.keepsLog = logFile != nil
     settings.focus = focus
@@ -65,5 +73,58 @@ package struct SessionConfiguration: Sendable {
     settings.bidi = bidi
     settings.locale = locale
     return settings
+  }
+}
+
+/// A categories file and the app it registers for (`--categories [ID=]FILE`).
+package struct AppCategoriesFile: Hashable, Sendable {
+  /// The app, `nil` for the session's default app.
+  package var app: String?
+  package var path: String
+
+  package init(app: String?, path: String) {
+    self.app = app
+    self.path = path
+  }
+}
+
+extension SessionConfiguration {
+  /// The first categories file of the default app; setting it replaces the default app's files.
+  package var categoriesFile: String? {
+    get { categoriesFiles.first { $0.app == nil || $0.app == bundle }?.path }
+    set {
+      categoriesFiles.removeAll { $0.app == nil || $0.app == bundle }
+      if let newValue { categoriesFiles.insert(AppCategoriesFile(app: nil, path: newValue), at: 0) }
+    }
+  }
+
+  /// The apps that have categories files, each with its files in order (the default app as
+  /// its bundle identifier).
+  package var categoriesFilesByApp: [(app: String, paths: [String])] {
+    var apps: [(app: String, paths: [String])] = []
+    for file in categoriesFiles {
+      let app = file.app ?? bundle
+      if let i = apps.firstIndex(where: { $0.app == app }) {
+        apps[i].paths.append(file.path)
+      } else {
+        apps.append((app, [file.path]))
+      }
+    }
+    return apps
+  }
+}
+
+extension CategoriesFile {
+  /// Loads an app's categories files and merges them in order: a later file's category replaces
+  /// an earlier one with the same identifier.
+  package static func loadMerged(_ paths: [String]) throws(UNTermError) -> [UNNotificationCategory] {
+    var merged: [UNNotificationCategory] = []
+    for path in paths {
+      for category in try load(path).categories {
+        merged.removeAll { $0.identifier == category.identifier }
+        merged.append(category)
+      }
+    }
+    return merged
   }
 }

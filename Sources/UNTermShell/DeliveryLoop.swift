@@ -273,8 +273,8 @@ final class DeliveryLoop: @unchecked Sendable {
   /// Carries a request out on the session's thread and sends the answer back to the connection.
   private func hand(_ request: PushConnection.Request, as push: PendingPush, for connection: Int) {
     switch request {
-    case .payload(let name, let bytes, let headers):
-      hand(name: name, bytes: bytes, headers: headers, as: push, for: connection)
+    case .payload(let name, let bytes, let headers, let bundle):
+      hand(name: name, bytes: bytes, headers: headers, bundle: bundle, as: push, for: connection)
     case .center(let command):
       session.queue.post { [session, self] in
         guard push.begin() else { return }
@@ -284,14 +284,16 @@ final class DeliveryLoop: @unchecked Sendable {
   }
 
   /// Delivers a payload on the session's thread and sends the answer back to the connection.
-  private func hand(name: String, bytes: [UInt8], headers: APNsHeaders, as push: PendingPush, for connection: Int) {
+  private func hand(
+    name: String, bytes: [UInt8], headers: APNsHeaders, bundle: String?, as push: PendingPush, for connection: Int
+  ) {
     let request = (name: name, bytes: bytes)
     session.queue.post { [session, self] in
       // The client was told the session did not answer: doing it now would surprise a retry.
       guard push.begin() else { return }
       let reply: String
       let payload = PayloadAnalyzer.analyze(
-        request.bytes, file: request.name, categories: session.state.store.categories, headers: headers)
+        request.bytes, file: request.name, categories: session.state.store.registry, headers: headers, bundle: bundle)
       let shownName = OneLine.flatten((request.name as NSString).lastPathComponent)
       do throws(UNTermError) {
         // A bad payload is refused before it takes a request identifier; an apns-collapse-id is
@@ -353,8 +355,9 @@ final class PushConnection {
 
   /// What a client asked for.
   enum Request {
-    /// A payload to deliver, with the APNs headers the client sent before it.
-    case payload(name: String, bytes: [UInt8], headers: APNsHeaders)
+    /// A payload to deliver, with the APNs headers the client sent before it and the app its
+    /// `BUNDLE` line named.
+    case payload(name: String, bytes: [UInt8], headers: APNsHeaders, bundle: String?)
     /// A question or an order for the session's center.
     case center(CenterCommands.Command)
   }
@@ -417,8 +420,8 @@ final class PushConnection {
     switch frame {
     case nil:
       return nil
-    case .payload(let name, let bytes, let headers):
-      return .payload(name: name, bytes: bytes, headers: headers)
+    case .payload(let name, let bytes, let headers, let bundle):
+      return .payload(name: name, bytes: bytes, headers: headers, bundle: bundle)
     case .center(let command):
       return .center(command)
     case .end:

@@ -37,9 +37,9 @@ package final class DemoFeeder {
       do {
         switch next.line.command {
         case .push(let file, let id):
-          try session.push(try Payload.load(resolve(file), categories: session.state.store.categories), identifier: id)
-        case .categories(let file):
-          session.send(.center(.setCategories(try CategoriesFile.load(resolve(file)).categories)))
+          try session.push(try Payload.load(resolve(file), categories: session.state.store.registry), identifier: id)
+        case .categories(let argument):
+          session.send(try session.categoriesEvent(argument, resolve: resolve))
         case .contentExtension(let file):
           try session.addExtension(resolve(file))
         case .device(let kind):

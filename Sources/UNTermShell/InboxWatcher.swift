@@ -176,7 +176,7 @@ final class InboxWatcher: @unchecked Sendable {
       defer { filer.end(name) }
       let shownPath = OneLine.flatten(path)
       do throws(UNTermError) {
-        let payload = PayloadAnalyzer.analyze(bytes, file: path, categories: session.state.store.categories)
+        let payload = PayloadAnalyzer.analyze(bytes, file: path, categories: session.state.store.registry)
         // A bad payload is refused before it takes an identifier; an apns-collapse-id is one.
         let id = try session.push(payload)
         switch filer.file(name, identity: identity, into: InboxFiler.delivered) {

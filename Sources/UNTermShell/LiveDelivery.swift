@@ -482,11 +482,13 @@ package enum PushClient {
     return connection
   }
 
-  /// Sends payloads to the running session, each with the APNs headers given.
+  /// Sends payloads to the running session, each with the APNs headers given and, when `bundle`
+  /// names one, for that app (`unterm push --bundle`).
   ///
   /// - Throws: `UNTermError` when no session of this user answers (exit code 1).
   package static func push(
-    _ payloads: [(name: String, bytes: [UInt8])], headers: APNsHeaders = APNsHeaders(), socket path: String
+    _ payloads: [(name: String, bytes: [UInt8])], headers: APNsHeaders = APNsHeaders(), bundle: String? = nil,
+    socket path: String
   ) throws(UNTermError) -> [Result] {
     let shown = OneLine.flatten(path)
     // A header is one line of the request.
@@ -501,7 +503,8 @@ package enum PushClient {
       // The name is one line of the request: a name holding a line break goes in its escaped form.
       let name =
         payload.name.contains(where: { $0.isNewline || $0 == "\0" }) ? OneLine.flatten(payload.name) : payload.name
-      let headerLines = headers.fields.map { "HEADER \($0.field.rawValue) \($0.value)\n" }.joined()
+      let headerLines =
+        headers.fields.map { "HEADER \($0.field.rawValue) \($0.value)\n" }.joined() + (bundle.map { "BUNDLE \($0)\n" } ?? "")
       let sent =
         connection.send(headerLines) && connection.send("PAYLOAD \(payload.bytes.count) \(name)\n")
         && connection.send(payload.bytes)

@@ -136,8 +136,8 @@ package final class LivePreview: @unchecked Sendable {
     if let theme = ThemeCatalog().file(for: configuration.theme) {
       attempt([theme]) { () throws(UNTermError) in try session.reloadTheme(configuration.theme) }
     }
-    if let categories = configuration.categoriesFile {
-      attempt([categories]) { () throws(UNTermError) in try session.reloadCategories(from: categories) }
+    for (app, paths) in configuration.categoriesFilesByApp {
+      attempt(paths) { () throws(UNTermError) in try session.reloadCategories(from: paths, for: app) }
     }
     let strings = AppStrings.watchedPaths(configuration.stringsPaths)
     if !strings.isEmpty {
@@ -149,7 +149,7 @@ package final class LivePreview: @unchecked Sendable {
     for payload in payloads {
       attempt([payload.file], revealsContent: true) { () throws(UNTermError) in
         let loaded = try UNTermCore.Payload.load(
-          payload.file, categories: session.state.store.categories, headers: configuration.apnsHeaders)
+          payload.file, categories: session.state.store.registry, headers: configuration.apnsHeaders)
         try session.redeliver(loaded, as: payload.identifier)
       }
     }

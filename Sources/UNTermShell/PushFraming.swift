@@ -4,15 +4,18 @@ import UserNotifications
 /// fuzzed on its own and fed by any reading loop.
 ///
 /// A client sends `UNTERM-PUSH 1\n`, then requests: per payload any `HEADER NAME VALUE\n`
-/// lines (APNs headers for that payload only), `PAYLOAD SIZE NAME\n` and SIZE bytes; the
+/// lines (APNs headers for that payload only), at most one `BUNDLE ID\n` line (the app it is
+/// for, over the payload's own: `unterm push --bundle`; clients without it send none),
+/// `PAYLOAD SIZE NAME\n` and SIZE bytes; the
 /// center's `LIST`, `REMOVE ID` and `CLEAR` lines (`CenterCommands`); and `END\n` when it is
 /// done. A line holds at most `maximumLineBytes` bytes; SIZE is decimal digits, at most
 /// `maximumPayloadBytes`. Anything else ends the connection with a refusal.
 package struct PushFrameDecoder: Sendable {
   /// What the client sent, frame by frame.
   package enum Frame: Equatable, Sendable {
-    /// A payload, the name it was sent under and the headers sent before it.
-    case payload(name: String, bytes: [UInt8], headers: APNsHeaders)
+    /// A payload, the name it was sent under and the headers sent before it, and the app a
+    /// `BUNDLE` line named.
+    case payload(name: String, bytes: [UInt8], headers: APNsHeaders, bundle: String? = nil)
     /// A question or an order for the session's center.
     case center(CenterCommands.Command)
     /// The client is done.
@@ -36,6 +39,8 @@ package struct PushFrameDecoder: Sendable {
   private var pending: (name: String, size: Int)?
   /// Headers sent for the next payload.
   private var headers = APNsHeaders()
+  /// The app named for the next payload.
+  private var bundle: String?
   /// Whether the stream is over (after `END` or a refusal): no more frames come.
   package private(set) var isFinished = false
 
@@ -64,8 +69,11 @@ package struct PushFrameDecoder: Sendable {
       let bytes = Array(buffer[start..<(start + size)])
       start += size
       pending = nil
-      defer { headers = APNsHeaders() }
-      return .payload(name: name, bytes: bytes, headers: headers)
+      defer {
+        headers = APNsHeaders()
+        bundle = nil
+      }
+      return .payload(name: name, bytes: bytes, headers: headers, bundle: bundle)
     }
     guard let line = nextLine() else {
       return unreadCount > Self.maximumLineBytes
@@ -79,7 +87,16 @@ package struct PushFrameDecoder: Sendable {
     if line == "END" { return finish(.end) }
     if let command = CenterCommands.Command(line: line) {
       headers = APNsHeaders()
+      bundle = nil
       return .center(command)
+    }
+    if line.hasPrefix("BUNDLE ") {
+      let id = line.dropFirst("BUNDLE ".count)
+      guard CategoryRegistry.isBundleIdentifier(id) else {
+        return finish(.refused("ERROR bad request (BUNDLE takes a bundle identifier: letters, digits, dots and hyphens)"))
+      }
+      bundle = String(id)
+      return next()
     }
     if let (field, value) = Self.headerLine(line) {
       headers[field] = value
@@ -88,7 +105,7 @@ package struct PushFrameDecoder: Sendable {
     guard let header = Self.payloadHeader(line, limit: maximumPayloadBytes) else {
       return finish(
         .refused(
-          "ERROR bad request (expected PAYLOAD SIZE NAME, HEADER NAME VALUE, LIST, REMOVE ID or CLEAR, at most \(maximumPayloadBytes) bytes)"
+          "ERROR bad request (expected PAYLOAD SIZE NAME, HEADER NAME VALUE, BUNDLE ID, LIST, REMOVE ID or CLEAR, at most \(maximumPayloadBytes) bytes)"
         ))
     }
     pending = header
@@ -131,6 +148,7 @@ package struct PushFrameDecoder: Sendable {
     isFinished = true
     pending = nil
     headers = APNsHeaders()
+    bundle = nil
     buffer = []
     start = 0
     return frame

@@ -194,21 +194,23 @@ public final class UNTermHarness {
   // MARK: - Pushing
 
   /// Pushes an APNs payload given as JSON text, as `unterm push` does; returns the request's
-  /// identifier (`identifier`, else `req-1`, `req-2`, …).
+  /// identifier (`identifier`, else `req-1`, `req-2`, …). `bundle` names the app it is for over
+  /// the payload's own, as `unterm push --bundle` (the default: the payload's
+  /// `Simulator Target Bundle`, else its `apns-topic`, else the harness's own app).
   @discardableResult
-  public func push(_ payload: String, as identifier: String? = nil) async throws -> String {
-    let categories = onSession { $0.state.store.categories }
-    let parsed = PayloadAnalyzer.analyze(Array(payload.utf8), file: "push", categories: categories)
+  public func push(_ payload: String, as identifier: String? = nil, bundle: String? = nil) async throws -> String {
+    let categories = onSession { $0.state.store.registry }
+    let parsed = PayloadAnalyzer.analyze(Array(payload.utf8), file: "push", categories: categories, bundle: bundle)
     return try await push(parsed, identifier: identifier)
   }
 
   /// Pushes a payload file; an `attachment-url` in it is read relative to its folder.
   @discardableResult
-  public func push(contentsOf url: URL, as identifier: String? = nil) async throws -> String {
+  public func push(contentsOf url: URL, as identifier: String? = nil, bundle: String? = nil) async throws -> String {
     let parsed: Payload
     do {
-      let categories = onSession { $0.state.store.categories }
-      parsed = try Payload.load(url.path, categories: categories)
+      let categories = onSession { $0.state.store.registry }
+      parsed = try Payload.load(url.path, categories: categories, bundle: bundle)
     } catch {
       throw Self.failure(error)
     }

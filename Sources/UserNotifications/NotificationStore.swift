@@ -107,8 +107,16 @@ package struct NotificationStore: @unchecked Sendable {
     var group: Int32
   }
 
-  /// The registered categories, by identifier.
-  package private(set) var categories: [String: UNNotificationCategory] = [:]
+  /// The registered categories of every app, and which app is the session's own.
+  package private(set) var registry = CategoryRegistry()
+  /// The default app's registered categories, by identifier (what `setNotificationCategories`
+  /// registers).
+  package var categories: [String: UNNotificationCategory] { registry.categories(of: registry.defaultApp) }
+  /// The session's own app (`--bundle`): local requests and payloads that name no app are its.
+  package var defaultApp: String {
+    get { registry.defaultApp }
+    set { registry.defaultApp = newValue }
+  }
   /// The app's badge number; 0 shows no badge.
   package private(set) var badge = 0
   /// Requests waiting for their triggers, by identifier.
@@ -131,15 +139,21 @@ package struct NotificationStore: @unchecked Sendable {
 
   // MARK: - Categories and badge
 
-  /// Replaces every registered category, as `setNotificationCategories` does.
-  package mutating func setCategories(_ newCategories: some Sequence<UNNotificationCategory>) {
-    categories = [:]
-    for category in newCategories { categories[category.identifier] = category }
+  /// Replaces every category an app registered (the default app's unless `app` names another),
+  /// as `setNotificationCategories` does.
+  package mutating func setCategories(_ newCategories: some Sequence<UNNotificationCategory>, for app: String? = nil) {
+    registry.set(newCategories, for: app ?? registry.defaultApp)
   }
 
-  /// The registered category with exactly this identifier (case-sensitive).
-  package func category(_ identifier: String) -> UNNotificationCategory? {
-    identifier.isEmpty ? nil : categories[identifier]
+  /// The category with exactly this identifier (case-sensitive) that `app` registered (the
+  /// default app's unless `app` names another).
+  package func category(_ identifier: String, app: String? = nil) -> UNNotificationCategory? {
+    identifier.isEmpty ? nil : registry.categories(of: app ?? registry.defaultApp)[identifier]
+  }
+
+  /// The app a request belongs to: the one its payload names, else the session's own.
+  package func app(of request: UNNotificationRequest) -> String {
+    request.remote?.app ?? registry.defaultApp
   }
 
   /// Sets the badge; negative values clear it.
@@ -166,10 +180,8 @@ package struct NotificationStore: @unchecked Sendable {
   }
 
   /// The group a notification belongs to.
-  package static func groupKey(of notification: UNNotification) -> GroupKey {
-    let request = notification.request
-    return GroupKey(
-      app: request.remote?.bundleIdentifier ?? "", thread: request.content.threadIdentifier)
+  package func groupKey(of notification: UNNotification) -> GroupKey {
+    GroupKey(app: app(of: notification.request), thread: notification.request.content.threadIdentifier)
   }
 
   /// Adds a delivered notification at the top; one with the same identifier is replaced and
@@ -184,7 +196,7 @@ package struct NotificationStore: @unchecked Sendable {
     let id = notification.request.identifier
     let replaced = removeEntry(id)
     sequence += 1
-    let key = group ?? Self.groupKey(of: notification)
+    let key = group ?? groupKey(of: notification)
     let groupSlot: Int32
     if let existing = groupSlots[key] {
       groupSlot = existing
@@ -226,7 +238,7 @@ package struct NotificationStore: @unchecked Sendable {
     let id = notification.request.identifier
     guard let slot = slot(of: id) else { return false }
     let record = records[Int(slot)]
-    guard let key = groups[Int(record.group)]?.key, Self.groupKey(of: notification) == key else {
+    guard let key = groups[Int(record.group)]?.key, groupKey(of: notification) == key else {
       deliver(notification)
       return true
     }
@@ -436,7 +448,7 @@ package struct NotificationStore: @unchecked Sendable {
 
   /// The number of notifications in the thread of `notification` (for `%u` placeholders).
   package func threadCount(of notification: UNNotification) -> Int {
-    count(of: groupKey(ofDelivered: notification.request.identifier) ?? Self.groupKey(of: notification))
+    count(of: groupKey(ofDelivered: notification.request.identifier) ?? groupKey(of: notification))
   }
 
   // MARK: - Pending requests

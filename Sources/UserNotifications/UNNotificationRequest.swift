@@ -15,6 +15,10 @@ package struct UNRemotePayloadInfo: Sendable, Hashable {
   package var byteCount: Int
   /// The APNs request headers it came with (the file's `apns-headers`, under the command line's).
   package var headers = APNsHeaders()
+  /// The app it is for, as the payload says: `unterm push --bundle`, else `Simulator Target
+  /// Bundle`, else the `apns-topic` header (less its push type's suffix); `nil`: the session's
+  /// default app. `NotificationStore.app(of:)` is the one place that resolves it.
+  package var app: String?
 
   package init(
     mutableContent: Bool = false, contentAvailable: Bool = false, bundleIdentifier: String? = nil,

@@ -368,7 +368,9 @@ enum FuzzChecks {
     require(frames(piece: piece) == whole, "pieces of \(piece) decode differently")
     for (i, frame) in whole.enumerated() {
       switch frame {
-      case .payload(_, let body, _): require(body.count <= limit, "payload of \(body.count) bytes")
+      case .payload(_, let body, _, let bundle):
+        require(body.count <= limit, "payload of \(body.count) bytes")
+        require(bundle.map { CategoryRegistry.isBundleIdentifier($0) } ?? true, "a BUNDLE that is no bundle identifier")
       case .center(.remove(let id)): require(!id.isEmpty, "REMOVE with no identifier")
       case .center: break
       case .end, .refused: require(i == whole.count - 1, "a frame after the end")

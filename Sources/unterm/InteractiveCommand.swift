@@ -54,7 +54,7 @@ enum InteractiveCommand {
       // Each file keeps its identifier: `--watch` re-delivers it under the same one.
       let identifier = session.nextRequestIdentifier()
       try session.push(
-        try Payload.load(path, categories: session.state.store.categories, headers: options.apnsHeaders),
+        try Payload.load(path, categories: session.state.store.registry, headers: options.apnsHeaders),
         identifier: identifier)
       delivered.append(LivePreview.Payload(file: path, identifier: identifier))
     }
@@ -92,7 +92,8 @@ enum PushCommand {
       let bytes = try InputFile.read(file)
       // Check each payload here too, so a bad file is reported the same with or without a
       // session (exit 65). It is still sent: the session refuses it in its activity pane.
-      let analyzed = PayloadAnalyzer.analyze(bytes, file: file, categories: nil, headers: parsed.session.apnsHeaders)
+      let analyzed = PayloadAnalyzer.analyze(
+        bytes, file: file, categories: nil, headers: parsed.session.apnsHeaders, bundle: parsed.pushBundle)
       if let error = analyzed.diagnostics.first(where: {
         $0.severity == .error
       }) {
@@ -103,7 +104,8 @@ enum PushCommand {
     }
     let results: [PushClient.Result]
     do {
-      results = try PushClient.push(payloads, headers: parsed.session.apnsHeaders, socket: socket)
+      results = try PushClient.push(
+        payloads, headers: parsed.session.apnsHeaders, bundle: parsed.pushBundle, socket: socket)
     } catch {
       if let first = invalid.min(by: { $0.key < $1.key }) { throw first.value }
       throw error

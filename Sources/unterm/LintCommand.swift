@@ -23,7 +23,7 @@ enum LintCommand {
     let format = try parsed.lint.outputFormat(arguments)
     let strict = parsed.lint.strict
     guard
-      !files.isEmpty || options.categoriesFile != nil || !options.extensionFiles.isEmpty
+      !files.isEmpty || !options.categoriesFiles.isEmpty || !options.extensionFiles.isEmpty
         || !options.stringsPaths.isEmpty
     else {
       throw arguments.usage("lint needs a PAYLOAD file, --categories FILE, --extension FILE or --strings PATH")
@@ -78,7 +78,7 @@ enum LintCommand {
     // What each file is: payloads, and the categories files, extension descriptors and scripts
     // found among them (so `unterm lint SamplePayloads/` checks a whole folder).
     var inputs = LintInputs(
-      categoriesFile: options.categoriesFile, extensionFiles: options.extensionFiles, stringsPaths: options.stringsPaths
+      categoriesFiles: options.categoriesFiles, extensionFiles: options.extensionFiles, stringsPaths: options.stringsPaths
     )
     for file in files { inputs.classify(file, onError: note) }
     // The app's strings: --strings and any strings files, .lproj folders or String Catalogs
@@ -93,22 +93,39 @@ enum LintCommand {
         note(error)
       }
     }
+    // Categories files among the files serve every app (a folder of samples for several apps);
+    // --categories [ID=]FILE registers for its app (the default app when bare), as a session does.
     var categories: [String: UNNotificationCategoryBox] = [:]
-    for file in inputs.categoriesFiles {
+    var everyApp: [String: UNNotificationCategory] = [:]
+    var byApp: [String: [String: UNNotificationCategory]] = [:]
+    for source in inputs.appCategoriesFiles + inputs.categoriesFiles.map({ AppCategoriesFile(app: "", path: $0) }) {
+      let file = source.path
       do {
         let loaded = CategoriesFile.analyze(try InputFile.read(file), file: file)
         report.diagnostics += loaded.diagnostics
-        for (id, category) in loaded.byIdentifier where categories[id] == nil {
-          categories[id] = UNNotificationCategoryBox(category)
+        for (id, category) in loaded.byIdentifier {
+          if categories[id] == nil { categories[id] = UNNotificationCategoryBox(category) }
+          if source.app == "" {
+            if everyApp[id] == nil { everyApp[id] = category }
+          } else if byApp[source.app ?? options.bundle, default: [:]][id] == nil {
+            byApp[source.app ?? options.bundle, default: [:]][id] = category
+          }
         }
       } catch {
         note(error)
       }
     }
-    let registered = inputs.categoriesFiles.isEmpty ? nil : categories.mapValues(\.category)
+    let registered = inputs.categoriesFileCount == 0 ? nil : categories.mapValues(\.category)
+    var registry: CategoryRegistry?
+    if inputs.categoriesFileCount > 0 {
+      var apps = inputs.categoriesFiles.isEmpty ? CategoryRegistry() : CategoryRegistry(everyApp: everyApp)
+      apps.defaultApp = options.bundle
+      for (app, table) in byApp { apps.set(table.values, for: app) }
+      registry = apps
+    }
     var payloads: [Payload] = []
     for (file, bytes) in inputs.payloads {
-      let payload = PayloadAnalyzer.analyze(bytes, file: file, categories: registered, headers: options.apnsHeaders)
+      let payload = PayloadAnalyzer.analyze(bytes, file: file, categories: registry, headers: options.apnsHeaders)
       if strings.isEmpty {
         report.diagnostics += payload.diagnostics
       } else {
@@ -186,14 +203,20 @@ struct LintInputs {
   /// The app's strings: files, `.lproj` folders, folders of them, String Catalogs.
   var stringsPaths: [String] = []
 
-  init(categoriesFile: String?, extensionFiles: [String], stringsPaths: [String] = []) {
-    if let categoriesFile { categoriesFiles = [categoriesFile] }
+  /// The categories files `--categories [ID=]FILE` names, each for its app.
+  var appCategoriesFiles: [AppCategoriesFile] = []
+
+  /// How many categories files there are, named by options or found among the files.
+  var categoriesFileCount: Int { appCategoriesFiles.count + categoriesFiles.count }
+
+  init(categoriesFiles: [AppCategoriesFile], extensionFiles: [String], stringsPaths: [String] = []) {
+    appCategoriesFiles = categoriesFiles
     self.extensionFiles = extensionFiles
     self.stringsPaths = stringsPaths
   }
 
   var count: Int {
-    categoriesFiles.count + extensionFiles.count + payloads.count + scripts.count + stringsPaths.count
+    categoriesFileCount + extensionFiles.count + payloads.count + scripts.count + stringsPaths.count
   }
 
   /// Whether a file named outright is the app's strings: a strings file or a String Catalog.

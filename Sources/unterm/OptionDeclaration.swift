@@ -51,6 +51,8 @@ struct ParsedOptions: Sendable {
   var center = CenterCommandOptions()
   /// `--socket`: where the interactive session listens and `push` connects.
   var socket: String?
+  /// `unterm push --bundle`: the app the pushed payloads are for, over their own.
+  var pushBundle: String?
   /// `--watch`: reload and redraw on every save of a file on the command line.
   var watch = false
   /// `--bidi` as given; each command resolves `auto` for where its screens go.
@@ -245,6 +247,24 @@ extension OptionValue {
       }
       return items
     }
+  }
+}
+
+extension OptionValue where Value == AppScoped {
+  /// `ID=VALUE` or a bare `VALUE` (`AppScoped.parse`).
+  static func appScoped(_ placeholder: String) -> OptionValue {
+    OptionValue(placeholder: "[ID=]\(placeholder)", expectation: AppScoped.expectation(placeholder)) {
+      AppScoped.parse($0)
+    }
+  }
+}
+
+extension OptionValue where Value == String {
+  /// A bundle identifier: letters, digits, dots and hyphens.
+  static var bundleIdentifier: OptionValue {
+    OptionValue(
+      placeholder: "ID", expectation: "takes a bundle identifier such as com.acme.bank (letters, digits, dots and hyphens)"
+    ) { CategoryRegistry.isBundleIdentifier($0) ? $0 : nil }
   }
 }
 

@@ -1,4 +1,5 @@
 import UNTermCore
+import UserNotifications
 import UNTermHeadless
 import UserNotificationsUI
 
@@ -11,10 +12,19 @@ extension OptionDeclaration {
   static let all: [OptionDeclaration] = [
     // Session options: every command that loads notifications.
     .option(
-      "--categories", .text("FILE"), "the categories to register (a categories file: JSON)", default: "none",
-      in: .session
+      "--categories", .appScoped("FILE"),
+      "the categories app ID registers (a categories file: JSON); a bare FILE registers for the default app (--bundle); repeatable, an app's files merged in order",
+      default: "none", in: .session
     ) {
-      $0.session.categoriesFile = $1
+      $0.session.categoriesFiles.append(AppCategoriesFile(app: $1.app, path: $1.value))
+    },
+    .option(
+      "--bundle", .bundleIdentifier,
+      "the session's own app: payloads that name no app (no Simulator Target Bundle, no apns-topic) and local notifications are its, a bare --categories registers for it, and it is the app in the foreground; with push: the app the payloads are for, over their own",
+      default: CategoryRegistry.defaultBundle, in: .session, also: [.push]
+    ) {
+      $0.session.bundle = $1
+      $0.pushBundle = $1
     },
     .option(
       "--extension", .text("FILE"), "a content-extension descriptor (JSON, or an extension's Info.plist); repeatable",
@@ -45,10 +55,13 @@ extension OptionDeclaration {
       "--log", .text("FILE"), "append every delegate response to FILE (JSON Lines, synced)", in: .session, also: [.run]
     ) { $0.session.logFile = $1 },
     .option(
-      "--app-name", .text("NAME"), "app name shown in headers",
-      default: "the payload's Simulator Target Bundle, else App",
+      "--app-name", .appScoped("NAME"),
+      "the name headers show for app ID; a bare NAME names the default app; repeatable",
+      default: "the bundle identifier's last part, capitalized (com.acme.bank: Bank)",
       in: .session
-    ) { $0.session.appName = $1 },
+    ) {
+      if let app = $1.app { $0.session.appNames[app] = $1.value } else { $0.session.appName = $1.value }
+    },
     .option(
       "--media-dir", .text("DIR"), "attachments may only be read from inside DIR (after resolving .. and links)",
       default: "the payload file's folder", in: .session, also: [.run]

@@ -84,7 +84,7 @@ enum SheetCommand {
   private static func sort(
     _ files: [String], into configuration: inout SessionConfiguration, arguments: Arguments
   ) throws(UNTermError) -> (payloads: [String], scripts: [String]) {
-    var inputs = LintInputs(categoriesFile: nil, extensionFiles: [])
+    var inputs = LintInputs(categoriesFiles: [], extensionFiles: [])
     var payloads: [String] = []
     for file in files {
       if file == "-" {

@@ -40,7 +40,15 @@ package enum Fixtures {
   package static func payload(
     _ json: String, file: String = "test.json", categories: [String: UNNotificationCategory]? = nil
   ) -> Payload {
-    PayloadAnalyzer.analyze(Array(json.utf8), file: file, categories: categories)
+    PayloadAnalyzer.analyze(Array(json.utf8), file: file, categories: categories.map(CategoryRegistry.init(everyApp:)))
+  }
+
+  /// A payload from JSON text, checked against each app's categories; `bundle` is
+  /// `unterm push --bundle`'s.
+  package static func payload(
+    _ json: String, file: String = "test.json", registry: CategoryRegistry?, bundle: String? = nil
+  ) -> Payload {
+    PayloadAnalyzer.analyze(Array(json.utf8), file: file, categories: registry, bundle: bundle)
   }
 
   /// The sample categories.
@@ -63,8 +71,10 @@ package enum Fixtures {
   }
 
   /// Pushes JSON text into a session.
-  package static func push(_ json: String, into session: Session, as id: String? = nil) throws {
-    let payload = Fixtures.payload(json, categories: session.state.store.categories)
+  package static func push(
+    _ json: String, into session: Session, as id: String? = nil, bundle: String? = nil
+  ) throws {
+    let payload = Fixtures.payload(json, registry: session.state.store.registry, bundle: bundle)
     try session.push(payload, identifier: id)
   }
 

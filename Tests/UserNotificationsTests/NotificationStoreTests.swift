@@ -106,7 +106,7 @@ struct NotificationStoreTests {
         let at = model.firstIndex { $0.request.identifier == id }
         #expect(store.replaceDelivered(made) == (at != nil), "step \(step), \(seed)")
         if let at {
-          if NotificationStore.groupKey(of: model[at]) == NotificationStore.groupKey(of: made) {
+          if store.groupKey(of: model[at]) == store.groupKey(of: made) {
             model[at] = made
           } else {
             model.remove(at: at)
@@ -135,7 +135,7 @@ struct NotificationStoreTests {
   private func same(_ a: UNNotification?, _ b: UNNotification?) -> Bool { a.map(Self.identity) == b.map(Self.identity) }
 
   private func check(_ store: NotificationStore, against model: [UNNotification], _ context: String) {
-    let key = NotificationStore.groupKey(of:)
+    let key = store.groupKey(of:)
     // Groups by their newest member, newest first; members newest first.
     var groups: [(key: NotificationStore.GroupKey, members: [UNNotification])] = []
     for n in model.reversed() {

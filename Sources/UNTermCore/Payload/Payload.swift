@@ -38,11 +38,19 @@ package struct Payload: @unchecked Sendable {
       remote: info)
   }
 
-  /// Loads and checks a payload file (or `-`); `headers` are the command line's APNs headers.
+  /// Loads and checks a payload file (or `-`); `headers` are the command line's APNs headers,
+  /// `bundle` the app `unterm push --bundle` names.
   package static func load(
-    _ path: String, categories: [String: UNNotificationCategory]? = nil, headers: APNsHeaders = APNsHeaders()
+    _ path: String, categories: CategoryRegistry? = nil, headers: APNsHeaders = APNsHeaders(), bundle: String? = nil
   ) throws(UNTermError) -> Payload {
     let bytes = try InputFile.read(path)
-    return PayloadAnalyzer.analyze(bytes, file: path, categories: categories, headers: headers)
+    return PayloadAnalyzer.analyze(bytes, file: path, categories: categories, headers: headers, bundle: bundle)
+  }
+
+  /// Loads and checks a payload file with categories that serve every app.
+  package static func load(
+    _ path: String, categories: [String: UNNotificationCategory], headers: APNsHeaders = APNsHeaders()
+  ) throws(UNTermError) -> Payload {
+    try load(path, categories: CategoryRegistry(everyApp: categories), headers: headers)
   }
 }

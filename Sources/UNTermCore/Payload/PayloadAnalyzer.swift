@@ -30,15 +30,42 @@ package enum PayloadAnalyzer {
   /// The payload's size as APNs counts it: every byte as sent, whitespace included.
   package static func payloadByteCount(_ bytes: [UInt8]) -> Int { bytes.count }
 
+  /// The app an `apns-topic` header names: the topic less its push type's suffix (`.voip`).
+  package static func app(fromTopic headers: APNsHeaders) -> String? {
+    guard var topic = headers.topic, !topic.isEmpty else { return nil }
+    if let suffix = headers.pushType.flatMap(APNsPushType.init(rawValue:))?.topicSuffix, topic.hasSuffix(suffix),
+      topic.count > suffix.count
+    {
+      topic = String(topic.dropLast(suffix.count))
+    }
+    return topic
+  }
+
   /// Checks a payload and builds its content.
   ///
   /// - Parameters:
-  ///   - categories: the registered categories, or `nil` when none were given.
+  ///   - categories: categories that serve every app (a caller that knows no apps).
   ///   - headers: the APNs request headers given on the command line; they override the file's
   ///     `apns-headers` object, which is not part of the payload (nor of its size).
   package static func analyze(
-    _ bytes: [UInt8], file: String, categories: [String: UNNotificationCategory]?,
-    headers options: APNsHeaders = APNsHeaders()
+    _ bytes: [UInt8], file: String, categories: [String: UNNotificationCategory],
+    headers options: APNsHeaders = APNsHeaders(), bundle: String? = nil
+  ) -> Payload {
+    analyze(bytes, file: file, categories: CategoryRegistry(everyApp: categories), headers: options, bundle: bundle)
+  }
+
+  /// Checks a payload and builds its content.
+  ///
+  /// - Parameters:
+  ///   - categories: each app's registered categories, or `nil` when none were given; the
+  ///     payload's category is looked up among its own app's only.
+  ///   - headers: the APNs request headers given on the command line; they override the file's
+  ///     `apns-headers` object, which is not part of the payload (nor of its size).
+  ///   - bundle: the app named by `unterm push --bundle`: it wins over the file's, as the
+  ///     bundle argument of `simctl push` does.
+  package static func analyze(
+    _ bytes: [UInt8], file: String, categories: CategoryRegistry?,
+    headers options: APNsHeaders = APNsHeaders(), bundle: String? = nil
   ) -> Payload {
     var sink = DiagnosticSink(file: file)
     var parsed: JSONNode?
@@ -127,8 +154,9 @@ package enum PayloadAnalyzer {
       return payload
     }
 
+    info.app = bundle ?? info.bundleIdentifier ?? app(fromTopic: headers)
     var checker = ApsChecker(aps: aps, path: apsPath, content: content, sink: sink)
-    checker.check(categories: categories)
+    checker.check(categories: categories, app: info.app)
     sink = checker.sink
     info.mutableContent = checker.mutableContent
     info.contentAvailable = checker.contentAvailable
@@ -237,7 +265,7 @@ package enum PayloadAnalyzer {
       self.sink = sink
     }
 
-    mutating func check(categories: [String: UNNotificationCategory]?) {
+    mutating func check(categories: CategoryRegistry?, app: String?) {
       for member in aps.members {
         let key = member.key
         let keyPath = path.appending(key)
@@ -262,7 +290,7 @@ package enum PayloadAnalyzer {
       contentAvailable = flag("content-available")
       checkInterruptionLevel()
       checkRelevance()
-      checkCategory(categories)
+      checkCategory(categories, app: app)
       checkCombinations()
     }
 
@@ -521,22 +549,32 @@ package enum PayloadAnalyzer {
       content.relevanceScore = InputNumber.relevanceScore.clamp(value)
     }
 
-    private mutating func checkCategory(_ categories: [String: UNNotificationCategory]?) {
+    private mutating func checkCategory(_ registry: CategoryRegistry?, app: String?) {
       guard aps["category"] != nil else { return }
       let id = content.categoryIdentifier
       let keyPath = path.appending("category")
-      guard let categories, !categories.isEmpty else {
+      guard let registry, !registry.isEmpty else {
         sink.report(
           .unknownCategory, keyPath,
           "category \(OneLine.quote(id)) is not registered (no categories file was given); on iOS the notification shows with no action buttons and no error"
         )
         return
       }
+      let owner = app ?? registry.defaultApp
+      let categories = registry.categories(of: owner)
       guard categories[id] == nil else { return }
-      let hint = Suggestion.closest(to: id, in: categories.keys).map { " Did you mean \"\($0)\"?" } ?? ""
+      // Another app's category is not this one's: say whose it is, as the likely mistake.
+      let others = registry.byApp.filter { $0.key != owner && $0.value[id] != nil }.keys.sorted()
+      let whose =
+        others.isEmpty
+        ? "" : " It is \(others.map { OneLine.quote($0) }.joined(separator: ", "))'s; a notification finds only its own app's categories."
+      let hint =
+        others.isEmpty
+        ? Suggestion.closest(to: id, in: categories.keys).map { " Did you mean \"\($0)\"?" } ?? "" : ""
+      let forApp = registry.byApp.count > 1 || !others.isEmpty ? " for app \(OneLine.quote(owner))" : ""
       sink.report(
         .unknownCategory, keyPath,
-        "category \(OneLine.quote(id)) is not registered; on iOS the notification shows with no action buttons and no error.\(hint)"
+        "category \(OneLine.quote(id)) is not registered\(forApp); on iOS the notification shows with no action buttons and no error.\(hint)\(whose)"
       )
     }
 

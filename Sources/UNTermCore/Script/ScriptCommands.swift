@@ -156,9 +156,16 @@ extension ScriptCommand {
       let name = try a.next("a theme name or file").text
       return .init(.theme(name), caption: "theme \(name)")
     },
-    .init("categories", "FILE", "register categories (replaces all, like setNotificationCategories)") {
+    .init(
+      "categories", "[ID=]FILE",
+      "register app ID's categories (replaces all that app's, like setNotificationCategories); a bare FILE: the default app's"
+    ) {
       a throws(SessionScript.ParseError) in
-      .init(.categories(try a.next("a categories file").text))
+      let t = try a.next("a categories file")
+      guard AppScoped.parse(t.text) != nil else {
+        throw a.fail(t, "expected FILE or ID=FILE (\(AppScoped.expectation("FILE"))), not \"\(t.text)\"")
+      }
+      return .init(.categories(t.text))
     },
     .init("extension", "FILE", "add a content-extension descriptor") { a throws(SessionScript.ParseError) in
       .init(.contentExtension(try a.next("a content-extension descriptor file").text))

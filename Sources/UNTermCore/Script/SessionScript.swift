@@ -7,6 +7,7 @@ package enum ScriptCommand: Hashable, Sendable {
   case size(width: Int, height: Int)
   case device(DeviceProfile.Kind)
   case theme(String)
+  /// `[ID=]FILE` as written (`AppScoped.parse` reads it).
   case categories(String)
   case contentExtension(String)
   case passcode(String)

@@ -1,5 +1,6 @@
 import Foundation
 import UNTermBidi
+import UserNotifications
 import UserNotificationsUI
 
 /// How a session starts: the device and what the user chose on the command line or in the
@@ -10,8 +11,13 @@ package struct CenterSettings: Hashable, Sendable {
   /// The passcode authentication-required actions ask for; `nil` accepts any input.
   package var passcode: String?
   package var previews: CenterState.Previews = .whenUnlocked
-  /// The app name in headers; `nil` takes it from the payload's bundle, else `App`.
+  /// The default app's name in headers (a bare `--app-name`); `nil` derives it from its bundle
+  /// identifier.
   package var appName: String?
+  /// The session's own app (`--bundle`): the one in the foreground when the app is.
+  package var bundle = CategoryRegistry.defaultBundle
+  /// Apps' display names by bundle identifier (`--app-name ID=NAME`).
+  package var appNames: [String: String] = [:]
   /// The theme drawn with.
   package var theme = "default"
   /// The themes `t` cycles through (the catalog's); `theme` is added when missing.

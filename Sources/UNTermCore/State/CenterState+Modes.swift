@@ -19,7 +19,9 @@ extension CenterState {
   /// the same ones to the list silently unless their app is allowed. Both filter what the system
   /// presents for an app in the background: in the foreground the app's `willPresent` decides.
   func arrival(of notification: UNNotification, presentation: UNNotificationPresentationOptions) -> Arrival {
-    guard appState == .background, presentation.showsInList || presentation.showsBanner else { return .presented }
+    guard !isAppInForeground(for: notification), presentation.showsInList || presentation.showsBanner else {
+      return .presented
+    }
     let quieted: Bool
     switch notification.request.content.interruptionLevel {
     case .passive, .active: quieted = true
@@ -35,8 +37,7 @@ extension CenterState {
   /// Whether the Focus's allow-list names the notification's app, by bundle identifier or by
   /// the name its header shows.
   func isAllowedByFocus(_ notification: UNNotification) -> Bool {
-    if let bundle = notification.request.remote?.bundleIdentifier, focusAllowList.contains(bundle) { return true }
-    return focusAllowList.contains(appName(for: notification))
+    focusAllowList.contains(app(of: notification)) || focusAllowList.contains(appName(for: notification))
   }
 
   /// Holds a notification for the next summary. It replaces one of the same identifier, held

@@ -111,8 +111,9 @@ extension CenterState {
     isLocked = settings.isLocked
     passcode = settings.passcode
     previews = settings.previews
-    appName = settings.appName ?? "App"
-    isAppNameExplicit = settings.appName != nil
+    store.defaultApp = settings.bundle
+    appNames = settings.appNames
+    if let name = settings.appName, appNames[settings.bundle] == nil { appNames[settings.bundle] = name }
     themeNames = settings.themeNames
     themeName = settings.theme
     logHealth = settings.keepsLog ? .healthy : .none
@@ -779,11 +780,22 @@ extension CenterState {
     return Outcome()
   }
 
+  /// A notification's app comes to the front: the session's own app is then in the foreground;
+  /// another app's coming sends the session's own to the background (one app is in front).
+  private mutating func bringToForeground(_ target: UNNotification) {
+    if isDefaultApp(target) {
+      appState = .foreground
+    } else if appState == .foreground {
+      appState = .background
+      note(.info, "\(appName) moved to the background")
+    }
+  }
+
   /// The default action (a tap): the app opens, so a locked device asks for the passcode first.
   private mutating func open(_ target: UNNotification) -> Outcome {
     if isLocked { return askPasscode(for: .open(notification: target.request.identifier)) }
-    appState = .foreground
-    note(.info, "Opened \(appName) from the notification")
+    bringToForeground(target)
+    note(.info, "Opened \(appName(for: target)) from the notification")
     return respond(to: target, actionIdentifier: UNNotificationDefaultActionIdentifier, label: "Opened", text: nil)
   }
 
@@ -833,8 +845,8 @@ extension CenterState {
       return Outcome()
     }
     if action.options.contains(.foreground) {
-      appState = .foreground
-      note(.info, "\(appName) opens in the foreground (\(action.title))")
+      bringToForeground(expanded.notification)
+      note(.info, "\(appName(for: expanded.notification)) opens in the foreground (\(action.title))")
     }
     return respond(to: expanded.notification, actionIdentifier: action.identifier, label: action.title, text: nil)
   }
@@ -843,8 +855,8 @@ extension CenterState {
     guard let e = expanded, let reply = e.reply else { return .failed("no text field is open") }
     let action = actions(for: e).first { $0.identifier == reply.actionIdentifier }
     if action?.options.contains(.foreground) == true {
-      appState = .foreground
-      note(.info, "\(appName) opens in the foreground (\(action?.title ?? reply.actionIdentifier))")
+      bringToForeground(e.notification)
+      note(.info, "\(appName(for: e.notification)) opens in the foreground (\(action?.title ?? reply.actionIdentifier))")
     }
     return respond(
       to: e.notification, actionIdentifier: reply.actionIdentifier,

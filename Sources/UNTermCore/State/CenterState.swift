@@ -172,9 +172,9 @@ package struct CenterState: @unchecked Sendable {
   package internal(set) var isLocked = false
   package internal(set) var passcode: String?
   package internal(set) var previews: Previews = .whenUnlocked
-  package internal(set) var appName = "App"
-  /// Whether `appName` was set explicitly (`--app-name`), overriding payload bundles.
-  package internal(set) var isAppNameExplicit = false
+  /// Apps' display names by bundle identifier (`--app-name ID=NAME`, and a bare `--app-name`
+  /// for the default app).
+  package internal(set) var appNames: [String: String] = [:]
   package internal(set) var appState: AppState = .background
   /// Who puts right-to-left text in display order: UNTerm, or the terminal.
   package internal(set) var bidi: BidiMode = .visual
@@ -263,15 +263,42 @@ package struct CenterState: @unchecked Sendable {
     }
   }
 
-  /// The app name a notification's header shows: `--app-name`, else the last part of the
-  /// payload's `Simulator Target Bundle`, else `App`.
-  package func appName(for notification: UNNotification) -> String {
-    if !isAppNameExplicit, let bundle = notification.request.remote?.bundleIdentifier,
-      let last = bundle.split(separator: ".").last, !last.isEmpty
-    {
-      return String(last)
+  /// The session's own app's name: the one in the foreground when the app is.
+  package var appName: String { appName(ofBundle: store.defaultApp) }
+
+  /// Whether the default app's name was given (`--app-name`).
+  package var isAppNameExplicit: Bool { appNames[store.defaultApp] != nil }
+
+  /// The app a notification belongs to (its bundle identifier).
+  package func app(of notification: UNNotification) -> String { store.app(of: notification.request) }
+
+  /// Whether a notification is the session's own app's (the app that can be in the foreground).
+  package func isDefaultApp(_ notification: UNNotification) -> Bool { app(of: notification) == store.defaultApp }
+
+  /// Whether a notification's app is in the foreground: only the session's own app can be (its
+  /// delegate answers `willPresent`); other apps' notifications arrive as for an app in the
+  /// background.
+  package func isAppInForeground(for notification: UNNotification) -> Bool {
+    appState == .foreground && isDefaultApp(notification)
+  }
+
+  /// The app name a notification's header shows.
+  package func appName(for notification: UNNotification) -> String { appName(ofBundle: app(of: notification)) }
+
+  /// An app's display name: the one `--app-name` gives it, else its bundle identifier's last
+  /// part with its first letter upper-cased (`com.acme.bank` → `Bank`). Untrusted text: the
+  /// views sanitize it as every header text.
+  package func appName(ofBundle bundle: String) -> String {
+    appNames[bundle] ?? Self.displayName(ofBundle: bundle)
+  }
+
+  /// `com.apple.MobileSMS` → `MobileSMS`, `com.example.app` → `App`: the last non-empty
+  /// dot-separated part, its first letter upper-cased and the rest kept; `App` when none.
+  package static func displayName(ofBundle bundle: String) -> String {
+    guard let last = bundle.split(separator: ".").last(where: { !$0.isEmpty }), let first = last.first else {
+      return "App"
     }
-    return appName
+    return first.uppercased() + last.dropFirst()
   }
 
   /// How paragraphs find their direction: a right-to-left device language reads mixed text
@@ -287,7 +314,7 @@ package struct CenterState: @unchecked Sendable {
 
   /// The registered category of a notification, matched case-sensitively.
   package func category(of notification: UNNotification) -> UNNotificationCategory? {
-    store.category(notification.request.content.categoryIdentifier)
+    store.category(notification.request.content.categoryIdentifier, app: app(of: notification))
   }
 
   /// The content extension serving a notification's category, matched case-sensitively.
