@@ -304,6 +304,8 @@ package struct LogRecord: Sendable {
   package var date: String?
   package var device: String?
   package var locked: Bool?
+  /// The notification's app; `nil` in records written before the log named it.
+  package var bundleIdentifier: String?
   /// Every member as written, in order, for re-emitting.
   package var value: JSONWriter.Value
 
@@ -334,6 +336,7 @@ package struct LogRecord: Sendable {
     date = object["date"]?.string
     device = object["device"]?.string
     locked = object["locked"]?.bool
+    bundleIdentifier = object["bundleIdentifier"]?.string
     value = .object(object.members.map { ($0.key, Self.writerValue($0.value)) })
   }
 

@@ -405,6 +405,8 @@ package final class Session: @unchecked Sendable {
       ("date", .string(ISO8601.format(context.date))),
       ("device", .string(context.device.rawValue)),
       ("locked", .bool(context.isLocked)),
+      // Last, so records without it (written before apps) read the same.
+      ("bundleIdentifier", .string(context.bundleIdentifier)),
     ]
     return .object(members)
   }

@@ -27,6 +27,7 @@ package struct UNRemotePayloadInfo: Sendable, Hashable {
     self.mutableContent = mutableContent
     self.contentAvailable = contentAvailable
     self.bundleIdentifier = bundleIdentifier
+    app = bundleIdentifier
     self.file = file
     self.byteCount = byteCount
   }

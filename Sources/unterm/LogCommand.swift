@@ -56,6 +56,7 @@ enum LogCommand {
     if let thread = record.threadIdentifier, !thread.isEmpty { details.append("thread \(thread)") }
     if let device = record.device { details.append("\(device)") }
     if let locked = record.locked { details.append(locked ? "locked" : "unlocked") }
+    if let app = record.bundleIdentifier, !app.isEmpty { details.append("app \(app)") }
     if !details.isEmpty { parts.append("(\(details.joined(separator: ", ")))") }
     return parts.joined(separator: "  ")
   }

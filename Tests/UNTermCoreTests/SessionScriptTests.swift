@@ -129,6 +129,7 @@ struct SessionScriptTests {
     "COLSxROWS": "80x24", "FILE": "f.json", "NAME": "enter", "CODE": "1234", "ID": "reply", "DURATION": "2s",
     "\"TEXT\"": "\"hello there\"", "N": "3", "xN": "x3", "REGION": "card", "PATH": "media", "LANG": "bn",
     "HH:MM": "18:00", "HH:MM[,HH:MM…]": "08:00,18:00", "APP,…": "Messages,com.example.chat",
+    "[ID=]FILE": "com.example.chat=f.json",
   ]
 
   /// A declaration's arguments as example lines: with every optional part left out, and with
@@ -138,6 +139,12 @@ struct SessionScriptTests {
     var longest = [declaration.name]
     var optional = false
     for word in declaration.arguments.split(separator: " ").map(String.init) {
+      // A word with an optional part inside (`[ID=]FILE`) is one required value.
+      if let whole = Self.exampleValues[word], !word.hasSuffix("]") {
+        longest.append(whole)
+        if !optional { shortest.append(whole) }
+        continue
+      }
       var word = word
       if word.hasPrefix("[") {
         optional = true

@@ -22,7 +22,7 @@ struct BidiEndToEndTests {
 
   private func start(_ tmux: TmuxDriver, _ arguments: String) {
     tmux.type(
-      "LANG=C.UTF-8 NO_COLOR= \(Fixtures.unterm) --categories \(Fixtures.sample("categories.json")) \(arguments); echo EXIT=$?"
+      "LANG=C.UTF-8 NO_COLOR= \(Fixtures.unterm) \(Fixtures.sampleCategoriesShell) \(arguments); echo EXIT=$?"
     )
     tmux.keys("Enter")
   }

@@ -15,7 +15,7 @@ import UNTermTestSupport
 @Suite("Pictures in a browser", .enabled(if: Chromium.isAvailable, Chromium.missing), .serialized, .hangGuard)
 struct BrowserTests {
   private let now = ["--now", "2026-11-29T20:00:00Z"]
-  private var categories: [String] { ["--categories", Fixtures.sample("categories.json")] }
+  private var categories: [String] { Fixtures.sampleCategoriesArguments }
 
   private func unterm(_ arguments: [String]) throws -> String {
     let result = try Fixtures.run(Fixtures.unterm, arguments)

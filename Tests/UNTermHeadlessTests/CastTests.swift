@@ -12,7 +12,7 @@ struct CastTests {
     let castPath = dir.appendingPathComponent("demo.cast").path
     let script = try SessionScript.parse(
       """
-      categories \(Fixtures.sample("categories.json"))
+      \(Fixtures.sampleCategoriesScript)
       push \(Fixtures.sample("message.json"))
       longpress
       action like

@@ -123,7 +123,7 @@ struct CommandLineTests {
 
   @Test func renderIsDeterministicForAGivenNow() throws {
     let args = [
-      "render", "--now", "2026-11-29T20:00:00Z", "--categories", Fixtures.sample("categories.json"),
+      "render", "--now", "2026-11-29T20:00:00Z", ] + Fixtures.sampleCategoriesArguments + [
       "--view", "center", Fixtures.sample("message.json"), Fixtures.sample("meeting.json"),
     ]
     let a = try unterm(args)
@@ -184,7 +184,7 @@ struct CommandLineTests {
     let script = dir.appendingPathComponent("s.session")
     try Data(
       """
-      categories \(Fixtures.sample("categories.json"))
+      \(Fixtures.sampleCategoriesScript)
       push \(Fixtures.sample("message-bengali.json"))
       longpress
       action reply

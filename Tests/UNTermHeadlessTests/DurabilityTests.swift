@@ -250,7 +250,7 @@ struct AcknowledgementTests {
     let samples = Fixtures.samples.path
     let script = try SessionScript.parse(
       """
-      categories \(samples)/categories.json
+      \(Fixtures.sampleCategoriesScript("\(samples)/categories.json"))
       push \(samples)/message.json as one
       tap
       expect response @default

@@ -13,7 +13,7 @@ struct KeyHelpEndToEndTests {
     let tmux = try TmuxDriver(width: 80, height: 24)
     defer { tmux.kill() }
     tmux.type(
-      "LANG=C.UTF-8 \(Fixtures.unterm) --categories \(Fixtures.sample("categories.json")) --socket \(dir.path)/s.sock "
+      "LANG=C.UTF-8 \(Fixtures.unterm) \(Fixtures.sampleCategoriesShell) --socket \(dir.path)/s.sock "
         + "\(Fixtures.sample("message.json")); echo EXIT=$?")
     tmux.keys("Enter")
     try tmux.waitFor("Ana Lima")

@@ -16,7 +16,7 @@ struct LockScreenEndToEndTests {
     let tmux = try TmuxDriver(width: 80, height: 24)
     defer { tmux.kill() }
     tmux.type(
-      "LANG=C.UTF-8 NO_COLOR= \(Fixtures.unterm) --categories \(Fixtures.sample("categories.json")) --locked "
+      "LANG=C.UTF-8 NO_COLOR= \(Fixtures.unterm) \(Fixtures.sampleCategoriesShell) --locked "
         + "--passcode 2468 --log \(log) --socket \(dir.path)/s.sock \(Fixtures.sample("message.json")) "
         + "\(Fixtures.sample("voice-memo.json")); echo EXIT=$?")
     tmux.keys("Enter")

@@ -253,7 +253,7 @@ struct ModesEndToEndTests {
 
   @Test func lintReportsEachDesignAtTheDefaultAndTheLargestSize() throws {
     let base = [
-      "lint", "--categories", Fixtures.sample("categories.json"), "--extension",
+      "lint", ] + Fixtures.sampleCategoriesArguments + [ "--extension",
       Fixtures.sample("extension-chat-card.json"), Fixtures.sample("chat-thread.json"),
     ]
     let plain = try Fixtures.run(Fixtures.unterm, base)

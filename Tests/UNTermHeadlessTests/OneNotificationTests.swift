@@ -205,7 +205,7 @@ struct ResponsesAgreeTests {
     let dir = try Fixtures.temporaryDirectory()
     let path = dir.appendingPathComponent("button.session").path
     let text = """
-      categories \(Fixtures.sample("categories.json"))
+      \(Fixtures.sampleCategoriesScript)
       extension \(Fixtures.sample("extension-chat-card.json"))
       size 100x40
       push \(Fixtures.sample("chat-thread.json")) as chat-1

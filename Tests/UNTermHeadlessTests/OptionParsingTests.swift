@@ -18,6 +18,7 @@ struct OptionParsingTests {
       "NAME|FILE,…": "dark,default", "off|dnd|NAME": "Work", "APP,…": "Messages,com.example.chat",
       "HH:MM[,HH:MM…]": "08:00,18:00", "banner,list,sound,badge|none": "none", "SIZE,…": "l,ax3", "TYPE": "alert",
       "ID": "match-7", "UNIX-TIME": "0", "BUNDLE-ID": "com.example.app", "DEVICE": "iPhone 16",
+      "[ID=]FILE": "com.example.chat=x.json", "[ID=]NAME": "com.example.chat=Chat",
     ]
     if let value = values[placeholder] { return value }
     #expect(placeholder.contains("|") && placeholder == placeholder.lowercased(), "no example for \(placeholder)")

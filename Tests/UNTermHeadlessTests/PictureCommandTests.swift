@@ -13,7 +13,7 @@ struct PictureCommandTests {
   }
 
   private let now = ["--now", "2026-11-29T20:00:00Z"]
-  private var categories: [String] { ["--categories", Fixtures.sample("categories.json")] }
+  private var categories: [String] { Fixtures.sampleCategoriesArguments }
 
   // MARK: - render --format
 
@@ -229,7 +229,7 @@ struct PictureCommandTests {
       ),
       (
         [
-          "sheet", "--categories", Fixtures.sample("categories.json"), Fixtures.sample("extension-chat-card.json"),
+          "sheet", ] + Fixtures.sampleCategoriesArguments + [ Fixtures.sample("extension-chat-card.json"),
         ],
         "error: sheet needs at least one PAYLOAD among its files; none of them is a payload (see 'unterm sheet --help')"
       ),

@@ -139,7 +139,7 @@ struct PortableScriptTests {
   private func run(_ text: String, size: String = "80x24") throws -> ScriptResult {
     let folder = try Fixtures.temporaryDirectory()
     let script = try SessionScript.parse(
-      "size \(size)\ncategories \(Fixtures.sample("categories.json"))\n" + text,
+      "size \(size)\n\(Fixtures.sampleCategoriesScript)\n" + text,
       file: folder.appendingPathComponent("t.session").path)
     return ScriptRunner(script: script, options: RunOptions()).run()
   }
@@ -174,7 +174,7 @@ struct PortableScriptTests {
   @Test func aRegionSnapshotHoldsTheRegionOnly() throws {
     let folder = try Fixtures.temporaryDirectory()
     let script = try SessionScript.parse(
-      "categories \(Fixtures.sample("categories.json"))\npush \(Fixtures.sample("message.json"))\nsnapshot banner card\n",
+      "\(Fixtures.sampleCategoriesScript)\npush \(Fixtures.sample("message.json"))\nsnapshot banner card\n",
       file: folder.appendingPathComponent("t.session").path)
     let result = ScriptRunner(script: script, options: RunOptions()).run()
     #expect(result.passed)

@@ -5,7 +5,7 @@ import UserNotifications
 
 /// The refusal of a request line the protocol does not have (a limit of 1000 bytes).
 private let bad =
-  "ERROR bad request (expected PAYLOAD SIZE NAME, HEADER NAME VALUE, LIST, REMOVE ID or CLEAR, at most 1000 bytes)"
+  "ERROR bad request (expected PAYLOAD SIZE NAME, HEADER NAME VALUE, BUNDLE ID, LIST, REMOVE ID or CLEAR, at most 1000 bytes)"
 
 /// The push socket's wire format, decoded without a socket.
 @Suite("Push socket framing")

@@ -29,7 +29,7 @@ struct QAGateTests {
   /// measures proves nothing, so `--strict` fails, saying so.
   @Test func strictLintWithoutAPayloadOfTheCategoryFails() throws {
     let base = [
-      "lint", "--categories", Fixtures.sample("categories.json"), "--extension",
+      "lint", ] + Fixtures.sampleCategoriesArguments + [ "--extension",
       Fixtures.sample("extension-chat-card.json"),
     ]
     let strict = try unterm(base + ["--strict"])
@@ -49,7 +49,7 @@ struct QAGateTests {
   /// The media card overflows on iPhone only: `--device` picks the budget `--strict` holds.
   @Test func strictHoldsTheGivenDeviceOrBoth() throws {
     let base = [
-      "lint", "--strict", "--categories", Fixtures.sample("categories.json"), "--extension",
+      "lint", "--strict", ] + Fixtures.sampleCategoriesArguments + [ "--extension",
       Fixtures.sample("extension-media-card.json"),
     ]
     let episode = Fixtures.sample("media-episode.json")

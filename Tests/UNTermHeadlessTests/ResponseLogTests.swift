@@ -24,7 +24,7 @@ struct ResponseLogTests {
     session.send(.command(.send))
     #expect(
       record
-        == #"{"actionIdentifier":"reply","userText":"On my way","requestIdentifier":"req-1","categoryIdentifier":"message","threadIdentifier":"chat_123","date":"2025-11-29T20:00:00Z","device":"iphone","locked":false}"#
+        == #"{"actionIdentifier":"reply","userText":"On my way","requestIdentifier":"req-1","categoryIdentifier":"message","threadIdentifier":"chat_123","date":"2025-11-29T20:00:00Z","device":"iphone","locked":false,"bundleIdentifier":"com.example.app"}"#
     )
   }
 

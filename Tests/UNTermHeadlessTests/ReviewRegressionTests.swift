@@ -14,7 +14,8 @@ struct ReviewRegressionTests {
   private func run(_ text: String) throws -> ScriptResult {
     let dir = try Fixtures.temporaryDirectory()
     let script = try SessionScript.parse(
-      text.replacingOccurrences(of: "$S", with: Fixtures.samples.path),
+      text.replacingOccurrences(of: "categories $S/categories.json", with: Fixtures.sampleCategoriesScript("$S/categories.json"))
+        .replacingOccurrences(of: "$S", with: Fixtures.samples.path),
       file: dir.appendingPathComponent("t.session").path)
     return ScriptRunner(script: script, options: RunOptions()).run()
   }

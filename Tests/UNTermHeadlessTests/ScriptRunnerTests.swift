@@ -11,7 +11,8 @@ struct ScriptRunnerTests {
     let folder = try dir ?? Fixtures.temporaryDirectory()
     let path = folder.appendingPathComponent("test.session").path
     let samples = Fixtures.samples.path
-    let script = try SessionScript.parse(text.replacingOccurrences(of: "$S", with: samples), file: path)
+    let script = try SessionScript.parse(text.replacingOccurrences(of: "categories $S/categories.json", with: Fixtures.sampleCategoriesScript("$S/categories.json"))
+        .replacingOccurrences(of: "$S", with: samples), file: path)
     return ScriptRunner(script: script, options: options).run()
   }
 

@@ -115,13 +115,18 @@ struct SessionBehaviourTests {
     #expect(response.userText == "")
   }
 
-  @Test func appNameOptionOverridesTheSimulatorTargetBundle() throws {
+  @Test func appNameOptionNamesItsAppOnly() throws {
     let bundled = try Fixtures.session(size: (80, 12))
     try bundled.push(try Payload.load(Fixtures.sample("security-alert.apns")))
     #expect(bundled.frame().grid.text.contains("Bank · Time Sensitive"))
-    let named = try Fixtures.session(size: (80, 12)) { $0.appName = "Acme Bank" }
+    let named = try Fixtures.session(size: (80, 12)) { $0.appNames["com.example.Bank"] = "Acme Bank" }
     try named.push(try Payload.load(Fixtures.sample("security-alert.apns")))
     #expect(named.frame().grid.text.contains("Acme Bank · Time Sensitive"))
+    // A bare --app-name names the default app, not the bank.
+    let bare = try Fixtures.session(size: (80, 12)) { $0.appName = "Chat" }
+    try bare.push(try Payload.load(Fixtures.sample("security-alert.apns")))
+    #expect(bare.frame().grid.text.contains("Bank · Time Sensitive"))
+    #expect(!bare.frame().grid.text.contains("Chat"))
   }
 }
 

@@ -13,7 +13,7 @@ struct TerminalModesTests {
     try pty.start(
       Fixtures.unterm,
       [
-        "--categories", Fixtures.sample("categories.json"), "--socket", dir.appendingPathComponent("s.sock").path,
+        ] + Fixtures.sampleCategoriesArguments + [ "--socket", dir.appendingPathComponent("s.sock").path,
         Fixtures.sample("message.json"),
       ],
       environment: [

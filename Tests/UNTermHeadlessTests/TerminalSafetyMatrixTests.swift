@@ -269,7 +269,7 @@ enum SafetyMatrix {
     },
     SafetyRow(command: "unterm run", place: "typed reply in the recent responses", shownOn: [.stdout]) { w in
       let script = """
-        categories \(samples)/categories.json
+        \(Fixtures.sampleCategoriesScript("\(samples)/categories.json"))
         push \(samples)/message.json
         longpress
         action reply

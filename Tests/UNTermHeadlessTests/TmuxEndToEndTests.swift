@@ -19,7 +19,7 @@ struct TmuxEndToEndTests {
     defer { tmux.kill() }
     let command = [
       "stty -a > \(dir.path)/before.txt;",
-      "LANG=C.UTF-8 NO_COLOR= \(Fixtures.unterm) --categories \(Fixtures.sample("categories.json"))",
+      "LANG=C.UTF-8 NO_COLOR= \(Fixtures.unterm) \(Fixtures.sampleCategoriesShell)",
       "--passcode 2468 --log \(log) --socket \(socket) \(Fixtures.sample("message.json"));",
       "echo EXIT=$?; stty -a > \(dir.path)/after.txt; echo AFTER-$((1 + 1))",
     ].joined(separator: " ")
@@ -94,7 +94,7 @@ struct TmuxEndToEndTests {
     let tmux = try TmuxDriver(width: 80, height: 24)
     defer { tmux.kill() }
     tmux.type(
-      "TERM=\(term) LANG=C.UTF-8 \(Fixtures.unterm) --categories \(Fixtures.sample("categories.json")) --log \(log) "
+      "TERM=\(term) LANG=C.UTF-8 \(Fixtures.unterm) \(Fixtures.sampleCategoriesShell) --log \(log) "
         + "--socket \(socket) \(Fixtures.sample("message.json")); echo EXIT=$?")
     tmux.keys("Enter")
     try tmux.waitFor("Ana Lima")

@@ -14,7 +14,7 @@ func renderedScreen(
 ) throws -> Frame {
   var configuration = SessionConfiguration()
   configuration.device = device
-  configuration.categoriesFile = Fixtures.sample("categories.json")
+  Fixtures.registerSampleCategories(&configuration)
   configuration.extensionFiles = extensions.map(Fixtures.sample)
   configuration.stringsPaths = strings.map(Fixtures.sample)
   var request = ScreenRequest(configuration: configuration, payloads: [Fixtures.sample(payload)], now: Fixtures.now)

@@ -51,6 +51,37 @@ package enum Fixtures {
     PayloadAnalyzer.analyze(Array(json.utf8), file: file, categories: registry, bundle: bundle)
   }
 
+  /// The apps the samples belong to (their `Simulator Target Bundle`s), beside the default app.
+  package static let sampleApps = [
+    "com.example.messages", "com.example.calendar", "com.example.podcasts", "com.example.Bank",
+    "com.example.reminders",
+  ]
+
+  /// Registers the sample categories for the default app and for each sample app, as the demo
+  /// does (`--categories ID=FILE` for each).
+  package static func registerSampleCategories(_ configuration: inout SessionConfiguration) {
+    configuration.categoriesFile = sample("categories.json")
+    for app in sampleApps {
+      configuration.categoriesFiles.append(AppCategoriesFile(app: app, path: sample("categories.json")))
+    }
+  }
+
+  /// `--categories` for the sample categories, registered for the default app and each sample app.
+  package static var sampleCategoriesArguments: [String] {
+    ["--categories", sample("categories.json")] + sampleApps.flatMap { ["--categories", "\($0)=\(sample("categories.json"))"] }
+  }
+
+  /// The same, as shell words.
+  package static var sampleCategoriesShell: String { sampleCategoriesArguments.joined(separator: " ") }
+
+  /// The same as script lines (`categories [ID=]FILE`), without a last line break.
+  package static var sampleCategoriesScript: String { sampleCategoriesScript(sample("categories.json")) }
+
+  /// Script lines registering a categories file for the default app and each sample app.
+  package static func sampleCategoriesScript(_ path: String) -> String {
+    (["categories \(path)"] + sampleApps.map { "categories \($0)=\(path)" }).joined(separator: "\n")
+  }
+
   /// The sample categories.
   package static func sampleCategories() throws -> CategoriesFile {
     try CategoriesFile.load(sample("categories.json"))
@@ -63,7 +94,7 @@ package enum Fixtures {
   ) throws -> Session {
     var configuration = SessionConfiguration()
     configuration.device = device
-    if categories { configuration.categoriesFile = sample("categories.json") }
+    if categories { registerSampleCategories(&configuration) }
     configure(&configuration)
     let session = try SessionFactory.make(configuration, now: now, logFiles: logFiles)
     session.resize(width: size.0, height: size.1)

@@ -528,7 +528,8 @@ extension CenterState {
         guard !button.action.isEmpty else { return Outcome() }
         // A described view has no code: the button's action reaches the app as a response,
         // recorded like every other, and the view stays open.
-        let context = ResponseContext(date: now, device: device.kind, isLocked: isLocked)
+        let context = ResponseContext(
+          date: now, device: device.kind, isLocked: isLocked, bundleIdentifier: app(of: e.notification))
         return deliverResponse(
           UNNotificationResponse(notification: e.notification, actionIdentifier: button.action), context,
           label: button.title, keepsNotification: true)
@@ -925,7 +926,8 @@ extension CenterState {
     } else {
       response = UNNotificationResponse(notification: target, actionIdentifier: actionIdentifier)
     }
-    let context = ResponseContext(date: now, device: device.kind, isLocked: isLocked)
+    let context = ResponseContext(
+      date: now, device: device.kind, isLocked: isLocked, bundleIdentifier: app(of: target))
     let isCustomAction =
       actionIdentifier != UNNotificationDefaultActionIdentifier
       && actionIdentifier != UNNotificationDismissActionIdentifier

@@ -121,6 +121,8 @@ package struct ResponseContext: Hashable, Sendable {
   package var date: Date
   package var device: DeviceProfile.Kind
   package var isLocked: Bool
+  /// The app the notification belongs to (its bundle identifier).
+  package var bundleIdentifier = CategoryRegistry.defaultBundle
 }
 
 /// What an update did: the effects to carry out, and why a command could not be done.
