@@ -504,7 +504,8 @@ package enum PushClient {
       let name =
         payload.name.contains(where: { $0.isNewline || $0 == "\0" }) ? OneLine.flatten(payload.name) : payload.name
       let headerLines =
-        headers.fields.map { "HEADER \($0.field.rawValue) \($0.value)\n" }.joined() + (bundle.map { "BUNDLE \($0)\n" } ?? "")
+        headers.fields.map { "HEADER \($0.field.rawValue) \($0.value)\n" }.joined()
+        + (bundle.map { "BUNDLE \($0)\n" } ?? "")
       let sent =
         connection.send(headerLines) && connection.send("PAYLOAD \(payload.bytes.count) \(name)\n")
         && connection.send(payload.bytes)

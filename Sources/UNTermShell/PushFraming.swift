@@ -93,7 +93,8 @@ package struct PushFrameDecoder: Sendable {
     if line.hasPrefix("BUNDLE ") {
       let id = line.dropFirst("BUNDLE ".count)
       guard CategoryRegistry.isBundleIdentifier(id) else {
-        return finish(.refused("ERROR bad request (BUNDLE takes a bundle identifier: letters, digits, dots and hyphens)"))
+        return finish(
+          .refused("ERROR bad request (BUNDLE takes a bundle identifier: letters, digits, dots and hyphens)"))
       }
       bundle = String(id)
       return next()

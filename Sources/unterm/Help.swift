@@ -162,6 +162,10 @@ extension Help {
     rejected/ with the reason in the activity pane. Write a file under a dot name and rename it
     in, or it is read 0.5 s after its last write.
 
+    Every notification belongs to an app: push --bundle, else its Simulator Target Bundle, else
+    its apns-topic, else --bundle. Headers name it (--app-name), the list stacks it by app and
+    thread-id, and it finds only its own app's categories (--categories ID=FILE).
+
     Keys (the same list as `?` shows):
     \(KeyBindings.helpText())
     Mouse: a click taps; a press held 500 ms, then released, is a long-press. A click on a
@@ -183,7 +187,9 @@ extension Help {
     attachment paths resolve against each payload's folder. A payload the session refuses is
     reported here and in the session's activity pane. The APNs header options go with every
     payload, over each file's apns-headers; a payload with an apns-collapse-id is delivered under
-    that identifier, replacing the notification delivered with it.
+    that identifier, replacing the notification delivered with it. --bundle ID names the app the
+    payloads are for, over their Simulator Target Bundle and apns-topic, as simctl push's bundle
+    argument does.
 
     Exit codes: 0 delivered · 1 no session is running · 2 usage error ·
     65 the session refused a payload · 66 a file is missing

@@ -78,7 +78,8 @@ enum LintCommand {
     // What each file is: payloads, and the categories files, extension descriptors and scripts
     // found among them (so `unterm lint SamplePayloads/` checks a whole folder).
     var inputs = LintInputs(
-      categoriesFiles: options.categoriesFiles, extensionFiles: options.extensionFiles, stringsPaths: options.stringsPaths
+      categoriesFiles: options.categoriesFiles, extensionFiles: options.extensionFiles,
+      stringsPaths: options.stringsPaths
     )
     for file in files { inputs.classify(file, onError: note) }
     // The app's strings: --strings and any strings files, .lproj folders or String Catalogs
@@ -206,8 +207,9 @@ struct LintInputs {
   /// The categories files `--categories [ID=]FILE` names, each for its app.
   var appCategoriesFiles: [AppCategoriesFile] = []
 
-  /// How many categories files there are, named by options or found among the files.
-  var categoriesFileCount: Int { appCategoriesFiles.count + categoriesFiles.count }
+  /// How many categories files there are, named by options or found among the files (one
+  /// registered for several apps counts once).
+  var categoriesFileCount: Int { Set(appCategoriesFiles.map(\.path) + categoriesFiles).count }
 
   init(categoriesFiles: [AppCategoriesFile], extensionFiles: [String], stringsPaths: [String] = []) {
     appCategoriesFiles = categoriesFiles

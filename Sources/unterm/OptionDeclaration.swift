@@ -263,7 +263,8 @@ extension OptionValue where Value == String {
   /// A bundle identifier: letters, digits, dots and hyphens.
   static var bundleIdentifier: OptionValue {
     OptionValue(
-      placeholder: "ID", expectation: "takes a bundle identifier such as com.acme.bank (letters, digits, dots and hyphens)"
+      placeholder: "ID",
+      expectation: "takes a bundle identifier such as com.acme.bank (letters, digits, dots and hyphens)"
     ) { CategoryRegistry.isBundleIdentifier($0) ? $0 : nil }
   }
 }

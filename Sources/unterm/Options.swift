@@ -1,6 +1,6 @@
 import UNTermCore
-import UserNotifications
 import UNTermHeadless
+import UserNotifications
 import UserNotificationsUI
 
 extension OptionDeclaration {

@@ -39,13 +39,15 @@ struct AppsTests {
   // MARK: - 1. Which app
 
   @Test func theAppComesFromPushBundleThenTargetBundleThenTopicThenTheSessionsBundle() throws {
-    let all = json(target: "com.t.target", topic: "com.t.topic")
+    // A topic naming another app than the target bundle is APNs' refusal (topic-mismatch), so
+    // the file's two agree; a voip topic's suffix is not part of the app.
+    let all = json(target: "com.t.target", topic: "com.t.target")
     #expect(try app(of: all, bundle: "com.t.push") == "com.t.push")
     #expect(try app(of: all) == "com.t.target")
+    #expect(try app(of: json(target: "com.t.target"), bundle: "com.t.push") == "com.t.push")
     #expect(try app(of: json(topic: "com.t.topic")) == "com.t.topic")
-    // The session's --topic is the apns-topic header when the file has none; the file's wins.
+    // The session's --topic is the apns-topic header when the file has none.
     #expect(try app(of: json(), sessionTopic: "com.t.session-topic") == "com.t.session-topic")
-    #expect(try app(of: json(target: "com.t.target"), sessionTopic: "com.t.session-topic") == "com.t.target")
     #expect(try app(of: json(), defaultApp: "com.t.default") == "com.t.default")
     #expect(try app(of: json()) == "com.example.app")
   }
@@ -100,7 +102,7 @@ struct AppsTests {
     for bad in ["\u{1B}", "\u{202E}", "\u{7}"] { #expect(!text.contains(bad)) }
     #expect(text.contains("Evil"))
     // A hostile bundle identifier from a payload, named by its last part, is sanitized too.
-    try Fixtures.push(json(target: "com.evil.\u{1B}]0;pwned\u{7}x"), into: session)
+    try Fixtures.push(json(target: #"com.evil.\u001B]0;pwned\u0007\u202Ex"#), into: session)
     #expect(!session.frame().grid.text.contains("\u{1B}"))
   }
 
@@ -122,7 +124,8 @@ struct AppsTests {
     }
     try Fixtures.push(json(target: "com.example.messages", thread: "family", title: "Ana"), into: session, as: "a1")
     try Fixtures.push(json(target: "com.example.bn", thread: "family", title: "ভাই"), into: session, as: "b1")
-    try Fixtures.push(json(target: "com.example.messages", thread: "family", title: "Ana again"), into: session, as: "a2")
+    try Fixtures.push(
+      json(target: "com.example.messages", thread: "family", title: "Ana again"), into: session, as: "a2")
     try Fixtures.push(json(target: "com.example.cal", title: "会議"), into: session, as: "c1")
     session.send(.command(.openCenter))
     expectScreen(
@@ -130,6 +133,28 @@ struct AppsTests {
       [
         "  Notification Center",
         "",
+        "  ┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┓",
+        "  ┃ 日本カレンダー                        now ┃",
+        "  ┃ 会議                                      ┃",
+        "  ┃ b                                         ┃",
+        "  ┗━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┛",
+        "  ╭───────────────────────────────────────────╮",
+        "  │ Messages                              now │",
+        "  │ Ana again                                 │",
+        "  │ b                                         │",
+        "  ╰───────────────────────────────────────────╯",
+        "     1 more messages from",
+        "  ╭───────────────────────────────────────────╮",
+        "  │ পরিবার                                now │",
+        "  │ ভাই                                       │",
+        "  │ b                                         │",
+        "  ╰───────────────────────────────────────────╯",
+        "",
+        "",
+        "",
+        "",
+        "",
+        " iPhone · Unlocked │ ↑↓ move  ? keys",
       ])
     let store = session.state.store
     #expect(store.groupCount == 3)
@@ -176,7 +201,8 @@ struct AppsTests {
   @Test func setNotificationCategoriesRegistersForTheDefaultApp() throws {
     let session = try Fixtures.session(categories: false)
     let reply = UNNotificationAction(identifier: "r", title: "Reply", options: [])
-    session.send(.center(.setCategories([UNNotificationCategory(identifier: "message", actions: [reply], intentIdentifiers: [])])))
+    session.send(
+      .center(.setCategories([UNNotificationCategory(identifier: "message", actions: [reply], intentIdentifiers: [])])))
     try Fixtures.push(json(), into: session, as: "own")
     try Fixtures.push(json(target: "com.t.other"), into: session, as: "other")
     #expect(session.state.category(of: try #require(session.state.store.delivered("own"))) != nil)

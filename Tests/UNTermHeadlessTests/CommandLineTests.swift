@@ -122,10 +122,12 @@ struct CommandLineTests {
   }
 
   @Test func renderIsDeterministicForAGivenNow() throws {
-    let args = [
-      "render", "--now", "2026-11-29T20:00:00Z", ] + Fixtures.sampleCategoriesArguments + [
-      "--view", "center", Fixtures.sample("message.json"), Fixtures.sample("meeting.json"),
-    ]
+    let args =
+      [
+        "render", "--now", "2026-11-29T20:00:00Z",
+      ] + Fixtures.sampleCategoriesArguments + [
+        "--view", "center", Fixtures.sample("message.json"), Fixtures.sample("meeting.json"),
+      ]
     let a = try unterm(args)
     let b = try unterm(args)
     #expect(a.status == 0)
@@ -134,7 +136,7 @@ struct CommandLineTests {
   }
 
   @Test func lintExitCodes() throws {
-    let categories = Fixtures.sample("categories.json")
+    let categories = "com.example.messages=" + Fixtures.sample("categories.json")
     let clean = try unterm(["lint", "--categories", categories, Fixtures.sample("message.json")])
     #expect(clean.status == 0)
     let warned = try unterm(["lint", "--categories", categories, Fixtures.sample("wrong-category-case.json")])
@@ -184,7 +186,7 @@ struct CommandLineTests {
     let script = dir.appendingPathComponent("s.session")
     try Data(
       """
-      \(Fixtures.sampleCategoriesScript)
+      categories com.example.messages=\(Fixtures.sample("categories.json"))
       push \(Fixtures.sample("message-bengali.json"))
       longpress
       action reply

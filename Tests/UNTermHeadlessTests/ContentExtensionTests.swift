@@ -161,7 +161,7 @@ struct ContentExtensionTests {
       try Payload.load(Fixtures.sample("media-episode.json"), categories: session.state.store.categories))
     session.finishServiceExtensions(within: 5)
     let banner = session.frame().grid.text
-    #expect(banner.contains("App"))
+    #expect(banner.contains("Podcasts"))
     #expect(banner.contains("Episode 42: Night Trains"))
     #expect(!banner.contains("Slow Travel"))
     session.send(.command(.longPress))

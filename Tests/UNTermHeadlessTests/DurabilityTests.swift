@@ -41,7 +41,9 @@ private func statusBar(_ session: Session) -> String {
 }
 
 private func tapNewMessage(_ session: Session, as id: String) throws {
-  try session.push(try Payload.load(Fixtures.sample("message.json")), identifier: id)
+  // The session's own app, the one a tap brings to the foreground.
+  try session.push(
+    try Payload.load(Fixtures.sample("message.json"), bundle: CategoryRegistry.defaultBundle), identifier: id)
   session.send(.command(.tap))
 }
 
@@ -250,7 +252,7 @@ struct AcknowledgementTests {
     let samples = Fixtures.samples.path
     let script = try SessionScript.parse(
       """
-      \(Fixtures.sampleCategoriesScript("\(samples)/categories.json"))
+      categories com.example.messages=\(samples)/categories.json
       push \(samples)/message.json as one
       tap
       expect response @default

@@ -14,7 +14,8 @@ import UNTermTestSupport
 struct FullDiskTests {
   private func script(_ lines: [String]) throws -> String {
     let url = try Fixtures.temporaryDirectory().appendingPathComponent("s.session")
-    let text = ([Fixtures.sampleCategoriesScript] + lines).joined(separator: "\n") + "\n"
+    let text =
+      (["categories com.example.messages=\(Fixtures.sample("categories.json"))"] + lines).joined(separator: "\n") + "\n"
     try Data(text.utf8).write(to: url)
     return url.path
   }

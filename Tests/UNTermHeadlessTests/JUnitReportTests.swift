@@ -101,11 +101,16 @@ struct JUnitReportTests {
     dir = try Fixtures.temporaryDirectory()
     let samples = Fixtures.samples.path
     try write("hostile.json", SafetyMatrix.payload)
-    try write("pass.session", "\(Fixtures.sampleCategoriesScript("\(samples)/categories.json"))\npush \(samples)/message.json\nexpect badge 3\n")
+    try write(
+      "pass.session",
+      "\(Fixtures.sampleCategoriesScript("\(samples)/categories.json"))\npush \(samples)/message.json\nexpect badge 3\n"
+    )
     try write("fail.session", "push hostile.json\nexpect screen \(Hostile.script)\n")
     try write("badge.session", "push \(samples)/message.json\nexpect badge 9\n")
     try write("missing.session", "push nowhere.json\n")
-    try write("reply.session", "\(Fixtures.sampleCategoriesScript("\(samples)/categories.json"))\npush \(samples)/message.json\nkey x\n")
+    try write(
+      "reply.session",
+      "\(Fixtures.sampleCategoriesScript("\(samples)/categories.json"))\npush \(samples)/message.json\nkey x\n")
     try write("broken.session", "wiat 2s\n")
   }
 

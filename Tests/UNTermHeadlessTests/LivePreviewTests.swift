@@ -43,6 +43,10 @@ struct LivePreviewTests {
       }
       var configuration = SessionConfiguration()
       configuration.categoriesFile = folder.appendingPathComponent("categories.json").path
+      for app in Fixtures.sampleApps {
+        configuration.categoriesFiles.append(
+          AppCategoriesFile(app: app, path: folder.appendingPathComponent("categories.json").path))
+      }
       configuration.extensionFiles = extensions.map { folder.appendingPathComponent($0).path }
       configuration.stringsPaths = strings.map { folder.appendingPathComponent($0).path }
       configure(&configuration)

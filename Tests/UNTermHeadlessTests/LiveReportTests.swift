@@ -18,7 +18,7 @@ struct LiveReportTests {
   /// Everything the user must read comes after the sequence that leaves the alternate screen.
   @Test func theReportIsWrittenAfterLeavingTheAlternateScreen() throws {
     let failing = try script(
-      "\(Fixtures.sampleCategoriesScript)\npush \(Fixtures.sample("message.json"))\nexpect badge 9\n")
+      "categories \(Fixtures.sample("categories.json"))\npush \(Fixtures.sample("message.json"))\nexpect badge 9\n")
     let passing = try script("push \(Fixtures.sample("message.json"))\nexpect badge 3\n")
     let missing = try script("push nowhere.json\n")
     let result = try Fixtures.run(Fixtures.unterm, ["run", "--live", "--speed", "100", failing, passing, missing])
@@ -61,7 +61,7 @@ struct LiveReportTests {
   @Test(.enabled(if: TmuxDriver.isAvailable))
   func theReportStaysOnTheTerminalScreen() throws {
     let failing = try script(
-      "\(Fixtures.sampleCategoriesScript)\npush \(Fixtures.sample("message.json"))\nexpect badge 9\n")
+      "categories \(Fixtures.sample("categories.json"))\npush \(Fixtures.sample("message.json"))\nexpect badge 9\n")
     let tmux = try TmuxDriver(width: 100, height: 60)
     defer { tmux.kill() }
     tmux.type("LANG=C.UTF-8 \(Fixtures.unterm) run --live --speed 100 \(failing); echo EXIT=$?")
@@ -93,7 +93,7 @@ struct LiveReportTests {
   /// header says so; no resize comes before it.
   @Test func aCastHeaderIsTheSizeOfItsFirstFrame() throws {
     let lines = try castLines(
-      "\(Fixtures.sampleCategoriesScript)\nsize 100x30\npush \(Fixtures.sample("message.json"))\n")
+      "categories \(Fixtures.sample("categories.json"))\nsize 100x30\npush \(Fixtures.sample("message.json"))\n")
     let header = try #require(lines.first?.first?.object)
     #expect(header["width"]?.number?.integer == 100)
     #expect(header["height"]?.number?.integer == 30)

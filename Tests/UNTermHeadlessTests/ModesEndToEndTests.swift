@@ -252,10 +252,13 @@ struct ModesEndToEndTests {
   }
 
   @Test func lintReportsEachDesignAtTheDefaultAndTheLargestSize() throws {
-    let base = [
-      "lint", ] + Fixtures.sampleCategoriesArguments + [ "--extension",
-      Fixtures.sample("extension-chat-card.json"), Fixtures.sample("chat-thread.json"),
-    ]
+    let base =
+      [
+        "lint"
+      ] + Fixtures.sampleCategoriesArguments + [
+        "--extension",
+        Fixtures.sample("extension-chat-card.json"), Fixtures.sample("chat-thread.json"),
+      ]
     let plain = try Fixtures.run(Fixtures.unterm, base)
     #expect(plain.status == 0, "\(plain.stdout)")
     #expect(plain.stdout.contains("note[extension-size]: iphone: initial 180 pt"))

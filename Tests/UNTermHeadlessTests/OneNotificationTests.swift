@@ -37,7 +37,7 @@ struct OneNotificationTests {
     #expect(expanded.notification.request.identifier == "b")
     #expect(expanded.movedToNewer)
     let text = session.frame().grid.text
-    #expect(text.contains("App · ↻ newer"))
+    #expect(text.contains("Messages · ↻ newer"))
     #expect(text.contains("田中さん"))  // the extension's view shows the newer content…
     #expect(!text.contains("Perfect — see you at the station"))  // …and nothing of the older
     // Its button and the system's actions answer for the request on screen.

@@ -229,7 +229,9 @@ struct PictureCommandTests {
       ),
       (
         [
-          "sheet", ] + Fixtures.sampleCategoriesArguments + [ Fixtures.sample("extension-chat-card.json"),
+          "sheet"
+        ] + Fixtures.sampleCategoriesArguments + [
+          Fixtures.sample("extension-chat-card.json")
         ],
         "error: sheet needs at least one PAYLOAD among its files; none of them is a payload (see 'unterm sheet --help')"
       ),

@@ -28,10 +28,13 @@ struct QAGateTests {
   /// Without a payload of its category, an extension's templates are empty: the height it
   /// measures proves nothing, so `--strict` fails, saying so.
   @Test func strictLintWithoutAPayloadOfTheCategoryFails() throws {
-    let base = [
-      "lint", ] + Fixtures.sampleCategoriesArguments + [ "--extension",
-      Fixtures.sample("extension-chat-card.json"),
-    ]
+    let base =
+      [
+        "lint"
+      ] + Fixtures.sampleCategoriesArguments + [
+        "--extension",
+        Fixtures.sample("extension-chat-card.json"),
+      ]
     let strict = try unterm(base + ["--strict"])
     #expect(strict.status == 1, "\(strict.stdout)")
     #expect(strict.stdout.contains("error[extension-without-payload]"))
@@ -48,10 +51,13 @@ struct QAGateTests {
 
   /// The media card overflows on iPhone only: `--device` picks the budget `--strict` holds.
   @Test func strictHoldsTheGivenDeviceOrBoth() throws {
-    let base = [
-      "lint", "--strict", ] + Fixtures.sampleCategoriesArguments + [ "--extension",
-      Fixtures.sample("extension-media-card.json"),
-    ]
+    let base =
+      [
+        "lint", "--strict",
+      ] + Fixtures.sampleCategoriesArguments + [
+        "--extension",
+        Fixtures.sample("extension-media-card.json"),
+      ]
     let episode = Fixtures.sample("media-episode.json")
     let both = try unterm(base + [episode])
     #expect(both.status == 1)

@@ -14,8 +14,7 @@ struct ReviewRegressionTests {
   private func run(_ text: String) throws -> ScriptResult {
     let dir = try Fixtures.temporaryDirectory()
     let script = try SessionScript.parse(
-      text.replacingOccurrences(of: "categories $S/categories.json", with: Fixtures.sampleCategoriesScript("$S/categories.json"))
-        .replacingOccurrences(of: "$S", with: Fixtures.samples.path),
+      text.replacingOccurrences(of: "$S", with: Fixtures.samples.path),
       file: dir.appendingPathComponent("t.session").path)
     return ScriptRunner(script: script, options: RunOptions()).run()
   }
@@ -23,7 +22,7 @@ struct ReviewRegressionTests {
   @Test func lockKeyInTheExpandedViewAsksThePasscode() throws {
     let result = try run(
       """
-      categories $S/categories.json
+      categories com.example.Bank=$S/categories.json
       passcode 2468
       lock
       push $S/security-alert.apns

@@ -11,15 +11,14 @@ struct ScriptRunnerTests {
     let folder = try dir ?? Fixtures.temporaryDirectory()
     let path = folder.appendingPathComponent("test.session").path
     let samples = Fixtures.samples.path
-    let script = try SessionScript.parse(text.replacingOccurrences(of: "categories $S/categories.json", with: Fixtures.sampleCategoriesScript("$S/categories.json"))
-        .replacingOccurrences(of: "$S", with: samples), file: path)
+    let script = try SessionScript.parse(text.replacingOccurrences(of: "$S", with: samples), file: path)
     return ScriptRunner(script: script, options: options).run()
   }
 
   @Test func passingScript() throws {
     let result = try run(
       """
-      categories $S/categories.json
+      categories com.example.messages=$S/categories.json
       push $S/message.json as chat-1
       expect screen "Ana Lima"
       expect badge 3
@@ -48,7 +47,8 @@ struct ScriptRunnerTests {
     ("type \"hello\"", "no text field is open"),
   ])
   func failuresExplainThemselves(line: String, message: String) throws {
-    let result = try run("categories $S/categories.json\npush $S/message.json\n\(line)\nexpect badge 3")
+    let result = try run(
+      "categories com.example.messages=$S/categories.json\npush $S/message.json\n\(line)\nexpect badge 3")
     #expect(!result.passed)
     #expect(result.exitCode == .failure)
     let report = try #require(result.report)
@@ -62,7 +62,7 @@ struct ScriptRunnerTests {
   @Test func wrongResponseShowsExpectedAndActual() throws {
     let result = try run(
       """
-      categories $S/categories.json
+      categories com.example.messages=$S/categories.json
       push $S/message.json
       longpress
       action like
@@ -79,7 +79,7 @@ struct ScriptRunnerTests {
   @Test func failuresAreValuesWithTheirParts() throws {
     let result = try run(
       """
-      categories $S/categories.json
+      categories com.example.messages=$S/categories.json
       push $S/message.json
       longpress
       action like
@@ -129,7 +129,7 @@ struct ScriptRunnerTests {
   @Test func dismissWithAndWithoutCustomDismissAction() throws {
     let result = try run(
       """
-      categories $S/categories.json
+      categories com.example.messages=$S/categories.json
       push $S/message.json
       dismiss
       expect response @dismiss
@@ -197,7 +197,7 @@ struct ScriptRunnerTests {
   @Test func lockedAuthenticationRequiredActionWithPasscode() throws {
     let result = try run(
       """
-      categories $S/categories.json
+      categories com.example.Bank=$S/categories.json
       passcode 1234
       lock
       push $S/security-alert.apns
@@ -221,7 +221,7 @@ struct ScriptRunnerTests {
   @Test func lockTapEscapeSendsNothing() throws {
     let result = try run(
       """
-      categories $S/categories.json
+      categories com.example.messages=$S/categories.json
       push $S/message.json
       lock
       tap
@@ -236,13 +236,13 @@ struct ScriptRunnerTests {
   @Test func aTapOnTheLockScreenAsksThePasscodeFirst() throws {
     let result = try run(
       """
-      categories $S/categories.json
+      categories com.example.messages=$S/categories.json
       passcode 1234
       lock
       push $S/message.json
       tap
       expect screen "Enter Passcode"
-      expect screen "to open App"
+      expect screen "to open Messages"
       key esc
       expect no response
       expect screen not "Enter Passcode"
@@ -253,7 +253,7 @@ struct ScriptRunnerTests {
       type "1234"
       key enter
       expect response @default
-      expect screen "app open"
+      expect screen "Opened Messages"
       """)
     #expect(result.passed, "\(result.report ?? "")")
   }

@@ -17,7 +17,9 @@ struct SessionFactoryTests {
     let result = try Fixtures.run(
       Fixtures.unterm,
       [
-        "render", ] + Fixtures.sampleCategoriesArguments + [ "--view", view, "--size", "80x24",
+        "render"
+      ] + Fixtures.sampleCategoriesArguments + [
+        "--view", view, "--size", "80x24",
         "--now", "2025-11-29T20:00:00Z", "--color", "never", Fixtures.sample(payload),
       ], environment: ["TZ": "UTC"])
     #expect(result.status == 0, "\(result.stderr)")

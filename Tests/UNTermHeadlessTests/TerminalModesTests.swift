@@ -12,8 +12,8 @@ struct TerminalModesTests {
   private func start(_ pty: PseudoTerminal, in dir: URL) throws {
     try pty.start(
       Fixtures.unterm,
-      [
-        ] + Fixtures.sampleCategoriesArguments + [ "--socket", dir.appendingPathComponent("s.sock").path,
+      [] + Fixtures.sampleCategoriesArguments + [
+        "--socket", dir.appendingPathComponent("s.sock").path,
         Fixtures.sample("message.json"),
       ],
       environment: [

@@ -43,8 +43,9 @@ struct WatchEndToEndTests {
     let tmux = try TmuxDriver(width: 100, height: 30)
     defer { tmux.kill() }
     tmux.type(
-      "cd \(folder.url.path) && LANG=C.UTF-8 \(Fixtures.unterm) --watch --categories categories.json "
-        + "--log \(log) --socket \(folder.path("push.sock")) message.json meeting.json; echo EXIT=$?")
+      "cd \(folder.url.path) && LANG=C.UTF-8 \(Fixtures.unterm) --watch --categories com.example.calendar=categories.json "
+        + "--categories com.example.messages=categories.json --log \(log) --socket \(folder.path("push.sock")) message.json meeting.json; echo EXIT=$?"
+    )
     tmux.keys("Enter")
     try tmux.waitFor("Watching 3 files")
     try tmux.waitFor("Design review")

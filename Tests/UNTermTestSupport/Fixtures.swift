@@ -68,7 +68,8 @@ package enum Fixtures {
 
   /// `--categories` for the sample categories, registered for the default app and each sample app.
   package static var sampleCategoriesArguments: [String] {
-    ["--categories", sample("categories.json")] + sampleApps.flatMap { ["--categories", "\($0)=\(sample("categories.json"))"] }
+    ["--categories", sample("categories.json")]
+      + sampleApps.flatMap { ["--categories", "\($0)=\(sample("categories.json"))"] }
   }
 
   /// The same, as shell words.

@@ -567,11 +567,13 @@ package enum PayloadAnalyzer {
       let others = registry.byApp.filter { $0.key != owner && $0.value[id] != nil }.keys.sorted()
       let whose =
         others.isEmpty
-        ? "" : " It is \(others.map { OneLine.quote($0) }.joined(separator: ", "))'s; a notification finds only its own app's categories."
+        ? ""
+        : " It is \(others.map { OneLine.quote($0) }.joined(separator: ", "))'s; a notification finds only its own app's categories."
       let hint =
         others.isEmpty
         ? Suggestion.closest(to: id, in: categories.keys).map { " Did you mean \"\($0)\"?" } ?? "" : ""
-      let forApp = registry.byApp.count > 1 || !others.isEmpty ? " for app \(OneLine.quote(owner))" : ""
+      // Say which app whenever another app registered categories: the likely mistake is the app.
+      let forApp = registry.byApp.keys.contains { $0 != owner } ? " for app \(OneLine.quote(owner))" : ""
       sink.report(
         .unknownCategory, keyPath,
         "category \(OneLine.quote(id)) is not registered\(forApp); on iOS the notification shows with no action buttons and no error.\(hint)\(whose)"

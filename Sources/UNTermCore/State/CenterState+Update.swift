@@ -857,7 +857,8 @@ extension CenterState {
     let action = actions(for: e).first { $0.identifier == reply.actionIdentifier }
     if action?.options.contains(.foreground) == true {
       bringToForeground(e.notification)
-      note(.info, "\(appName(for: e.notification)) opens in the foreground (\(action?.title ?? reply.actionIdentifier))")
+      note(
+        .info, "\(appName(for: e.notification)) opens in the foreground (\(action?.title ?? reply.actionIdentifier))")
     }
     return respond(
       to: e.notification, actionIdentifier: reply.actionIdentifier,
