@@ -107,6 +107,19 @@ enum SheetCommand {
         "a sheet registers one categories file, but \(categories[0]) and \(categories[1]) were both given")
     }
     configuration.categoriesFile = categories.first
+    // A categories file among the files serves every app, as in lint: each payload's app
+    // registers it too (a folder of samples holds several apps' payloads).
+    if let found = inputs.categoriesFiles.first {
+      var apps: [String] = []
+      for path in payloads where path != "-" {
+        if let app = (try? Payload.load(path, headers: configuration.apnsHeaders))?.info.app, !apps.contains(app),
+          !configuration.categoriesFiles.contains(where: { $0.app == app })
+        {
+          apps.append(app)
+        }
+      }
+      configuration.categoriesFiles += apps.map { AppCategoriesFile(app: $0, path: found) }
+    }
     var extensions: [String] = []
     for file in configuration.extensionFiles + inputs.extensionFiles
     where !extensions.contains(where: { key($0) == key(file) }) {

@@ -198,6 +198,17 @@ struct AppsTests {
     #expect(!fine.stdout.contains("unknown-category"), "\(fine.stdout)")
   }
 
+  @Test func aCategoriesFileAmongTheSheetsFilesServesEveryApp() throws {
+    let result = try Fixtures.run(
+      Fixtures.unterm,
+      [
+        "sheet", "--out", "-", "--devices", "iphone", "--states", "unlocked", "--views", "expanded",
+        Fixtures.sample("categories.json"), Fixtures.sample("message.json"),
+      ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("<span class=\"title\">Reply</span>"))
+  }
+
   @Test func setNotificationCategoriesRegistersForTheDefaultApp() throws {
     let session = try Fixtures.session(categories: false)
     let reply = UNNotificationAction(identifier: "r", title: "Reply", options: [])
