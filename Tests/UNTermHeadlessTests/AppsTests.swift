@@ -256,6 +256,24 @@ struct AppsTests {
     #expect(session.state.banner?.notification.request.identifier == "theirs")
   }
 
+  @Test func theLogNamesTheAppAndReadsOldRecordsWithoutIt() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let log = dir.appendingPathComponent("log.jsonl").path
+    let session = try Fixtures.session { $0.logFile = log }
+    try Fixtures.push(json(target: "com.t.bank"), into: session)
+    session.send(.command(.tap))
+    let written = try String(contentsOfFile: log, encoding: .utf8)
+    #expect(written.hasSuffix(#""locked":false,"bundleIdentifier":"com.t.bank"}"# + "\n"), "\(written)")
+    let old = #"{"actionIdentifier":"a","requestIdentifier":"r","date":"d","device":"iphone","locked":true}"#
+    try Data((written + old + "\n").utf8).write(to: URL(fileURLWithPath: log))
+    let result = try Fixtures.run(Fixtures.unterm, ["log", log])
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n")
+    #expect(lines.count == 2)
+    #expect(lines.first?.hasSuffix("iphone, unlocked, app com.t.bank)") == true, "\(result.stdout)")
+    #expect(lines.last?.hasSuffix("(iphone, locked)") == true, "\(result.stdout)")
+  }
+
   // MARK: - 6. unterm push --bundle
 
   @Test func pushBundleNamesTheAppOverTheSocket() throws {
