@@ -179,7 +179,8 @@ struct AppsTests {
     let payload = Fixtures.payload(json(target: "com.t.b"), registry: session.state.store.registry)
     let finding = try #require(payload.diagnostics.first { $0.code == .unknownCategory })
     #expect(finding.message.contains(#"not registered for app "com.t.b""#))
-    #expect(finding.message.contains(#"It is "com.t.a"'s"#))
+    #expect(finding.message.contains(#"It is registered for "com.t.a" only"#))
+    #expect(finding.message.contains("register it for this app with --categories com.t.b=FILE"))
     session.send(.command(.longPress))
     #expect(!session.frame().grid.text.contains("Reply"))
   }

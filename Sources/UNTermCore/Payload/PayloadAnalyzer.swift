@@ -568,7 +568,7 @@ package enum PayloadAnalyzer {
       let whose =
         others.isEmpty
         ? ""
-        : " It is \(others.map { OneLine.quote($0) }.joined(separator: ", "))'s; a notification finds only its own app's categories."
+        : " It is registered for \(others.map { OneLine.quote($0) }.joined(separator: ", ")) only: a notification finds only its own app's categories (register it for this app with --categories \(owner)=FILE)."
       let hint =
         others.isEmpty
         ? Suggestion.closest(to: id, in: categories.keys).map { " Did you mean \"\($0)\"?" } ?? "" : ""
