@@ -26,7 +26,8 @@ let package = Package(
     .target(name: "UNTermCore", dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermBidi"]),
     .target(
       name: "UNTermRender", dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermBidi"]),
-    .target(name: "CMediaDecode", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
+    .target(
+      name: "CMediaDecode", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("z")]),
     // libcurl through dlopen, on the first download (Debian: libcurl4; headers: libcurl4-openssl-dev).
     .target(name: "CMediaFetch"),
     .target(name: "UNTermMedia", dependencies: ["CMediaDecode", "CMediaFetch", "UserNotifications", "UNTermRender"]),

@@ -146,6 +146,12 @@ int cmd_probe_gif(const uint8_t *bytes, size_t len, cmd_info *out, char *err, si
  */
 int cmd_decode_png(cmd_source *source, const cmd_limits *limits, cmd_sink *sink, cmd_image *out,
                    char *err, size_t errlen);
+/**
+ * A PNG without libpng (cmd_png_fast.c): returns CMD_FALLBACK, before any row reached the sink,
+ * for what it leaves to libpng; the caller rewinds the source. The size was checked.
+ */
+int cmd_decode_png_fast(cmd_source *source, const cmd_limits *limits, cmd_sink *sink, cmd_image *out,
+                        char *err, size_t errlen);
 int cmd_decode_jpeg(cmd_source *source, const cmd_limits *limits, cmd_sink *sink,
                     uint32_t full_target_w, uint32_t full_target_h, cmd_image *out, char *err,
                     size_t errlen);

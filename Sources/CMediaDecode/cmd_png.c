@@ -61,6 +61,11 @@ int cmd_decode_png(cmd_source *source, const cmd_limits *limits, cmd_sink *sink,
   if (status != CMD_OK) return status;
   status = cmd_check_size(info.width, info.height, limits, err, errlen);
   if (status != CMD_OK) return status;
+  /* Most files are read without libpng (cmd_png_fast.c); the rest come back untouched. */
+  status = cmd_decode_png_fast(source, limits, sink, out, err, errlen);
+  if (status != CMD_FALLBACK) return status;
+  if (err != NULL && errlen > 0) err[0] = '\0';
+  cmd_source_rewind(source);
   uint64_t deadline = cmd_deadline(limits->max_millis);
 
   /* Set once, before setjmp, and never assigned again. */

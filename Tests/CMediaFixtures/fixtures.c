@@ -440,6 +440,54 @@ double cmf_time_png_rows(const char *path) {
   return elapsed;
 }
 
+double cmf_time_png_inflate(const char *path) {
+  FILE *file = fopen(path, "rb");
+  if (file == NULL) return -1;
+  uint8_t *data = NULL, *output = malloc(65536);
+  size_t length = 0;
+  uint8_t header[8];
+  int ok = output != NULL && fread(header, 1, 8, file) == 8;
+  while (ok) {
+    uint8_t chunk[8];
+    if (fread(chunk, 1, 8, file) != 8) break;
+    uint32_t size = ((uint32_t)chunk[0] << 24) | ((uint32_t)chunk[1] << 16) | ((uint32_t)chunk[2] << 8) | chunk[3];
+    if (memcmp(chunk + 4, "IDAT", 4) == 0) {
+      uint8_t *grown = realloc(data, length + size);
+      if (grown == NULL || fread(grown + length, 1, size, file) != size) {
+        data = grown != NULL ? grown : data;
+        ok = 0;
+        break;
+      }
+      data = grown;
+      length += size;
+      if (fseek(file, 4, SEEK_CUR) != 0) ok = 0;
+    } else if (fseek(file, (long)size + 4, SEEK_CUR) != 0) {
+      ok = 0;
+    }
+  }
+  fclose(file);
+  double elapsed = -1;
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  if (ok && length > 0 && inflateInit(&z) == Z_OK) {
+    double start = now_ms();
+    inflateValidate(&z, 0);
+    z.next_in = data;
+    z.avail_in = (uInt)length;
+    int status;
+    do {
+      z.next_out = output;
+      z.avail_out = 65536;
+      status = inflate(&z, Z_NO_FLUSH);
+    } while (status == Z_OK);
+    if (status == Z_STREAM_END) elapsed = now_ms() - start;
+    inflateEnd(&z);
+  }
+  free(data);
+  free(output);
+  return elapsed;
+}
+
 double cmf_time_jpeg_eighth(const char *path) {
   FILE *file = fopen(path, "rb");
   if (file == NULL) return -1;
@@ -482,6 +530,140 @@ double cmf_time_jpeg_eighth(const char *path) {
   free(context);
   fclose(file);
   return elapsed;
+}
+
+static uint32_t variant_random(uint32_t *state) {
+  *state = *state * 1103515245u + 12345u;
+  return *state >> 8;
+}
+
+int cmf_encode_png_variant(uint32_t width, uint32_t height, int color_type, int bit_depth, int interlaced,
+                           int alpha, int noise, uint32_t seed, uint8_t **out, size_t *out_len) {
+  int samples = color_type == 2 ? 3 : color_type == 4 ? 2 : color_type == 6 ? 4 : 1;
+  size_t row_bytes = ((size_t)width * samples * bit_depth + 7) / 8;
+  uint32_t state = seed;
+  png_buffer buffer = {0};
+  png_bytep *volatile rows = calloc(height, sizeof(png_bytep));
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+  png_infop info = png != NULL ? png_create_info_struct(png) : NULL;
+  if (rows == NULL || info == NULL || setjmp(png_jmpbuf(png))) {
+    png_destroy_write_struct(&png, &info);
+    for (uint32_t y = 0; rows != NULL && y < height; y++) free(rows[y]);
+    free(rows);
+    free(buffer.bytes);
+    return 1;
+  }
+  png_set_write_fn(png, &buffer, png_buffer_write, png_buffer_flush);
+  png_set_IHDR(png, info, width, height, bit_depth, color_type,
+               interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+               PNG_FILTER_TYPE_DEFAULT);
+  if (color_type == 3) {
+    png_color palette[256];
+    png_byte transparency[256];
+    int colours = 1 << bit_depth;
+    for (int i = 0; i < colours; i++) {
+      palette[i].red = (png_byte)variant_random(&state);
+      palette[i].green = (png_byte)variant_random(&state);
+      palette[i].blue = (png_byte)variant_random(&state);
+      transparency[i] = (png_byte)(i * 255 / (colours > 1 ? colours - 1 : 1));
+    }
+    png_set_PLTE(png, info, palette, colours);
+    /* Fewer alpha entries than colours: the rest are opaque. */
+    if (alpha) png_set_tRNS(png, info, transparency, colours > 2 ? colours - 1 : colours, NULL);
+  }
+  png_set_filter(png, 0, PNG_ALL_FILTERS);
+  png_write_info(png, info);
+  for (uint32_t y = 0; y < height; y++) {
+    rows[y] = malloc(row_bytes);
+    if (rows[y] == NULL) longjmp(png_jmpbuf(png), 1);
+    for (size_t i = 0; i < row_bytes; i++) {
+      int smooth = (int)(y * 3 + i * 2 + (i % (size_t)(samples * ((bit_depth + 7) / 8))) * 40);
+      int value = smooth + (noise > 0 ? (int)(variant_random(&state) % (uint32_t)(noise + 1)) : 0);
+      rows[y][i] = (png_byte)value;
+    }
+  }
+  png_write_image(png, rows);
+  png_write_end(png, info);
+  png_destroy_write_struct(&png, &info);
+  for (uint32_t y = 0; y < height; y++) free(rows[y]);
+  free(rows);
+  if (buffer.failed) {
+    free(buffer.bytes);
+    return 2;
+  }
+  *out = buffer.bytes;
+  *out_len = buffer.length;
+  return 0;
+}
+
+/* Reads a PNG from memory for libpng. */
+typedef struct memory_reader {
+  const uint8_t *bytes;
+  size_t length, at;
+} memory_reader;
+
+static void memory_read(png_structp png, png_bytep data, png_size_t length) {
+  memory_reader *reader = (memory_reader *)png_get_io_ptr(png);
+  if (reader->length - reader->at < length) png_error(png, "read beyond end of data");
+  memcpy(data, reader->bytes + reader->at, length);
+  reader->at += length;
+}
+
+static uint8_t composite(uint32_t value, uint32_t alpha, uint32_t background) {
+  return (uint8_t)((value * alpha + background * (255 - alpha) + 127) / 255);
+}
+
+int cmf_decode_png_reference(const uint8_t *bytes, size_t len, const uint8_t background[3], uint8_t **out,
+                             uint32_t *width, uint32_t *height) {
+  memory_reader reader = {bytes, len, 0};
+  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+  png_infop info = png != NULL ? png_create_info_struct(png) : NULL;
+  uint8_t *volatile picture = NULL;
+  if (info == NULL || setjmp(png_jmpbuf(png))) {
+    png_destroy_read_struct(&png, &info, NULL);
+    free(picture);
+    return 1;
+  }
+  png_set_read_fn(png, &reader, memory_read);
+  png_read_info(png, info);
+  png_set_expand(png);
+  png_set_scale_16(png);
+  png_set_interlace_handling(png);
+  png_read_update_info(png, info);
+  uint32_t w = png_get_image_width(png, info), h = png_get_image_height(png, info);
+  uint32_t channels = png_get_channels(png, info);
+  size_t row_bytes = png_get_rowbytes(png, info);
+  picture = malloc(row_bytes * h);
+  png_bytep *rows = malloc(sizeof(png_bytep) * h);
+  if (picture == NULL || rows == NULL) {
+    free(rows);
+    longjmp(png_jmpbuf(png), 1);
+  }
+  for (uint32_t y = 0; y < h; y++) rows[y] = picture + (size_t)y * row_bytes;
+  png_read_image(png, rows);
+  png_read_end(png, NULL);
+  free(rows);
+  png_destroy_read_struct(&png, &info, NULL);
+  uint8_t *rgb = malloc((size_t)w * h * 3);
+  if (rgb == NULL) {
+    free(picture);
+    return 2;
+  }
+  for (size_t i = 0; i < (size_t)w * h; i++) {
+    const uint8_t *p = picture + i * channels;
+    uint32_t r = p[0], g = p[0], b = p[0], a = 255;
+    if (channels == 2) a = p[1];
+    if (channels >= 3) g = p[1], b = p[2];
+    if (channels == 4) a = p[3];
+    rgb[3 * i] = composite(r, a, background[0]);
+    rgb[3 * i + 1] = composite(g, a, background[1]);
+    rgb[3 * i + 2] = composite(b, a, background[2]);
+  }
+  free(picture);
+  *out = rgb;
+  *width = w;
+  *height = h;
+  return 0;
 }
 
 void cmf_return_freed_memory(void) {

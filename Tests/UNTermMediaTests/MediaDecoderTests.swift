@@ -102,9 +102,10 @@ import UNTermTestSupport
     }
   }
 
-  @Test func interlacedPNGsAverageAllSevenPasses() throws {
+  @Test func interlacedPNGsPutEveryPassWhereItBelongs() throws {
     // An Adam7 PNG: every pass lands where it belongs, so a 2 × 2 reduction of a four-colour
-    // picture is its four quarters, and the full size is the picture itself.
+    // picture is its four quarters (read from pass 1 alone, every 8th pixel both ways, which
+    // already has a pixel for each), and the full size is the picture itself (all 7 passes).
     let width = 16
     let height = 16
     var rgba: [UInt8] = []
@@ -120,9 +121,63 @@ import UNTermTestSupport
     let quarters = try decode(png, size: (2, 2))
     #expect(quarters.pixel(x: 0, y: 0) == (255, 0, 0) && quarters.pixel(x: 1, y: 0) == (0, 255, 0))
     #expect(quarters.pixel(x: 0, y: 1) == (0, 0, 255) && quarters.pixel(x: 1, y: 1) == (255, 255, 255))
-    #expect(quarters.scans == 7)
+    #expect(quarters.scans == 1)
     let full = try decode(png)
     #expect(full.pixel(x: 7, y: 7) == (255, 0, 0) && full.pixel(x: 8, y: 9) == (255, 255, 255))
+    #expect(full.scans == 7)
+  }
+
+  @Test func anInterlacedPNGThumbnailReadsOnlyThePassesItNeeds() throws {
+    // Passes 1 … p fill a grid of every 8th, then 4th, 2nd pixel; a thumbnail stops at the first
+    // grid that gives each of its pixels one, and looks like the same picture stored plainly
+    // (a gentle gradient: within 8 levels, what a grid sample and an 8 × 8 average differ by).
+    let width = 64
+    let height = 48
+    var rgba: [UInt8] = []
+    for y in 0..<height {
+      for x in 0..<width { rgba += [UInt8(x * 2), UInt8(y * 2), 128, 255] }
+    }
+    let interlaced = try F.pngInterlaced(width: width, height: height, rgba: rgba)
+    let plain = try F.png(width: width, height: height, rgba: rgba)
+    let cases: [(size: (Int, Int), passes: Int)] = [
+      ((8, 6), 1), ((16, 6), 2), ((16, 12), 3), ((32, 12), 4), ((32, 24), 5), ((64, 24), 6), ((64, 48), 7),
+    ]
+    for (size, passes) in cases {
+      let thumbnail = try decode(interlaced, size: size)
+      let reference = try decode(plain, size: size)
+      #expect(thumbnail.scans == passes, "\(size)")
+      let difference = zip(thumbnail.rgb, reference.rgb).map { abs(Int($0) - Int($1)) }.max() ?? 0
+      #expect(difference <= 8, "\(size): \(difference)")
+    }
+    // The full size is exactly the picture.
+    #expect(try decode(interlaced).rgb == decode(plain).rgb)
+  }
+
+  @Test func everyPNGLayoutDecodesAsLibpngDoes() throws {
+    // Gray of 1 to 16 bits, RGB, palette (with and without transparency), gray + alpha and
+    // RGBA of 8 and 16 bits, plain and interlaced, at sizes that end mid-byte and mid-pass:
+    // each pixel is what libpng's own decode gives (16-bit samples scaled as png_set_scale_16
+    // does), composited over the background.
+    let layouts: [(type: Int, depths: [Int])] = [
+      (0, [1, 2, 4, 8, 16]), (2, [8, 16]), (3, [1, 2, 4, 8]), (4, [8, 16]), (6, [8, 16]),
+    ]
+    let background: (UInt8, UInt8, UInt8) = (10, 20, 200)
+    for (type, depths) in layouts {
+      for depth in depths {
+        for interlaced in [false, true] {
+          for alpha in type == 3 ? [false, true] : [false] {
+            for (width, height) in [(1, 1), (7, 5), (33, 17), (3, 40)] {
+              let name = "type \(type), \(depth) bits, interlaced \(interlaced), alpha \(alpha), \(width)×\(height)"
+              let png = try F.pngVariant(
+                width: width, height: height, colorType: type, depth: depth, interlaced: interlaced, alpha: alpha)
+              let image = try MediaDecoder.decode(
+                png, limits: limits, size: (width, height), background: (background.0, background.1, background.2))
+              #expect(image.rgb == (try F.libpngRGB(png, background: background)), "\(name)")
+            }
+          }
+        }
+      }
+    }
   }
 
   @Test func aHugePNGHeaderIsRejectedBeforeDecoding() throws {

@@ -35,6 +35,38 @@ enum MediaFixtures {
     return Array(UnsafeBufferPointer(start: out, count: length))
   }
 
+  /// A PNG of a colour type (0 gray, 2 RGB, 3 palette, 4 gray + alpha, 6 RGBA) and bit depth,
+  /// written with every filter type libpng picks among (see cmf_encode_png_variant).
+  static func pngVariant(
+    width: Int, height: Int, colorType: Int, depth: Int, interlaced: Bool, alpha: Bool = false, noise: Int = 40,
+    seed: UInt32 = 7
+  ) throws -> [UInt8] {
+    var out: UnsafeMutablePointer<UInt8>?
+    var length = 0
+    let status = cmf_encode_png_variant(
+      UInt32(width), UInt32(height), Int32(colorType), Int32(depth), interlaced ? 1 : 0, alpha ? 1 : 0,
+      Int32(noise), seed, &out, &length)
+    guard status == 0, let out else { throw FixtureError(description: "PNG encoding failed (\(status))") }
+    defer { cmf_free(out) }
+    return Array(UnsafeBufferPointer(start: out, count: length))
+  }
+
+  /// libpng's own decode of a PNG as RGB over a background (see cmf_decode_png_reference).
+  static func libpngRGB(_ png: [UInt8], background: (UInt8, UInt8, UInt8)) throws -> [UInt8] {
+    var out: UnsafeMutablePointer<UInt8>?
+    var width: UInt32 = 0
+    var height: UInt32 = 0
+    let colour = [background.0, background.1, background.2]
+    let status = png.withUnsafeBufferPointer { bytes in
+      colour.withUnsafeBufferPointer {
+        cmf_decode_png_reference(bytes.baseAddress, bytes.count, $0.baseAddress, &out, &width, &height)
+      }
+    }
+    guard status == 0, let out else { throw FixtureError(description: "libpng could not decode the PNG (\(status))") }
+    defer { cmf_free(out) }
+    return Array(UnsafeBufferPointer(start: out, count: Int(width) * Int(height) * 3))
+  }
+
   /// libjpeg's own 1/8-scale decode of a JPEG, as gray samples.
   static func libjpegEighth(_ jpeg: [UInt8]) throws -> [UInt8] {
     var out: UnsafeMutablePointer<UInt8>?

@@ -56,6 +56,19 @@ int cmf_encode_png_interlaced(const uint8_t *rgba, uint32_t width, uint32_t heig
  *  success. Free *out with cmf_free. */
 int cmf_encode_png_gradient(uint32_t width, uint32_t height, uint8_t **out, size_t *out_len);
 
+/** A PNG of any colour type (0, 2, 3, 4, 6) and bit depth it allows, Adam7-interlaced or not:
+ *  a smooth picture with noise (`noise` 0 … 255) from `seed`, written with every filter type
+ *  libpng chooses among; a palette picture gets a palette of 2^depth colours and, with `alpha`,
+ *  a tRNS chunk. 0 on success. */
+int cmf_encode_png_variant(uint32_t width, uint32_t height, int color_type, int bit_depth, int interlaced,
+                           int alpha, int noise, uint32_t seed, uint8_t **out, size_t *out_len);
+
+/** libpng's own decode of a PNG (row API: expand, scale 16 to 8 bits, interlace handling), as
+ *  RGB composited over a background with cmd_decode_scaled's arithmetic (*out: width × height
+ *  × 3 bytes). 0 on success. */
+int cmf_decode_png_reference(const uint8_t *bytes, size_t len, const uint8_t background[3], uint8_t **out,
+                             uint32_t *width, uint32_t *height);
+
 /** libjpeg's own decode of a JPEG at scale 1/8 as gray samples (*out: *width × *height bytes,
  *  free with cmf_free); 0 on success. */
 int cmf_decode_jpeg_eighth(const uint8_t *bytes, size_t len, uint8_t **out, uint32_t *width,
@@ -66,6 +79,10 @@ int cmf_decode_jpeg_eighth(const uint8_t *bytes, size_t len, uint8_t **out, uint
  *  before any reduction, for the benchmark's reference figures. Negative when the file cannot
  *  be read. */
 double cmf_time_png_rows(const char *path);
+/** CPU milliseconds zlib takes to inflate a PNG's image data alone (its IDAT chunks, read into
+ *  memory first and not timed), 64 KB of output at a time, Adler-32 not checked: the floor
+ *  of any PNG decoder built on zlib. -1 on failure. */
+double cmf_time_png_inflate(const char *path);
 double cmf_time_jpeg_eighth(const char *path);
 
 /** Makes malloc hand large freed blocks back to the system at once (fixed mmap threshold), so

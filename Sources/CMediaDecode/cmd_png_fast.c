@@ -1,0 +1,638 @@
+/* PNG without libpng, for speed: chunks are read here, the image data is inflated by zlib row
+ * by row straight from the source's buffer, rows are unfiltered with SSE2 where the pixel
+ * layout allows it, and each row goes to the sink in the form it was stored in (8-bit gray,
+ * gray + alpha, RGB or RGBA need no conversion at all). libpng unfilters Paeth rows one byte
+ * at a time and copies every row twice, which took three times as long as inflating.
+ *
+ * An Adam7-interlaced picture stores a reduced copy first (pass 1 is every 8th pixel both ways,
+ * passes 1 to 3 every 4th, and so on): only the passes that give the sink the pixels it needs
+ * are inflated, and the sink sees them as a picture of that reduced size, as a JPEG's DCT scale
+ * is seen.
+ *
+ * What this file does not read returns CMD_FALLBACK before any row reached the sink, and libpng
+ * decodes the file as before: a header or chunk order libpng would refuse or warn about, a CRC
+ * error before the image data, a tRNS colour key on gray or RGB pictures. Every chunk's CRC up
+ * to the end of the image data is checked; ancillary chunks are skipped unread, as libpng was
+ * told to; zlib's Adler-32 of the pixel data is neither computed nor checked (as libpng was
+ * told: PNG_IGNORE_ADLER32). Errors use libpng's words, so they read the same either way. */
+#include "cmd_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#define CHUNK(a, b, c, d) (((uint32_t)(a) << 24) | ((uint32_t)(b) << 16) | ((uint32_t)(c) << 8) | (uint32_t)(d))
+
+enum {
+  CHUNK_IHDR = CHUNK('I', 'H', 'D', 'R'),
+  CHUNK_PLTE = CHUNK('P', 'L', 'T', 'E'),
+  CHUNK_TRNS = CHUNK('t', 'R', 'N', 'S'),
+  CHUNK_IDAT = CHUNK('I', 'D', 'A', 'T'),
+  CHUNK_IEND = CHUNK('I', 'E', 'N', 'D'),
+  /* Bytes after a row buffer that the SSE2 loads may read. */
+  ROW_PADDING = 16,
+};
+
+/* Adam7: where each pass starts and its steps, columns then rows. */
+static const uint8_t pass_x0[7] = {0, 4, 0, 2, 0, 1, 0};
+static const uint8_t pass_dx[7] = {8, 8, 4, 4, 2, 2, 1};
+static const uint8_t pass_y0[7] = {0, 0, 4, 0, 2, 0, 1};
+static const uint8_t pass_dy[7] = {8, 8, 8, 4, 4, 2, 2};
+/* The grid passes 1 … p fill together: every grid_x-th column of every grid_y-th row. */
+static const uint8_t grid_x[7] = {8, 4, 4, 2, 2, 1, 1};
+static const uint8_t grid_y[7] = {8, 8, 4, 4, 2, 2, 1};
+
+typedef struct png_fast {
+  cmd_source *source;
+  char *err;
+  size_t errlen;
+  uint32_t width, height;
+  int depth, color, interlaced;
+  uint32_t samples;   /* samples per pixel as stored */
+  uint32_t bpp;       /* bytes per pixel for filtering (at least 1) */
+  uint32_t channels;  /* channels of the rows handed to the sink */
+  uint8_t palette[256][4];
+  uint32_t palette_size;
+  int has_palette, has_trns;
+  /* The image data. */
+  z_stream z;
+  int z_ready;
+  int z_ended;        /* inflate reported the end of the stream */
+  uint32_t idat_left; /* bytes of the current IDAT not yet read */
+  uint32_t crc;       /* CRC of the current IDAT so far */
+  int idat_over;      /* the IDAT chunks ended (a chunk of another type follows) */
+  uint32_t after_length, after_type; /* that chunk's header */
+  uint8_t *rows;      /* two row buffers and an expansion row, each padded */
+  uint8_t *current, *previous, *ahead, *expanded;
+} png_fast;
+
+static uint32_t be32(const uint8_t *p) {
+  return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+
+static int fail(png_fast *f, int status, const char *message) {
+  cmd_set_error(f->err, f->errlen, "PNG: %s", message);
+  return status;
+}
+
+/* Whether a chunk's name is four ASCII letters. */
+static int chunk_name_valid(uint32_t type) {
+  for (int i = 0; i < 4; i++) {
+    uint8_t letter = (uint8_t)((type >> (24 - 8 * i)) & 0xDF);
+    if (letter < 'A' || letter > 'Z') return 0;
+  }
+  return 1;
+}
+
+/* A chunk header; 0 when the file ends first. */
+static int read_header(png_fast *f, uint32_t *length, uint32_t *type) {
+  uint8_t header[8];
+  if (cmd_source_read(f->source, header, 8) != 8) return 0;
+  *length = be32(header);
+  *type = be32(header + 4);
+  return 1;
+}
+
+/* A small chunk's body and CRC; 1 when both were read and the CRC matches. */
+static int read_body(png_fast *f, uint32_t type, uint8_t *body, uint32_t length) {
+  uint8_t type_bytes[4] = {(uint8_t)(type >> 24), (uint8_t)(type >> 16), (uint8_t)(type >> 8), (uint8_t)type};
+  uint8_t crc_bytes[4];
+  if (cmd_source_read(f->source, body, length) != length || cmd_source_read(f->source, crc_bytes, 4) != 4)
+    return 0;
+  uint32_t crc = (uint32_t)crc32(0, type_bytes, 4);
+  crc = (uint32_t)crc32(crc, body, length);
+  return crc == be32(crc_bytes);
+}
+
+/* IHDR and the chunks up to the first IDAT; CMD_OK at the start of the image data, or
+ * CMD_FALLBACK for anything libpng should judge. */
+static int read_chunks(png_fast *f) {
+  uint8_t signature[8], body[13];
+  uint32_t length, type;
+  if (cmd_source_read(f->source, signature, 8) != 8 || !read_header(f, &length, &type) || length != 13 ||
+      type != CHUNK_IHDR || !read_body(f, type, body, 13))
+    return CMD_FALLBACK;
+  f->width = be32(body);
+  f->height = be32(body + 4);
+  f->depth = body[8];
+  f->color = body[9];
+  f->interlaced = body[12];
+  if (body[10] != 0 || body[11] != 0 || body[12] > 1) return CMD_FALLBACK;
+  int d = f->depth;
+  switch (f->color) {
+  case 0: f->samples = 1; if (d != 1 && d != 2 && d != 4 && d != 8 && d != 16) return CMD_FALLBACK; break;
+  case 2: f->samples = 3; if (d != 8 && d != 16) return CMD_FALLBACK; break;
+  case 3: f->samples = 1; if (d != 1 && d != 2 && d != 4 && d != 8) return CMD_FALLBACK; break;
+  case 4: f->samples = 2; if (d != 8 && d != 16) return CMD_FALLBACK; break;
+  case 6: f->samples = 4; if (d != 8 && d != 16) return CMD_FALLBACK; break;
+  default: return CMD_FALLBACK;
+  }
+  f->bpp = (f->samples * (uint32_t)d + 7) / 8;
+  for (;;) {
+    if (!read_header(f, &length, &type) || length > 0x7FFFFFFFu) return CMD_FALLBACK;
+    if (type == CHUNK_IDAT) {
+      f->idat_left = length;
+      uint8_t type_bytes[4] = {'I', 'D', 'A', 'T'};
+      f->crc = (uint32_t)crc32(0, type_bytes, 4);
+      break;
+    }
+    if (type == CHUNK_PLTE) {
+      /* libpng takes a PLTE on gray pictures as an error and on colour ones as a hint. */
+      if (f->color != 3 || f->has_palette || f->has_trns || length == 0 || length % 3 != 0 ||
+          length / 3 > (1u << d))
+        return CMD_FALLBACK;
+      uint8_t entries[768];
+      if (!read_body(f, type, entries, length)) return CMD_FALLBACK;
+      f->palette_size = length / 3;
+      for (uint32_t i = 0; i < 256; i++) {
+        /* Indexes past the palette are black, as libpng's zero-filled palette makes them. */
+        int in = i < f->palette_size;
+        f->palette[i][0] = in ? entries[3 * i] : 0;
+        f->palette[i][1] = in ? entries[3 * i + 1] : 0;
+        f->palette[i][2] = in ? entries[3 * i + 2] : 0;
+        f->palette[i][3] = 255;
+      }
+      f->has_palette = 1;
+      continue;
+    }
+    if (type == CHUNK_TRNS) {
+      /* A colour key on a gray or RGB picture is left to libpng. */
+      if (f->color != 3 || !f->has_palette || f->has_trns || length == 0 || length > f->palette_size)
+        return CMD_FALLBACK;
+      uint8_t alpha[256];
+      if (!read_body(f, type, alpha, length)) return CMD_FALLBACK;
+      for (uint32_t i = 0; i < length; i++) f->palette[i][3] = alpha[i];
+      f->has_trns = 1;
+      continue;
+    }
+    /* Any other critical chunk (IEND here included), or a name that is not four letters, is
+     * libpng's to refuse. */
+    if (!(type & 0x20000000u) || !chunk_name_valid(type)) return CMD_FALLBACK;
+    if (cmd_source_skip(f->source, (size_t)length + 4) != (size_t)length + 4) return CMD_FALLBACK;
+  }
+  if (f->color == 3 && !f->has_palette) return CMD_FALLBACK;
+  f->channels = f->color == 3 ? (f->has_trns ? 4 : 3) : f->samples;
+  return CMD_OK;
+}
+
+/* Gives zlib the next stretch of image data, moving to the next IDAT chunk (checking the
+ * finished one's CRC) when this one is used up. 0: no more image data. */
+static int feed(png_fast *f, int *status) {
+  cmd_source *s = f->source;
+  while (f->idat_left == 0) {
+    if (f->idat_over) return 0;
+    uint8_t crc_bytes[4];
+    if (cmd_source_read(s, crc_bytes, 4) != 4) {
+      *status = fail(f, CMD_ERR_TRUNCATED, "read beyond end of data");
+      return 0;
+    }
+    if (be32(crc_bytes) != f->crc) {
+      *status = fail(f, CMD_ERR_CORRUPT, "IDAT: CRC error");
+      return 0;
+    }
+    uint32_t length, type;
+    if (!read_header(f, &length, &type)) {
+      *status = fail(f, CMD_ERR_TRUNCATED, "read beyond end of data");
+      return 0;
+    }
+    if (type != CHUNK_IDAT) {
+      f->idat_over = 1;
+      f->after_length = length;
+      f->after_type = type;
+      return 0;
+    }
+    if (length > 0x7FFFFFFFu) {
+      *status = fail(f, CMD_ERR_CORRUPT, "PNG unsigned integer out of range");
+      return 0;
+    }
+    uint8_t type_bytes[4] = {'I', 'D', 'A', 'T'};
+    f->crc = (uint32_t)crc32(0, type_bytes, 4);
+    f->idat_left = length;
+  }
+  if (s->available == 0 && cmd_source_fill(s) == 0) {
+    *status = fail(f, CMD_ERR_TRUNCATED, "read beyond end of data");
+    return 0;
+  }
+  size_t give = s->available < f->idat_left ? s->available : f->idat_left;
+  f->z.next_in = (Bytef *)s->next;
+  f->z.avail_in = give > 0x40000000u ? 0x40000000u : (uInt)give;
+  return 1;
+}
+
+/* Accounts for the input zlib took from the source. */
+static void consumed(png_fast *f, const uint8_t *from) {
+  size_t used = (size_t)(f->z.next_in - from);
+  if (used == 0) return;
+  f->crc = (uint32_t)crc32(f->crc, from, (uInt)used);
+  f->source->next += used;
+  f->source->available -= used;
+  f->idat_left -= (uint32_t)used;
+}
+
+/* Inflates exactly `length` bytes (a filter byte and a row) into out. */
+static int inflate_row(png_fast *f, uint8_t *out, size_t length) {
+  f->z.next_out = out;
+  f->z.avail_out = (uInt)length;
+  while (f->z.avail_out > 0) {
+    if (f->z_ended) return fail(f, CMD_ERR_TRUNCATED, "Not enough image data");
+    if (f->z.avail_in == 0) {
+      int status = CMD_OK;
+      if (!feed(f, &status)) return status != CMD_OK ? status : fail(f, CMD_ERR_TRUNCATED, "Not enough image data");
+    }
+    const uint8_t *from = f->z.next_in;
+    int result = inflate(&f->z, Z_NO_FLUSH);
+    consumed(f, from);
+    if (result == Z_STREAM_END) {
+      f->z_ended = 1;
+    } else if (result == Z_MEM_ERROR) {
+      return fail(f, CMD_ERR_NO_MEMORY, "out of memory");
+    } else if (result != Z_OK && result != Z_BUF_ERROR) {
+      char message[160];
+      snprintf(message, sizeof message, "IDAT: %s", f->z.msg != NULL ? f->z.msg : "invalid compressed data");
+      return fail(f, CMD_ERR_CORRUPT, message);
+    }
+  }
+  return CMD_OK;
+}
+
+/* ---- Unfiltering ------------------------------------------------------------------------- */
+
+static inline uint8_t paeth(int a, int b, int c) {
+  int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
+  return (uint8_t)(pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
+}
+
+#ifdef __SSE2__
+/* Pixels of 3 or 4 bytes in 16-bit lanes, one at a time (each depends on the one before).
+ * Four bytes are always loaded (rows are padded), and exactly `bpp` stored: going through a
+ * stack copy of `bpp` bytes instead stalls every load on the store before it. */
+static inline __attribute__((always_inline)) __m128i load_pixel(const uint8_t *p) {
+  int32_t value;
+  memcpy(&value, p, 4);
+  return _mm_unpacklo_epi8(_mm_cvtsi32_si128(value), _mm_setzero_si128());
+}
+
+static inline __attribute__((always_inline)) void store_pixel(uint8_t *p, __m128i pixel, uint32_t bpp) {
+  uint32_t value = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(pixel, pixel));
+  if (bpp == 4) {
+    memcpy(p, &value, 4);
+  } else {
+    uint16_t low = (uint16_t)value;
+    memcpy(p, &low, 2);
+    p[2] = (uint8_t)(value >> 16);
+  }
+}
+
+/* One Paeth step on pixels in 16-bit lanes: d plus the one of a (left), b (above) and c
+ * (above left) nearest to a + b - c, ties going to a, then b. */
+static inline __attribute__((always_inline)) __m128i paeth_step(__m128i a, __m128i b, __m128i c, __m128i d) {
+  const __m128i zero = _mm_setzero_si128();
+  __m128i pa = _mm_sub_epi16(b, c), pb = _mm_sub_epi16(a, c);
+  __m128i pc = _mm_add_epi16(pa, pb);
+  pa = _mm_max_epi16(pa, _mm_sub_epi16(zero, pa));
+  pb = _mm_max_epi16(pb, _mm_sub_epi16(zero, pb));
+  pc = _mm_max_epi16(pc, _mm_sub_epi16(zero, pc));
+  __m128i smallest = _mm_min_epi16(pc, _mm_min_epi16(pa, pb));
+  __m128i use_a = _mm_cmpeq_epi16(smallest, pa), use_b = _mm_cmpeq_epi16(smallest, pb);
+  __m128i b_or_c = _mm_or_si128(_mm_and_si128(use_b, b), _mm_andnot_si128(use_b, c));
+  __m128i nearest = _mm_or_si128(_mm_and_si128(use_a, a), _mm_andnot_si128(use_a, b_or_c));
+  return _mm_and_si128(_mm_add_epi16(d, nearest), _mm_set1_epi16(0xFF));
+}
+
+static inline __attribute__((always_inline)) void paeth_sse2(uint8_t *row, const uint8_t *prev, size_t length, uint32_t bpp) {
+  __m128i a = _mm_setzero_si128(), c = _mm_setzero_si128();
+  for (size_t i = 0; i + bpp <= length; i += bpp) {
+    __m128i b = load_pixel(prev + i);
+    a = paeth_step(a, b, c, load_pixel(row + i));
+    store_pixel(row + i, a, bpp);
+    c = b;
+  }
+}
+
+/*
+ * Two Paeth rows at once, `first` above `second`. Each pixel waits for the one to its left, so
+ * one row is a chain of dependent steps; the second row needs only the first row's pixels up
+ * to its own column, so it runs one pixel behind the first in the upper lanes of the same
+ * registers, and each step finishes a pixel of both rows.
+ */
+static inline __attribute__((always_inline)) void paeth_pair_sse2(uint8_t *first, uint8_t *second, const uint8_t *prev,
+                                                                  size_t length, uint32_t bpp) {
+  size_t n = length / bpp;
+  if (n == 0) return;
+  /* The first row's pixel 0 (nothing to its left), alone: a = [A0, 0], c = [prev0, 0]. */
+  __m128i c = load_pixel(prev);
+  __m128i a = paeth_step(_mm_setzero_si128(), c, _mm_setzero_si128(), load_pixel(first));
+  store_pixel(first, a, bpp);
+  /* a = [A(i), B(i-1)], c = [prev(i), A(i-1)]: the step gives [A(i+1), B(i)]. */
+  for (size_t i = 0; i + 1 < n; i++) {
+    __m128i b = _mm_unpacklo_epi64(load_pixel(prev + (i + 1) * bpp), a);
+    __m128i d = _mm_unpacklo_epi64(load_pixel(first + (i + 1) * bpp), load_pixel(second + i * bpp));
+    __m128i next = paeth_step(a, b, c, d);
+    store_pixel(first + (i + 1) * bpp, next, bpp);
+    store_pixel(second + i * bpp, _mm_srli_si128(next, 8), bpp);
+    a = next;
+    c = b;
+  }
+  /* The second row's last pixel, alone. */
+  __m128i last = paeth_step(_mm_srli_si128(a, 8), a, _mm_srli_si128(c, 8), load_pixel(second + (n - 1) * bpp));
+  store_pixel(second + (n - 1) * bpp, last, bpp);
+}
+
+static inline __attribute__((always_inline)) void average_sse2(uint8_t *row, const uint8_t *prev, size_t length, uint32_t bpp) {
+  __m128i a = _mm_setzero_si128();
+  for (size_t i = 0; i + bpp <= length; i += bpp) {
+    __m128i b = load_pixel(prev + i), d = load_pixel(row + i);
+    d = _mm_and_si128(_mm_add_epi16(d, _mm_srli_epi16(_mm_add_epi16(a, b), 1)), _mm_set1_epi16(0xFF));
+    store_pixel(row + i, d, bpp);
+    a = d;
+  }
+}
+#endif
+
+/* Undoes one row's filter in place; 0 for an unknown filter type. */
+static int unfilter(int type, uint8_t *row, const uint8_t *prev, size_t length, uint32_t bpp) {
+  switch (type) {
+  case 0: return 1;
+  case 1:
+    for (size_t i = bpp; i < length; i++) row[i] = (uint8_t)(row[i] + row[i - bpp]);
+    return 1;
+  case 2:
+    for (size_t i = 0; i < length; i++) row[i] = (uint8_t)(row[i] + prev[i]);
+    return 1;
+  case 3:
+#ifdef __SSE2__
+    /* A constant pixel size, so each pixel is one load and one store. */
+    if (bpp == 3 && length % 3 == 0) {
+      average_sse2(row, prev, length, 3);
+      return 1;
+    }
+    if (bpp == 4 && length % 4 == 0) {
+      average_sse2(row, prev, length, 4);
+      return 1;
+    }
+#endif
+    for (size_t i = 0; i < bpp && i < length; i++) row[i] = (uint8_t)(row[i] + (prev[i] >> 1));
+    for (size_t i = bpp; i < length; i++) row[i] = (uint8_t)(row[i] + ((row[i - bpp] + prev[i]) >> 1));
+    return 1;
+  case 4:
+#ifdef __SSE2__
+    if (bpp == 3 && length % 3 == 0) {
+      paeth_sse2(row, prev, length, 3);
+      return 1;
+    }
+    if (bpp == 4 && length % 4 == 0) {
+      paeth_sse2(row, prev, length, 4);
+      return 1;
+    }
+#endif
+    for (size_t i = 0; i < bpp && i < length; i++) row[i] = (uint8_t)(row[i] + prev[i]);
+    for (size_t i = bpp; i < length; i++) row[i] = (uint8_t)(row[i] + paeth(row[i - bpp], prev[i], prev[i - bpp]));
+    return 1;
+  default: return 0;
+  }
+}
+
+/* ---- Rows to the sink -------------------------------------------------------------------- */
+
+/* A row of `count` pixels as 8-bit samples in f->channels (the stored row itself when it is
+ * already that). 16-bit samples are scaled as libpng's png_set_scale_16 does. */
+static const uint8_t *expand(png_fast *f, const uint8_t *row, uint32_t count) {
+  uint8_t *out = f->expanded;
+  int d = f->depth;
+  if (f->color == 3) {
+    uint32_t c = f->channels;
+    uint32_t per_byte = 8u / (uint32_t)d, mask = (1u << d) - 1;
+    for (uint32_t i = 0; i < count; i++) {
+      uint32_t index = d == 8 ? row[i] : (row[i / per_byte] >> (8 - d - (int)(i % per_byte) * d)) & mask;
+      memcpy(out + (size_t)i * c, f->palette[index], c);
+    }
+    return out;
+  }
+  if (d == 8) return row;
+  if (d == 16) {
+    size_t samples = (size_t)count * f->samples;
+    for (size_t i = 0; i < samples; i++) {
+      int32_t high = row[2 * i], low = row[2 * i + 1];
+      out[i] = (uint8_t)(high + ((((low - high) + 128) * 65535) >> 24));
+    }
+    return out;
+  }
+  /* Gray of 1, 2 or 4 bits, spread over 0 … 255. */
+  uint32_t per_byte = 8u / (uint32_t)d, mask = (1u << d) - 1, scale = 255u / mask;
+  for (uint32_t i = 0; i < count; i++)
+    out[i] = (uint8_t)(((row[i / per_byte] >> (8 - d - (int)(i % per_byte) * d)) & mask) * scale);
+  return out;
+}
+
+/* Bytes of a row of `count` pixels as stored. */
+static size_t row_bytes(const png_fast *f, uint32_t count) {
+  return ((size_t)count * f->samples * (size_t)f->depth + 7) / 8;
+}
+
+/* The CRC of a chunk's type and its next `length` bytes, read from the source. */
+static int crc_of(png_fast *f, uint32_t type, uint32_t length, uint32_t *crc) {
+  uint8_t type_bytes[4] = {(uint8_t)(type >> 24), (uint8_t)(type >> 16), (uint8_t)(type >> 8), (uint8_t)type};
+  *crc = (uint32_t)crc32(0, type_bytes, 4);
+  cmd_source *s = f->source;
+  while (length > 0) {
+    if (s->available == 0 && cmd_source_fill(s) == 0) return fail(f, CMD_ERR_TRUNCATED, "read beyond end of data");
+    size_t take = s->available < length ? s->available : length;
+    *crc = (uint32_t)crc32(*crc, s->next, (uInt)take);
+    s->next += take;
+    s->available -= take;
+    length -= (uint32_t)take;
+  }
+  return CMD_OK;
+}
+
+/* After the last row: the rest of the image data and the chunks up to IEND, as libpng's
+ * png_read_end reads them (CRCs of the image data checked, the file must be whole). */
+static int read_to_end(png_fast *f) {
+  int status = CMD_OK;
+  for (;;) {
+    if (f->idat_left > 0) {
+      cmd_source *s = f->source;
+      if (s->available == 0 && cmd_source_fill(s) == 0) return fail(f, CMD_ERR_TRUNCATED, "read beyond end of data");
+      size_t take = s->available < f->idat_left ? s->available : f->idat_left;
+      f->crc = (uint32_t)crc32(f->crc, s->next, (uInt)take);
+      s->next += take;
+      s->available -= take;
+      f->idat_left -= (uint32_t)take;
+      continue;
+    }
+    if (!feed(f, &status) && status != CMD_OK) return status;
+    if (f->idat_over) break;
+  }
+  uint32_t length = f->after_length, type = f->after_type;
+  for (;;) {
+    if (length > 0x7FFFFFFFu) return fail(f, CMD_ERR_CORRUPT, "PNG unsigned integer out of range");
+    if (!chunk_name_valid(type)) return fail(f, CMD_ERR_CORRUPT, "invalid chunk type");
+    if (!(type & 0x20000000u)) {
+      /* A critical chunk (IEND): its CRC is checked, as libpng does. */
+      uint32_t crc = 0;
+      int status = crc_of(f, type, length, &crc);
+      if (status != CMD_OK) return status;
+      uint8_t crc_bytes[4];
+      if (cmd_source_read(f->source, crc_bytes, 4) != 4) return fail(f, CMD_ERR_TRUNCATED, "read beyond end of data");
+      if (be32(crc_bytes) != crc) return fail(f, CMD_ERR_CORRUPT, "CRC error");
+    } else if (cmd_source_skip(f->source, (size_t)length + 4) != (size_t)length + 4) {
+      return fail(f, CMD_ERR_TRUNCATED, "read beyond end of data");
+    }
+    if (type == CHUNK_IEND) return CMD_OK;
+    if (!read_header(f, &length, &type)) return fail(f, CMD_ERR_TRUNCATED, "read beyond end of data");
+  }
+}
+
+static void swap_rows(uint8_t **one, uint8_t **other) {
+  uint8_t *swap = *one;
+  *one = *other;
+  *other = swap;
+}
+
+/* Row r of a pass (of the picture when it is not interlaced) to the sink: an interlaced row
+ * lands on the grid of the passes read, gx × gy pixels a grid pixel. */
+static void send_row(png_fast *f, cmd_sink *sink, int pass, uint32_t r, uint32_t first_row, uint32_t gx,
+                     uint32_t gy, const uint8_t *row, uint32_t count) {
+  if (!f->interlaced) {
+    if (r >= first_row) cmd_sink_row(sink, r, 0, 1, expand(f, row, count), count);
+    return;
+  }
+  uint32_t y = pass_y0[pass] + r * pass_dy[pass];
+  cmd_sink_row(sink, y / gy, pass_x0[pass] / gx, pass_dx[pass] / gx, expand(f, row, count), count);
+}
+
+static int decode_rows(png_fast *f, const cmd_limits *limits, cmd_sink *sink, cmd_image *out) {
+  /* The passes the sink needs: an interlaced picture stops at the first grid that covers it. */
+  int passes = 1;
+  uint32_t width = f->width, height = f->height, gx = 1, gy = 1;
+  if (f->interlaced) {
+    uint32_t need_w, need_h;
+    cmd_sink_need(sink, f->width, f->height, &need_w, &need_h);
+    passes = 7;
+    for (int p = 0; p < 7; p++) {
+      uint32_t w = (f->width + grid_x[p] - 1) / grid_x[p], h = (f->height + grid_y[p] - 1) / grid_y[p];
+      if (w >= need_w && h >= need_h) {
+        passes = p + 1;
+        break;
+      }
+    }
+    gx = grid_x[passes - 1];
+    gy = grid_y[passes - 1];
+    width = (f->width + gx - 1) / gx;
+    height = (f->height + gy - 1) / gy;
+  }
+  int status = cmd_sink_begin(sink, width, height, f->channels, !f->interlaced || passes == 1, f->err, f->errlen);
+  if (status != CMD_OK) return status;
+  uint32_t first_row = 0, last_row = height;
+  if (!f->interlaced) {
+    cmd_sink_rows(sink, &first_row, &last_row);
+    if (last_row > height) last_row = height;
+  }
+
+  size_t widest = row_bytes(f, f->width) + 1;
+  size_t expanded = (size_t)f->width * 4;
+  f->rows = malloc(3 * (widest + ROW_PADDING) + expanded + ROW_PADDING);
+  if (f->rows == NULL) return fail(f, CMD_ERR_NO_MEMORY, "no memory for a row");
+  f->current = f->rows;
+  f->previous = f->current + widest + ROW_PADDING;
+  f->ahead = f->previous + widest + ROW_PADDING;
+  f->expanded = f->ahead + widest + ROW_PADDING;
+
+  if (inflateInit(&f->z) != Z_OK) return fail(f, CMD_ERR_NO_MEMORY, "no memory for zlib");
+  f->z_ready = 1;
+  inflateValidate(&f->z, 0);
+  uint64_t deadline = cmd_deadline(limits->max_millis);
+  uint32_t rows_read = 0;
+  int whole = 1;
+  for (int pass = 0; pass < passes; pass++) {
+    uint32_t pass_w = f->interlaced ? (f->width - pass_x0[pass] + pass_dx[pass] - 1) / pass_dx[pass] : f->width;
+    uint32_t pass_h = f->interlaced ? (f->height - pass_y0[pass] + pass_dy[pass] - 1) / pass_dy[pass] : f->height;
+    if (f->width <= pass_x0[pass] || f->height <= pass_y0[pass] || pass_w == 0 || pass_h == 0) continue;
+    size_t bytes = row_bytes(f, pass_w);
+    memset(f->previous, 0, bytes + 1);
+    uint32_t rows = f->interlaced ? pass_h : last_row;
+    /* Buffers: previous (the row above, unfiltered), current, and ahead (the next row, read
+     * early to unfilter two Paeth rows together). */
+    int have_ahead = 0;
+    for (uint32_t r = 0; r < rows; r++) {
+      if (have_ahead) {
+        swap_rows(&f->current, &f->ahead);
+        have_ahead = 0;
+      } else {
+        status = inflate_row(f, f->current, bytes + 1);
+        if (status != CMD_OK) return status;
+      }
+      int paired = 0;
+#ifdef __SSE2__
+      if (f->current[0] == 4 && (f->bpp == 3 || f->bpp == 4) && r + 1 < rows) {
+        status = inflate_row(f, f->ahead, bytes + 1);
+        if (status != CMD_OK) return status;
+        have_ahead = 1;
+        if (f->ahead[0] == 4) {
+          if (f->bpp == 3) {
+            paeth_pair_sse2(f->current + 1, f->ahead + 1, f->previous + 1, bytes, 3);
+          } else {
+            paeth_pair_sse2(f->current + 1, f->ahead + 1, f->previous + 1, bytes, 4);
+          }
+          paired = 1;
+        }
+      }
+#endif
+      if (!paired && !unfilter(f->current[0], f->current + 1, f->previous + 1, bytes, f->bpp))
+        return fail(f, CMD_ERR_CORRUPT, "bad adaptive filter value");
+      send_row(f, sink, pass, r, first_row, gx, gy, f->current + 1, pass_w);
+      swap_rows(&f->previous, &f->current);
+      if (paired) {
+        send_row(f, sink, pass, ++r, first_row, gx, gy, f->ahead + 1, pass_w);
+        swap_rows(&f->previous, &f->ahead);
+        have_ahead = 0;
+        rows_read++;
+      }
+      if ((++rows_read & 31) < 2 && cmd_past(deadline)) {
+        cmd_set_error(f->err, f->errlen, "PNG decoding ran out of time");
+        return CMD_ERR_TIMEOUT;
+      }
+    }
+    if (!f->interlaced && last_row < f->height) whole = 0;
+  }
+  /* Passes after the ones read that hold pixels (a picture one row high has no seventh). */
+  for (int pass = passes; f->interlaced && pass < 7; pass++) {
+    if (f->width > pass_x0[pass] && f->height > pass_y0[pass]) whole = 0;
+  }
+  /* A picture read to its last row is checked to its end, as libpng did; one whose last rows
+   * or passes the sink did not need stops here. */
+  if (whole) {
+    status = read_to_end(f);
+    if (status != CMD_OK) return status;
+  }
+  out->source_width = f->width;
+  out->source_height = f->height;
+  out->scale_num = 1;
+  out->scale_denom = 1;
+  out->scans = (uint32_t)(f->interlaced ? passes : 1);
+  out->format = CMD_FORMAT_PNG;
+  return CMD_OK;
+}
+
+int cmd_decode_png_fast(cmd_source *source, const cmd_limits *limits, cmd_sink *sink, cmd_image *out,
+                        char *err, size_t errlen) {
+  png_fast *f = calloc(1, sizeof *f);
+  if (f == NULL) {
+    cmd_set_error(err, errlen, "PNG: no memory for the decoder");
+    return CMD_ERR_NO_MEMORY;
+  }
+  f->source = source;
+  f->err = err;
+  f->errlen = errlen;
+  int status = read_chunks(f);
+  if (status == CMD_OK) status = decode_rows(f, limits, sink, out);
+  if (f->z_ready) inflateEnd(&f->z);
+  free(f->rows);
+  free(f);
+  return status;
+}
