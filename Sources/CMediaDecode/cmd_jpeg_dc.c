@@ -131,7 +131,15 @@ static int build_table(huff_table *t, const uint8_t counts[16], const uint8_t *s
 
 /* The symbol at the top of a bit pattern of `width` bits, and its length; -1 for none. */
 static int pattern_symbol(const huff_table *t, uint32_t pattern, int width, int *length) {
-  for (int l = 1; l <= 16 && l <= width; l++) {
+  /* Codes up to FAST_BITS long from the fast table (a third of the table build's time). */
+  uint32_t top = width >= FAST_BITS ? pattern >> (width - FAST_BITS) : pattern << (FAST_BITS - width);
+  uint32_t entry = t->fast[top];
+  if (entry != 0) {
+    if ((int)(entry >> 8) > width) return -1;
+    *length = (int)(entry >> 8);
+    return (int)(entry & 0xFF);
+  }
+  for (int l = FAST_BITS + 1; l <= 16 && l <= width; l++) {
     int32_t code = (int32_t)(pattern >> (width - l));
     if (t->maxcode[l] >= 0 && code <= t->maxcode[l] && code >= t->mincode[l]) {
       *length = l;
@@ -142,7 +150,8 @@ static int pattern_symbol(const huff_table *t, uint32_t pattern, int width, int 
 }
 
 /* For every SKIP_BITS pattern: the whole AC codes (code and extra bits) it holds, up to and
- * including an end of block. */
+ * including an end of block: bits taken (4 bits), `need` (7 bits, below) and whether it ends
+ * with an end of block (bit 11). */
 static int build_skip(huff_table *t) {
   t->skip = malloc(sizeof(uint16_t) << SKIP_BITS);
   if (t->skip == NULL) return 0;
@@ -173,7 +182,11 @@ static int build_skip(huff_table *t) {
       count++;
       if (advance >= 63) break;
     }
-    t->skip[pattern] = count == 0 ? 0 : (uint16_t)(used | (advance << 4) | (eob << 11) | (1 << 15));
+    /* `need`: the entry is used whole when k + need <= 64, so an end of block is not mistaken
+     * for the next block's DC code (k + advance < 64) and codes never run past coefficient 63;
+     * 127 for a pattern that starts with no whole code. */
+    int need = count == 0 ? 127 : advance + eob;
+    t->skip[pattern] = (uint16_t)(used | (need << 4) | (eob << 11));
   }
   return 1;
 }
@@ -463,10 +476,11 @@ HOT int skip_ac(bit_reader *r, huff_table *t) {
   const uint8_t *const end = r->end;
   int k = 1;
   int status = CMD_OK;
+  int clean = r->marker == 0; /* no marker met yet: the fast refill may read ahead */
   while (k < 64) {
     if (bits < 32) {
       uint64_t word;
-      if (r->marker == 0 && end - next >= 8 && (memcpy(&word, next, 8), 1) &&
+      if (clean && end - next >= 8 && (memcpy(&word, next, 8), 1) &&
           ((~word - 0x0101010101010101ull) & word & 0x8080808080808080ull) == 0) {
         /* As in fill: eight bytes without 0xFF at once. (~word has a zero byte where word has
          * 0xFF; the test above is the usual "has a zero byte" on ~word.) */
@@ -479,21 +493,22 @@ HOT int skip_ac(bit_reader *r, huff_table *t) {
         r->buffer = buffer, r->bits = bits, r->next = next;
         fill_slow(r);
         buffer = r->buffer, bits = r->bits, next = r->next;
+        clean = r->marker == 0;
       }
     }
+    /* Whole codes within the block: one lookup, one test. */
     uint32_t entry = skip[buffer >> (64 - SKIP_BITS)];
-    int advance = (int)(entry >> 4) & 127;
-    int eob = (entry >> 11) & 1;
-    /* Whole codes within the block: use them. An entry that would run past coefficient 63, or
-     * whose end of block would really be the next block's DC code, is decoded one by one. */
-    if ((entry >> 15) && (k + advance < 64 || (k + advance == 64 && !eob))) {
+    int need = (int)(entry >> 4) & 127;
+    if (k + need <= 64) {
       int used = (int)(entry & 15);
       buffer <<= used;
       bits -= used;
-      if (eob) break;
-      k += advance;
+      if (entry & 0x800) break;
+      k += need;
       continue;
     }
+    /* A code the table cannot take whole (a long one, or one that ends the block at 63): one
+     * at a time. */
     r->buffer = buffer, r->bits = bits, r->next = next;
     int symbol = decode_symbol(r, t);
     if (symbol < 0) {
@@ -512,6 +527,7 @@ HOT int skip_ac(bit_reader *r, huff_table *t) {
       break;
     }
     buffer = r->buffer, bits = r->bits, next = r->next;
+    clean = r->marker == 0;
   }
   r->buffer = buffer, r->bits = bits, r->next = next;
   return status;
@@ -711,12 +727,26 @@ static int64_t data_bytes(cmd_source *source, uint64_t from, uint64_t to) {
       bytes = source->memory + at;
       got = want;
     }
-    for (size_t i = 0; i < got; i++) {
-      if (last_ff) {
-        if (bytes[i] != 0) return -1;
-        stuffed++;
+    /* From one 0xFF to the next with memchr: this runs over half the scan before the second
+     * thread can start, so a byte-by-byte loop here cost a tenth of the whole decode. */
+    size_t i = 0;
+    if (last_ff && got > 0) {
+      if (bytes[0] != 0) return -1;
+      stuffed++;
+      i = 1;
+    }
+    last_ff = 0;
+    while (i < got) {
+      const uint8_t *ff = memchr(bytes + i, 0xFF, got - i);
+      if (ff == NULL) break;
+      size_t at_ff = (size_t)(ff - bytes);
+      if (at_ff + 1 == got) {
+        last_ff = 1;
+        break;
       }
-      last_ff = bytes[i] == 0xFF;
+      if (bytes[at_ff + 1] != 0) return -1;
+      stuffed++;
+      i = at_ff + 2;
     }
     at += got;
   }
@@ -967,31 +997,43 @@ static int emit_rows(dc_decoder *d, cmd_sink *sink, char *err, size_t errlen) {
   for (int c = 0; c < d->ncomp; c++) q[c] = d->quant[d->comp[c].quant];
   for (uint32_t y = first_row; y < last_row; y++) {
     const int16_t *planes[MAX_COMPONENTS];
-    int hstep[MAX_COMPONENTS];
+    uint32_t hstep[MAX_COMPONENTS], column[MAX_COMPONENTS], phase[MAX_COMPONENTS];
     for (int c = 0; c < d->ncomp; c++) {
       const component *comp = &d->comp[c];
       uint32_t sy = y / (uint32_t)(d->vmax / comp->v);
       planes[c] = comp->dc + (size_t)sy * comp->pbw;
-      hstep[c] = d->hmax / comp->h;
+      hstep[c] = (uint32_t)(d->hmax / comp->h);
+      /* Which sample of the component column x takes, counted along (no division a pixel). */
+      column[c] = first_column / hstep[c];
+      phase[c] = first_column % hstep[c];
     }
-    for (uint32_t i = 0; i < count; i++) {
-      uint32_t x = first_column + i;
-      int sample[MAX_COMPONENTS];
-      for (int c = 0; c < d->ncomp; c++) {
-        int dcval = planes[c][x / (uint32_t)hstep[c]] * q[c];
-        sample[c] = clamp_sample(((dcval + 4) >> 3) + 128);
+    if (channels == 1) {
+      for (uint32_t i = 0; i < count; i++) {
+        row[i] = clamp_sample(((planes[0][column[0]] * q[0] + 4) >> 3) + 128);
+        if (++phase[0] == hstep[0]) phase[0] = 0, column[0]++;
       }
-      if (channels == 1) {
-        row[i] = (uint8_t)sample[0];
-        continue;
+    } else {
+      /* Chroma changes once per chroma block: its part of the colour is worked out then. */
+      int last_cb = -1, last_cr = -1, red = 0, green = 0, blue = 0;
+      for (uint32_t i = 0; i < count; i++) {
+        int luma = clamp_sample(((planes[0][column[0]] * q[0] + 4) >> 3) + 128);
+        int cbs = clamp_sample(((planes[1][column[1]] * q[1] + 4) >> 3) + 128);
+        int crs = clamp_sample(((planes[2][column[2]] * q[2] + 4) >> 3) + 128);
+        if (cbs != last_cb || crs != last_cr) {
+          int cb = cbs - 128, cr = crs - 128;
+          red = (int)((FIX(1.40200) * cr + ONE_HALF) >> SCALEBITS);
+          blue = (int)((FIX(1.77200) * cb + ONE_HALF) >> SCALEBITS);
+          green = (int)((-FIX(0.34414) * cb + ONE_HALF + -FIX(0.71414) * cr) >> SCALEBITS);
+          last_cb = cbs;
+          last_cr = crs;
+        }
+        row[3 * i] = clamp_sample(luma + red);
+        row[3 * i + 1] = clamp_sample(luma + green);
+        row[3 * i + 2] = clamp_sample(luma + blue);
+        for (int c = 0; c < 3; c++) {
+          if (++phase[c] == hstep[c]) phase[c] = 0, column[c]++;
+        }
       }
-      int luma = sample[0], cb = sample[1] - 128, cr = sample[2] - 128;
-      int red = (int)((FIX(1.40200) * cr + ONE_HALF) >> SCALEBITS);
-      int blue = (int)((FIX(1.77200) * cb + ONE_HALF) >> SCALEBITS);
-      int green = (int)((-FIX(0.34414) * cb + ONE_HALF + -FIX(0.71414) * cr) >> SCALEBITS);
-      row[3 * i] = clamp_sample(luma + red);
-      row[3 * i + 1] = clamp_sample(luma + green);
-      row[3 * i + 2] = clamp_sample(luma + blue);
     }
     cmd_sink_row(sink, y, first_column, 1, row, count);
   }
