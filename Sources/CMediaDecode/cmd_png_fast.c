@@ -68,7 +68,10 @@ typedef struct png_fast {
   int idat_over;      /* the IDAT chunks ended (a chunk of another type follows) */
   uint32_t after_length, after_type; /* that chunk's header */
   uint8_t *rows;      /* two row buffers and an expansion row, each padded */
-  uint8_t *current, *previous, *ahead, *expanded;
+  /* Row buffers: line[0] is the row above (unfiltered), line[1 ...] rows read but not yet
+   * unfiltered (up to four, to unfilter Paeth rows together). */
+  uint8_t *line[5];
+  uint8_t *expanded;
 } png_fast;
 
 static uint32_t be32(const uint8_t *p) {
@@ -318,29 +321,77 @@ static inline __attribute__((always_inline)) void paeth_sse2(uint8_t *row, const
  * Two Paeth rows at once, `first` above `second`. Each pixel waits for the one to its left, so
  * one row is a chain of dependent steps; the second row needs only the first row's pixels up
  * to its own column, so it runs one pixel behind the first in the upper lanes of the same
- * registers, and each step finishes a pixel of both rows.
+ * registers, and each step finishes a pixel of both rows. Split into a start, steps and an end
+ * so that two pairs can run interleaved (paeth_quad_sse2).
  */
+typedef struct paeth_pair {
+  uint8_t *first, *second;
+  __m128i a, c; /* a = [A(i), B(i-1)], c = [prev(i), A(i-1)] */
+} paeth_pair;
+
+/* The first row's pixel 0 (nothing to its left), alone: a = [A0, 0], c = [prev0, 0]. `above`
+ * is the pixel above it (in the low lanes). */
+static inline __attribute__((always_inline)) void pair_start(paeth_pair *p, __m128i above, uint32_t bpp) {
+  p->c = _mm_move_epi64(above);
+  p->a = paeth_step(_mm_setzero_si128(), p->c, _mm_setzero_si128(), load_pixel(p->first));
+  store_pixel(p->first, p->a, bpp);
+}
+
+/* Step i (i + 1 < pixels): A(i + 1) and B(i), given the pixel above A(i + 1) in the low lanes.
+ * Returns [A(i + 1), B(i)]. */
+static inline __attribute__((always_inline)) __m128i pair_step(paeth_pair *p, size_t i, __m128i above, uint32_t bpp) {
+  __m128i b = _mm_unpacklo_epi64(above, p->a);
+  __m128i d = _mm_unpacklo_epi64(load_pixel(p->first + (i + 1) * bpp), load_pixel(p->second + i * bpp));
+  __m128i next = paeth_step(p->a, b, p->c, d);
+  store_pixel(p->first + (i + 1) * bpp, next, bpp);
+  store_pixel(p->second + i * bpp, _mm_srli_si128(next, 8), bpp);
+  p->a = next;
+  p->c = b;
+  return next;
+}
+
+/* The second row's last pixel, alone (in the low lanes of the result). */
+static inline __attribute__((always_inline)) __m128i pair_end(paeth_pair *p, size_t n, uint32_t bpp) {
+  __m128i last =
+    paeth_step(_mm_srli_si128(p->a, 8), p->a, _mm_srli_si128(p->c, 8), load_pixel(p->second + (n - 1) * bpp));
+  store_pixel(p->second + (n - 1) * bpp, last, bpp);
+  return last;
+}
+
 static inline __attribute__((always_inline)) void paeth_pair_sse2(uint8_t *first, uint8_t *second, const uint8_t *prev,
                                                                   size_t length, uint32_t bpp) {
   size_t n = length / bpp;
   if (n == 0) return;
-  /* The first row's pixel 0 (nothing to its left), alone: a = [A0, 0], c = [prev0, 0]. */
-  __m128i c = load_pixel(prev);
-  __m128i a = paeth_step(_mm_setzero_si128(), c, _mm_setzero_si128(), load_pixel(first));
-  store_pixel(first, a, bpp);
-  /* a = [A(i), B(i-1)], c = [prev(i), A(i-1)]: the step gives [A(i+1), B(i)]. */
-  for (size_t i = 0; i + 1 < n; i++) {
-    __m128i b = _mm_unpacklo_epi64(load_pixel(prev + (i + 1) * bpp), a);
-    __m128i d = _mm_unpacklo_epi64(load_pixel(first + (i + 1) * bpp), load_pixel(second + i * bpp));
-    __m128i next = paeth_step(a, b, c, d);
-    store_pixel(first + (i + 1) * bpp, next, bpp);
-    store_pixel(second + i * bpp, _mm_srli_si128(next, 8), bpp);
-    a = next;
-    c = b;
+  paeth_pair p = {first, second, _mm_setzero_si128(), _mm_setzero_si128()};
+  pair_start(&p, load_pixel(prev), bpp);
+  for (size_t i = 0; i + 1 < n; i++) pair_step(&p, i, load_pixel(prev + (i + 1) * bpp), bpp);
+  pair_end(&p, n, bpp);
+}
+
+/* Four Paeth rows: the pair below (rows 2 and 3, whose row above is row 1) runs one step behind
+ * the pair above, reading row 1's pixels once they are stored, so the two chains overlap. */
+static inline __attribute__((always_inline)) void paeth_quad_sse2(uint8_t *const rows[4], const uint8_t *prev,
+                                                                  size_t length, uint32_t bpp) {
+  size_t n = length / bpp;
+  if (n < 2) {
+    paeth_pair_sse2(rows[0], rows[1], prev, length, bpp);
+    paeth_pair_sse2(rows[2], rows[3], rows[1], length, bpp);
+    return;
   }
-  /* The second row's last pixel, alone. */
-  __m128i last = paeth_step(_mm_srli_si128(a, 8), a, _mm_srli_si128(c, 8), load_pixel(second + (n - 1) * bpp));
-  store_pixel(second + (n - 1) * bpp, last, bpp);
+  paeth_pair upper = {rows[0], rows[1], _mm_setzero_si128(), _mm_setzero_si128()};
+  paeth_pair lower = {rows[2], rows[3], _mm_setzero_si128(), _mm_setzero_si128()};
+  pair_start(&upper, load_pixel(prev), bpp);
+  __m128i done = pair_step(&upper, 0, load_pixel(prev + bpp), bpp); /* row 1's pixel 0 */
+  pair_start(&lower, _mm_srli_si128(done, 8), bpp);
+  /* Upper step t gives row 1's pixel t, which lower step t - 1 needs (in registers: reading
+   * it back from memory stalls on the narrower stores just made). */
+  for (size_t t = 1; t + 1 < n; t++) {
+    done = pair_step(&upper, t, load_pixel(prev + (t + 1) * bpp), bpp);
+    pair_step(&lower, t - 1, _mm_srli_si128(done, 8), bpp);
+  }
+  done = pair_end(&upper, n, bpp);
+  pair_step(&lower, n - 2, done, bpp);
+  pair_end(&lower, n, bpp);
 }
 
 static inline __attribute__((always_inline)) void average_sse2(uint8_t *row, const uint8_t *prev, size_t length, uint32_t bpp) {
@@ -488,12 +539,6 @@ static int read_to_end(png_fast *f) {
   }
 }
 
-static void swap_rows(uint8_t **one, uint8_t **other) {
-  uint8_t *swap = *one;
-  *one = *other;
-  *other = swap;
-}
-
 /* Row r of a pass (of the picture when it is not interlaced) to the sink: an interlaced row
  * lands on the grid of the passes read, gx × gy pixels a grid pixel. */
 static void send_row(png_fast *f, cmd_sink *sink, int pass, uint32_t r, uint32_t first_row, uint32_t gx,
@@ -536,12 +581,10 @@ static int decode_rows(png_fast *f, const cmd_limits *limits, cmd_sink *sink, cm
 
   size_t widest = row_bytes(f, f->width) + 1;
   size_t expanded = (size_t)f->width * 4;
-  f->rows = malloc(3 * (widest + ROW_PADDING) + expanded + ROW_PADDING);
+  f->rows = malloc(5 * (widest + ROW_PADDING) + expanded + ROW_PADDING);
   if (f->rows == NULL) return fail(f, CMD_ERR_NO_MEMORY, "no memory for a row");
-  f->current = f->rows;
-  f->previous = f->current + widest + ROW_PADDING;
-  f->ahead = f->previous + widest + ROW_PADDING;
-  f->expanded = f->ahead + widest + ROW_PADDING;
+  for (int i = 0; i < 5; i++) f->line[i] = f->rows + (size_t)i * (widest + ROW_PADDING);
+  f->expanded = f->rows + 5 * (widest + ROW_PADDING);
 
   if (inflateInit(&f->z) != Z_OK) return fail(f, CMD_ERR_NO_MEMORY, "no memory for zlib");
   f->z_ready = 1;
@@ -554,46 +597,56 @@ static int decode_rows(png_fast *f, const cmd_limits *limits, cmd_sink *sink, cm
     uint32_t pass_h = f->interlaced ? (f->height - pass_y0[pass] + pass_dy[pass] - 1) / pass_dy[pass] : f->height;
     if (f->width <= pass_x0[pass] || f->height <= pass_y0[pass] || pass_w == 0 || pass_h == 0) continue;
     size_t bytes = row_bytes(f, pass_w);
-    memset(f->previous, 0, bytes + 1);
+    memset(f->line[0], 0, bytes + 1);
     uint32_t rows = f->interlaced ? pass_h : last_row;
-    /* Buffers: previous (the row above, unfiltered), current, and ahead (the next row, read
-     * early to unfilter two Paeth rows together). */
-    int have_ahead = 0;
-    for (uint32_t r = 0; r < rows; r++) {
-      if (have_ahead) {
-        swap_rows(&f->current, &f->ahead);
-        have_ahead = 0;
-      } else {
-        status = inflate_row(f, f->current, bytes + 1);
+    int pending = 0; /* rows read into line[1 ... pending] */
+    for (uint32_t r = 0; r < rows;) {
+      if (pending == 0) {
+        status = inflate_row(f, f->line[1], bytes + 1);
         if (status != CMD_OK) return status;
+        pending = 1;
       }
-      int paired = 0;
+      /* A run of Paeth rows (up to four) is unfiltered together; anything else one by one. */
+      int run = 1;
 #ifdef __SSE2__
-      if (f->current[0] == 4 && (f->bpp == 3 || f->bpp == 4) && r + 1 < rows) {
-        status = inflate_row(f, f->ahead, bytes + 1);
-        if (status != CMD_OK) return status;
-        have_ahead = 1;
-        if (f->ahead[0] == 4) {
-          if (f->bpp == 3) {
-            paeth_pair_sse2(f->current + 1, f->ahead + 1, f->previous + 1, bytes, 3);
-          } else {
-            paeth_pair_sse2(f->current + 1, f->ahead + 1, f->previous + 1, bytes, 4);
+      if (f->line[1][0] == 4 && (f->bpp == 3 || f->bpp == 4)) {
+        while (run < 4 && r + (uint32_t)run < rows) {
+          if (pending <= run) {
+            status = inflate_row(f, f->line[run + 1], bytes + 1);
+            if (status != CMD_OK) return status;
+            pending = run + 1;
           }
-          paired = 1;
+          if (f->line[run + 1][0] != 4) break;
+          run++;
+        }
+        if (run == 3) run = 2;
+        uint8_t *const quad[4] = {f->line[1] + 1, f->line[2] + 1, f->line[3] + 1, f->line[4] + 1};
+        if (run == 4) {
+          if (f->bpp == 3) {
+            paeth_quad_sse2(quad, f->line[0] + 1, bytes, 3);
+          } else {
+            paeth_quad_sse2(quad, f->line[0] + 1, bytes, 4);
+          }
+        } else if (run == 2) {
+          if (f->bpp == 3) {
+            paeth_pair_sse2(quad[0], quad[1], f->line[0] + 1, bytes, 3);
+          } else {
+            paeth_pair_sse2(quad[0], quad[1], f->line[0] + 1, bytes, 4);
+          }
         }
       }
 #endif
-      if (!paired && !unfilter(f->current[0], f->current + 1, f->previous + 1, bytes, f->bpp))
+      if (run == 1 && !unfilter(f->line[1][0], f->line[1] + 1, f->line[0] + 1, bytes, f->bpp))
         return fail(f, CMD_ERR_CORRUPT, "bad adaptive filter value");
-      send_row(f, sink, pass, r, first_row, gx, gy, f->current + 1, pass_w);
-      swap_rows(&f->previous, &f->current);
-      if (paired) {
-        send_row(f, sink, pass, ++r, first_row, gx, gy, f->ahead + 1, pass_w);
-        swap_rows(&f->previous, &f->ahead);
-        have_ahead = 0;
-        rows_read++;
-      }
-      if ((++rows_read & 31) < 2 && cmd_past(deadline)) {
+      for (int i = 1; i <= run; i++) send_row(f, sink, pass, r + (uint32_t)(i - 1), first_row, gx, gy, f->line[i] + 1, pass_w);
+      /* The last row done becomes the row above; rows read and not done move up. */
+      uint8_t *old[5];
+      memcpy(old, f->line, sizeof old);
+      for (int i = 0; i < 5; i++) f->line[i] = old[(i + run) % 5];
+      pending -= run;
+      r += (uint32_t)run;
+      rows_read += (uint32_t)run;
+      if ((rows_read & 31) < (uint32_t)run && cmd_past(deadline)) {
         cmd_set_error(f->err, f->errlen, "PNG decoding ran out of time");
         return CMD_ERR_TIMEOUT;
       }

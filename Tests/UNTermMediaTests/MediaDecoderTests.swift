@@ -166,7 +166,7 @@ import UNTermTestSupport
       for depth in depths {
         for interlaced in [false, true] {
           for alpha in type == 3 ? [false, true] : [false] {
-            for (width, height) in [(1, 1), (7, 5), (33, 17), (3, 40)] {
+            for (width, height) in [(1, 1), (7, 5), (33, 17), (3, 40), (301, 29)] {
               let name = "type \(type), \(depth) bits, interlaced \(interlaced), alpha \(alpha), \(width)×\(height)"
               let png = try F.pngVariant(
                 width: width, height: height, colorType: type, depth: depth, interlaced: interlaced, alpha: alpha)
