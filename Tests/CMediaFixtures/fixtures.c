@@ -571,8 +571,6 @@ int cmf_encode_png_variant(uint32_t width, uint32_t height, int color_type, int 
     /* Fewer alpha entries than colours: the rest are opaque. */
     if (alpha) png_set_tRNS(png, info, transparency, colours > 2 ? colours - 1 : colours, NULL);
   }
-  png_set_filter(png, 0, PNG_ALL_FILTERS);
-  png_write_info(png, info);
   for (uint32_t y = 0; y < height; y++) {
     rows[y] = malloc(row_bytes);
     if (rows[y] == NULL) longjmp(png_jmpbuf(png), 1);
@@ -582,6 +580,24 @@ int cmf_encode_png_variant(uint32_t width, uint32_t height, int color_type, int 
       rows[y][i] = (png_byte)value;
     }
   }
+  if (alpha && (color_type == 0 || color_type == 2)) {
+    /* A colour key: the first pixel's colour is transparent wherever it appears. */
+    png_color_16 key;
+    memset(&key, 0, sizeof key);
+    const png_byte *p = rows[0];
+    if (color_type == 0) {
+      key.gray = bit_depth == 16 ? (png_uint_16)(p[0] << 8 | p[1]) : (png_uint_16)(p[0] >> (8 - bit_depth));
+    } else if (bit_depth == 16) {
+      key.red = (png_uint_16)(p[0] << 8 | p[1]);
+      key.green = (png_uint_16)(p[2] << 8 | p[3]);
+      key.blue = (png_uint_16)(p[4] << 8 | p[5]);
+    } else {
+      key.red = p[0], key.green = p[1], key.blue = p[2];
+    }
+    png_set_tRNS(png, info, NULL, 0, &key);
+  }
+  png_set_filter(png, 0, PNG_ALL_FILTERS);
+  png_write_info(png, info);
   png_write_image(png, rows);
   png_write_end(png, info);
   png_destroy_write_struct(&png, &info);

@@ -155,9 +155,9 @@ import UNTermTestSupport
 
   @Test func everyPNGLayoutDecodesAsLibpngDoes() throws {
     // Gray of 1 to 16 bits, RGB, palette (with and without transparency), gray + alpha and
-    // RGBA of 8 and 16 bits, plain and interlaced, at sizes that end mid-byte and mid-pass:
-    // each pixel is what libpng's own decode gives (16-bit samples scaled as png_set_scale_16
-    // does), composited over the background.
+    // RGBA of 8 and 16 bits, plain and interlaced, at sizes that end mid-byte and mid-pass, and
+    // gray and RGB with a colour key (which libpng reads): each pixel is what libpng's own
+    // decode gives (16-bit samples scaled as png_set_scale_16 does), over the background.
     let layouts: [(type: Int, depths: [Int])] = [
       (0, [1, 2, 4, 8, 16]), (2, [8, 16]), (3, [1, 2, 4, 8]), (4, [8, 16]), (6, [8, 16]),
     ]
@@ -165,7 +165,7 @@ import UNTermTestSupport
     for (type, depths) in layouts {
       for depth in depths {
         for interlaced in [false, true] {
-          for alpha in type == 3 ? [false, true] : [false] {
+          for alpha in type == 0 || type == 2 || type == 3 ? [false, true] : [false] {
             for (width, height) in [(1, 1), (7, 5), (33, 17), (3, 40), (301, 29)] {
               let name = "type \(type), \(depth) bits, interlaced \(interlaced), alpha \(alpha), \(width)×\(height)"
               let png = try F.pngVariant(

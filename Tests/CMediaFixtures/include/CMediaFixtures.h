@@ -59,7 +59,8 @@ int cmf_encode_png_gradient(uint32_t width, uint32_t height, uint8_t **out, size
 /** A PNG of any colour type (0, 2, 3, 4, 6) and bit depth it allows, Adam7-interlaced or not:
  *  a smooth picture with noise (`noise` 0 … 255) from `seed`, written with every filter type
  *  libpng chooses among; a palette picture gets a palette of 2^depth colours and, with `alpha`,
- *  a tRNS chunk. 0 on success. */
+ *  a tRNS chunk; a gray or RGB one with `alpha` gets a colour key (its first pixel's colour).
+ *  0 on success. */
 int cmf_encode_png_variant(uint32_t width, uint32_t height, int color_type, int bit_depth, int interlaced,
                            int alpha, int noise, uint32_t seed, uint8_t **out, size_t *out_len);
 
