@@ -49,6 +49,9 @@ enum ImageFigures {
       Case(name: "baseline JPEG", file: "photo.jpg", goalMillis: 15, goalMiB: 8),
       Case(name: "progressive JPEG", file: "photo-progressive.jpg", goalMillis: 30, goalMiB: 8),
       Case(name: "PNG", file: "picture.png", goalMillis: 40, goalMiB: 8),
+      // Not a row of the issue: the same picture interlaced, whose thumbnail reads only the
+      // Adam7 passes it needs.
+      Case(name: "interlaced PNG", file: "picture-interlaced.png", goalMillis: 40, goalMiB: 8),
     ]
     let text = try payload(in: folder, name: "text.json", image: nil)
     let payloads = try cases.map { try payload(in: folder, name: "\($0.file).json", image: $0.file) }
@@ -80,6 +83,8 @@ enum ImageFigures {
       let memory = median(imageRuns[index].map { Double($0.maxRSSKiB) }) / 1024 - baseMemory
       let path = folder.appendingPathComponent(item.file).path
       let png = item.file.hasSuffix(".png")
+      // An interlaced PNG's thumbnail inflates only its first passes: the whole is no floor.
+      let interlaced = item.file.contains("interlaced")
       let alone = median((0..<5).map { _ in png ? cmf_time_png_rows(path) : cmf_time_jpeg_eighth(path) })
       // A PNG's floor: zlib inflating its image data, which every decoder built on zlib does.
       let inflate = png ? median((0..<5).map { _ in cmf_time_png_inflate(path) }) : 0
@@ -90,16 +95,16 @@ enum ImageFigures {
         cpu <= item.goalMillis && memory <= item.goalMiB ? "meets" : "MISSES")
       if png {
         line(
-          format: "  the PNG's floor: zlib alone inflates its image data in %.1f ms CPU; UNTerm takes %.2f× that%@",
-          inflate, cpu / inflate,
-          inflate > item.goalMillis ? " (the goal is below the floor on this machine)" : "")
+          format: "  the %@: zlib alone inflates all its image data in %.1f ms CPU; UNTerm takes %.2f× that%@",
+          item.name, inflate, cpu / inflate,
+          inflate > item.goalMillis && !interlaced ? " (the goal is below the floor on this machine)" : "")
       }
       rows.append(
         SummaryRow(
           what: "4000×3000 \(item.name) to its thumbnail (render − text-only render)",
           measured: Summary.format("%+.1f ms CPU, %+.1f MiB", cpu, memory),
-          floor: png ? Summary.format("inflate %.1f ms", inflate) : "—",
-          ratio: png ? Summary.format("%.2f×", cpu / inflate) : "—",
+          floor: png && !interlaced ? Summary.format("inflate %.1f ms", inflate) : "—",
+          ratio: png && !interlaced ? Summary.format("%.2f×", cpu / inflate) : "—",
           goal: Summary.format("≤ %.0f ms, ≤ +%.0f MiB", item.goalMillis, item.goalMiB),
           met: cpu <= item.goalMillis && memory <= item.goalMiB))
     }
@@ -119,7 +124,9 @@ enum ImageFigures {
       try Data(bytes: bytes, count: count).write(to: folder.appendingPathComponent(name))
       sizes[name] = count
     }
-    for (noise, files) in [(12, ["photo.jpg", "photo-progressive.jpg"]), (0, ["picture.png"])] {
+    for (noise, files) in [
+      (12, ["photo.jpg", "photo-progressive.jpg"]), (0, ["picture.png", "picture-interlaced.png"]),
+    ] {
       var rgb: UnsafeMutablePointer<UInt8>?
       guard cmf_photo_rgb(width, height, 7, Int32(noise), &rgb) == 0, let rgb else {
         throw BenchError("no memory for the picture")
@@ -128,7 +135,11 @@ enum ImageFigures {
       for file in files {
         var out: UnsafeMutablePointer<UInt8>?
         var length = 0
-        if file.hasSuffix(".png") {
+        if file.hasSuffix("-interlaced.png") {
+          guard cmf_encode_png_rgb_interlaced(rgb, width, height, &out, &length) == 0 else {
+            throw BenchError("PNG failed")
+          }
+        } else if file.hasSuffix(".png") {
           guard cmf_encode_png_rgb(rgb, width, height, &out, &length) == 0 else { throw BenchError("PNG failed") }
         } else {
           var message = [CChar](repeating: 0, count: 200)

@@ -299,8 +299,22 @@ static void png_buffer_write(png_structp png, png_bytep data, png_size_t length)
 
 static void png_buffer_flush(png_structp png) { (void)png; }
 
+/* 8-bit pixels of a colour type as an interlaced (Adam7) PNG. */
+static int encode_png_interlaced(const uint8_t *pixels, uint32_t width, uint32_t height, int color_type,
+                                 uint32_t channels, uint8_t **out, size_t *out_len);
+
 int cmf_encode_png_interlaced(const uint8_t *rgba, uint32_t width, uint32_t height, uint8_t **out,
                               size_t *out_len) {
+  return encode_png_interlaced(rgba, width, height, PNG_COLOR_TYPE_RGB_ALPHA, 4, out, out_len);
+}
+
+int cmf_encode_png_rgb_interlaced(const uint8_t *rgb, uint32_t width, uint32_t height, uint8_t **out,
+                                  size_t *out_len) {
+  return encode_png_interlaced(rgb, width, height, PNG_COLOR_TYPE_RGB, 3, out, out_len);
+}
+
+static int encode_png_interlaced(const uint8_t *pixels, uint32_t width, uint32_t height, int color_type,
+                                 uint32_t channels, uint8_t **out, size_t *out_len) {
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
   if (png == NULL) return 1;
   png_infop info = png_create_info_struct(png);
@@ -313,9 +327,9 @@ int cmf_encode_png_interlaced(const uint8_t *rgba, uint32_t width, uint32_t heig
     return 2;
   }
   png_set_write_fn(png, &buffer, png_buffer_write, png_buffer_flush);
-  png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_ADAM7,
-               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-  for (uint32_t y = 0; y < height; y++) rows[y] = (png_bytep)(rgba + (size_t)y * width * 4);
+  png_set_IHDR(png, info, width, height, 8, color_type, PNG_INTERLACE_ADAM7, PNG_COMPRESSION_TYPE_DEFAULT,
+               PNG_FILTER_TYPE_DEFAULT);
+  for (uint32_t y = 0; y < height; y++) rows[y] = (png_bytep)(pixels + (size_t)y * width * channels);
   png_set_rows(png, info, rows);
   png_write_png(png, info, PNG_TRANSFORM_IDENTITY, NULL);
   png_destroy_write_struct(&png, &info);

@@ -52,6 +52,10 @@ int cmf_encode_png_rgb(const uint8_t *rgb, uint32_t width, uint32_t height, uint
 int cmf_encode_png_interlaced(const uint8_t *rgba, uint32_t width, uint32_t height, uint8_t **out,
                               size_t *out_len);
 
+/** RGB8 pixels as an interlaced (Adam7) PNG; 0 on success. Free *out with cmf_free. */
+int cmf_encode_png_rgb_interlaced(const uint8_t *rgb, uint32_t width, uint32_t height, uint8_t **out,
+                                  size_t *out_len);
+
 /** A width × height RGB gradient as a PNG, written row by row (no picture-sized buffer); 0 on
  *  success. Free *out with cmf_free. */
 int cmf_encode_png_gradient(uint32_t width, uint32_t height, uint8_t **out, size_t *out_len);
