@@ -108,10 +108,10 @@ public final class UNTermSession {
     settings.logFile = configuration.logFile
     settings.appName = configuration.appName
     settings.serviceTimeout = configuration.serviceTimeout
-    settings.bidi = TerminalBidi.mode(.auto, environment: ProcessInfo.processInfo.environment, controlsTerminal: true)
+    settings.bidi = TerminalBidi.mode(.auto, environment: ProcessEnvironment.value, controlsTerminal: true)
     settings.stringsPaths = configuration.strings
     settings.locale = AppStrings.normalize(
-      configuration.locale ?? AppStrings.environmentLocale(ProcessInfo.processInfo.environment))
+      configuration.locale ?? AppStrings.environmentLocale(ProcessEnvironment.value))
     let session: Session
     do {
       session = try SessionFactory.make(

@@ -195,10 +195,18 @@ package struct BidiParagraph: Sendable {
     }
   }
 
+  /// Clusters as one string, appended one by one: `String(_:)` of a slice of characters is not
+  /// specialized here, and its first call looked up witness tables at run time at every start.
+  package static func string(_ clusters: ArraySlice<Character>) -> String {
+    var out = ""
+    for cluster in clusters { out.append(cluster) }
+    return out
+  }
+
   /// One line (a logical range) as displayed: shaped, in visual order.
   package func visualLine(_ range: Range<Int>, ligatures: Bool = true) -> String {
     let range = range.clamped(to: 0..<clusters.count)
-    guard needsReordering else { return String(clusters[range]) }
+    guard needsReordering else { return Self.string(clusters[range]) }
     let shapes = shaped(range, ligatures: ligatures)
     var out = ""
     for index in visualOrder(of: range) { out += shapes[index - range.lowerBound] }

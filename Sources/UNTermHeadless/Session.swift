@@ -128,6 +128,9 @@ package final class Session: @unchecked Sendable {
   /// decode). They stay in the content, as on iOS, where an attachment is checked for its type
   /// and size only; the card shows a one-line placeholder with the reason where the image would be.
   private func noteUnavailableAttachments(of request: UNNotificationRequest) {
+    // Without attachments there is nothing to check, and the cast's conformance lookup (a scan
+    // of every conformance in the binary, the first time) is not paid.
+    guard !request.content.attachments.isEmpty else { return }
     let images = renderer.images as? any AttachmentValidating
     for attachment in request.content.attachments {
       if attachment.format.kind != .image, let mismatch = attachment.contentMismatch {

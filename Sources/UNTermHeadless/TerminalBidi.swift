@@ -32,13 +32,19 @@ package enum TerminalBidi {
   /// The terminal described by an environment.
   /// An empty variable counts as unset, as a shell's `TMUX= unterm` means.
   package static func terminal(_ environment: [String: String]) -> Terminal {
-    let environment = environment.filter { !$0.value.isEmpty }
-    let term = environment["TERM"] ?? ""
-    let multiplexed = environment["TMUX"] != nil || environment["STY"] != nil
-    if environment["KONSOLE_VERSION"] != nil || term.hasPrefix("mlterm") || environment["MLTERM"] != nil {
+    terminal(environment: { environment[$0] })
+  }
+
+  /// The terminal described by an environment read a variable at a time
+  /// (`ProcessEnvironment.value` for this process's).
+  package static func terminal(environment variable: (String) -> String?) -> Terminal {
+    func value(_ name: String) -> String? { variable(name).flatMap { $0.isEmpty ? nil : $0 } }
+    let term = value("TERM") ?? ""
+    let multiplexed = value("TMUX") != nil || value("STY") != nil
+    if value("KONSOLE_VERSION") != nil || term.hasPrefix("mlterm") || value("MLTERM") != nil {
       return Terminal(reorders: true, honoursExplicitMode: false)
     }
-    if let vte = environment["VTE_VERSION"].flatMap({ Int($0) }), vte >= 5703 {
+    if let vte = value("VTE_VERSION").flatMap({ Int($0) }), vte >= 5703 {
       return Terminal(reorders: true, honoursExplicitMode: !multiplexed)
     }
     return Terminal(reorders: false, honoursExplicitMode: false)
@@ -55,12 +61,21 @@ package enum TerminalBidi {
   package static func mode(
     _ setting: BidiSetting, environment: [String: String], controlsTerminal: Bool, isTerminal: Bool = true
   ) -> BidiMode {
+    mode(setting, environment: { environment[$0] }, controlsTerminal: controlsTerminal, isTerminal: isTerminal)
+  }
+
+  /// The mode a setting means, the environment read a variable at a time (only for `auto` on a
+  /// terminal).
+  package static func mode(
+    _ setting: BidiSetting, environment variable: (String) -> String?, controlsTerminal: Bool,
+    isTerminal: Bool = true
+  ) -> BidiMode {
     switch setting {
     case .visual: return .visual
     case .terminal: return .terminal
     case .auto:
       guard isTerminal else { return .visual }
-      let terminal = terminal(environment)
+      let terminal = terminal(environment: variable)
       guard terminal.reorders else { return .visual }
       return controlsTerminal && terminal.honoursExplicitMode ? .visual : .terminal
     }

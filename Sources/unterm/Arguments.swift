@@ -71,7 +71,7 @@ struct Arguments {
   /// "unknown option '--veiw'. Did you mean '--view'?", or which commands take an option that
   /// this one does not.
   private func unknown(_ name: String, known: some Sequence<String>) -> UNTermError {
-    let takers = OptionDeclaration.all.filter { $0.names.contains(name) }.reduce(into: Set<UNTermCommand>()) {
+    let takers = OptionDeclaration.all.filter { $0.names.contains(name) }.reduce(into: UNTermCommands()) {
       $0.formUnion($1.commands)
     }
     let others = UNTermCommand.allCases.filter { takers.contains($0) }.map { "'\($0.invocation)'" }

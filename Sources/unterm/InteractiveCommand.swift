@@ -28,7 +28,7 @@ enum InteractiveCommand {
     ensureBacktraceSettings()
     var options = parsed.session
     options.bidi = TerminalBidi.mode(
-      parsed.bidi, environment: ProcessInfo.processInfo.environment, controlsTerminal: true)
+      parsed.bidi, environment: ProcessEnvironment.value, controlsTerminal: true)
     options.locale = parsed.deviceLanguage
     var feeder: DemoFeeder?
     if demo {

@@ -62,7 +62,7 @@ struct ParsedOptions: Sendable {
 
   /// The device language: `--locale`, else `LC_ALL`, `LC_MESSAGES`, then `LANG`.
   var deviceLanguage: String {
-    locale ?? AppStrings.environmentLocale(ProcessInfo.processInfo.environment)
+    locale ?? AppStrings.environmentLocale(ProcessEnvironment.value)
   }
   var help = false
 }
@@ -305,6 +305,43 @@ extension OptionValue where Value == Date {
   }
 }
 
+/// Some commands, as bits: the option table is made at every start, and a set of commands
+/// (`Set<UNTermCommand>`) cost each start a run-time conformance lookup.
+struct UNTermCommands: OptionSet, Hashable, Sendable {
+  let rawValue: UInt16
+
+  init(rawValue: UInt16) { self.rawValue = rawValue }
+
+  init(_ command: UNTermCommand) {
+    switch command {
+    case .interactive: rawValue = 1 << 0
+    case .render: rawValue = 1 << 1
+    case .lint: rawValue = 1 << 2
+    case .run: rawValue = 1 << 3
+    case .log: rawValue = 1 << 4
+    case .push: rawValue = 1 << 5
+    case .sheet: rawValue = 1 << 6
+    case .export: rawValue = 1 << 7
+    case .center: rawValue = 1 << 8
+    }
+  }
+
+  static var interactive: Self { Self(.interactive) }
+  static var render: Self { Self(.render) }
+  static var lint: Self { Self(.lint) }
+  static var run: Self { Self(.run) }
+  static var log: Self { Self(.log) }
+  static var push: Self { Self(.push) }
+  static var sheet: Self { Self(.sheet) }
+  static var export: Self { Self(.export) }
+  static var center: Self { Self(.center) }
+  /// Every command.
+  static var all: Self { UNTermCommand.allCases.reduce(into: []) { $0.insert(Self($1)) } }
+
+  /// Whether one command is among these.
+  func contains(_ command: UNTermCommand) -> Bool { contains(Self(command)) }
+}
+
 /// One command-line option: its names, its value, its help, the commands that take it, and how
 /// it sets `ParsedOptions`. Parsing, `--help`, the suggestions for a mistyped option and the
 /// README check all read `OptionDeclaration.all`.
@@ -337,7 +374,7 @@ struct OptionDeclaration: Sendable {
     }
 
     /// The commands that take the section's options (an option may name more).
-    var commands: Set<UNTermCommand> {
+    var commands: UNTermCommands {
       switch self {
       case .session: return [.interactive, .render, .lint, .sheet, .export]
       case .modes: return [.interactive, .render, .lint, .sheet, .export, .run]
@@ -351,7 +388,7 @@ struct OptionDeclaration: Sendable {
       case .watch: return [.interactive, .render, .sheet]
       case .export: return [.export]
       case .center: return [.center]
-      case .general: return Set(UNTermCommand.allCases)
+      case .general: return .all
       }
     }
   }
@@ -369,7 +406,7 @@ struct OptionDeclaration: Sendable {
   /// What applies without the option, if that needs saying.
   let defaultValue: String?
   let section: Section
-  let commands: Set<UNTermCommand>
+  let commands: UNTermCommands
   /// Used on its own, as a usage line of its own (`unterm lint --explain CODE`).
   let alone: Bool
   /// Sets the option; a flag gets an empty value.
@@ -387,7 +424,7 @@ struct OptionDeclaration: Sendable {
   /// `takenBy` alone when that is given.
   static func option<Value>(
     _ name: String, _ value: OptionValue<Value>, _ help: String, default defaultValue: String? = nil,
-    in section: Section, also: Set<UNTermCommand> = [], takenBy: Set<UNTermCommand>? = nil, alone: Bool = false,
+    in section: Section, also: UNTermCommands = [], takenBy: UNTermCommands? = nil, alone: Bool = false,
     set: @escaping @Sendable (inout ParsedOptions, Value) -> Void
   ) -> OptionDeclaration {
     OptionDeclaration(
@@ -401,8 +438,8 @@ struct OptionDeclaration: Sendable {
 
   /// An option without a value, taken as `option` says.
   static func flag(
-    _ names: String..., help: String, in section: Section, also: Set<UNTermCommand> = [],
-    takenBy: Set<UNTermCommand>? = nil, set: @escaping @Sendable (inout ParsedOptions) -> Void
+    _ names: String..., help: String, in section: Section, also: UNTermCommands = [],
+    takenBy: UNTermCommands? = nil, set: @escaping @Sendable (inout ParsedOptions) -> Void
   ) -> OptionDeclaration {
     OptionDeclaration(
       names: names, value: nil, help: help, defaultValue: nil, section: section,

@@ -47,7 +47,7 @@ enum RenderCommand {
     var configuration = parsed.session
     // A printed screen stays on a terminal UNTerm no longer controls.
     configuration.bidi = TerminalBidi.mode(
-      parsed.bidi, environment: ProcessInfo.processInfo.environment, controlsTerminal: false,
+      parsed.bidi, environment: ProcessEnvironment.value, controlsTerminal: false,
       isTerminal: isatty(STDOUT_FILENO) == 1)
     configuration.locale = parsed.deviceLanguage
     let view = parsed.render.view
@@ -61,10 +61,15 @@ enum RenderCommand {
     (request.width, request.height) = (size.width, size.height)
     let trace: ((TraceLine) -> Void)? = configuration.trace ? { UNTermMain.warn("trace: \($0.printed)") } : nil
     let frame = try RenderPipeline.frame(for: request, trace: trace)
-    let names = payloads.map { $0 == "-" ? "stdin" : ($0 as NSString).lastPathComponent }
-    let title =
-      "\(DeviceProfile.profile(configuration.device).displayName) · \(view.rawValue) · "
-      + names.joined(separator: ", ")
+    // A picture's title: made only for a picture.
+    var title: String {
+      var title = "\(DeviceProfile.profile(configuration.device).displayName) · \(view.rawValue) · "
+      for (index, payload) in payloads.enumerated() {
+        if index > 0 { title += ", " }
+        title += payload == "-" ? "stdin" : (payload as NSString).lastPathComponent
+      }
+      return title
+    }
     switch output {
     // Pictures are markup made with the XML escaper; they pass the sanitizer too, as they may be
     // printed on a terminal (a file name in the title, say, holds no control there either).
@@ -72,7 +77,7 @@ enum RenderCommand {
     case .html: return SafeText(sanitizing: frame.grid.html(title: title), multiline: true)
     case .text: return SafeText(sanitizing: frame.grid.text, multiline: true) + "\n"
     case .ansi:
-      let depth = ColorDepth.detect(environment: ProcessInfo.processInfo.environment)
+      let depth = ColorDepth.detect(environment: ProcessEnvironment.value)
       return frame.grid.ansiText(depth: depth == .none ? .sixteen : depth) + "\n"
     }
   }

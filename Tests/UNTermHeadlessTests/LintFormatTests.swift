@@ -114,7 +114,7 @@ struct Finding: Equatable {
 /// No output may hold a control a terminal acts on: only line feeds.
 func expectNoControls(_ text: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
   let bad = text.unicodeScalars.filter {
-    ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || SafeText.bidiControls[$0.value] != nil
+    ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || SafeText.bidiControlName($0.value) != nil
   }
   #expect(bad.isEmpty, "\(what) holds \(bad.map { String($0.value, radix: 16) })", sourceLocation: sourceLocation)
 }

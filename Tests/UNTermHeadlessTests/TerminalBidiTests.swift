@@ -1,5 +1,7 @@
+import Foundation
 import Testing
 import UNTermBidi
+import UNTermCore
 
 @testable import UNTermHeadless
 
@@ -33,6 +35,24 @@ struct TerminalBidiTests {
   @Test func aScreenWrittenToAFileIsInDisplayOrder() {
     let konsole = ["KONSOLE_VERSION": "230804"]
     #expect(TerminalBidi.mode(.auto, environment: konsole, controlsTerminal: false, isTerminal: false) == .visual)
+  }
+
+  /// `render` and the session read the few variables they need one at a time rather than
+  /// copying the whole environment: the answers are the same.
+  @Test func theProcessEnvironmentReadOneVariableAtATime() {
+    let name = "UNTERM_TEST_ONE_VARIABLE_\(getpid())"
+    setenv(name, "ur_PK.UTF-8", 1)
+    defer { unsetenv(name) }
+    #expect(ProcessEnvironment.value(name) == "ur_PK.UTF-8")
+    #expect(ProcessEnvironment.value(name + "_UNSET") == nil)
+    let environment = ProcessInfo.processInfo.environment
+    #expect(TerminalBidi.terminal(environment: ProcessEnvironment.value) == TerminalBidi.terminal(environment))
+    #expect(AppStrings.environmentLocale(ProcessEnvironment.value) == AppStrings.environmentLocale(environment))
+    for variables in [["KONSOLE_VERSION": "230804"], ["VTE_VERSION": "7006", "TMUX": ""], ["TERM": "mlterm"]] {
+      #expect(
+        TerminalBidi.mode(.auto, environment: { variables[$0] }, controlsTerminal: true)
+          == TerminalBidi.mode(.auto, environment: variables, controlsTerminal: true))
+    }
   }
 
   @Test func anExplicitSettingWins() {

@@ -143,8 +143,10 @@ package enum InputNumber: CaseIterable, Sendable {
   /// Reads a whole number written in a script or an option; `nil` when it is not one or is out
   /// of range.
   package func parseInt(_ text: some StringProtocol) -> Int? {
-    guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Double(String(text)),
-      accepts(value)
+    // Its bytes, all ASCII digits, checked on a `String`: through the generic parameter, the
+    // check's first call looked up witness tables at run time, at every start with `--size`.
+    let text = String(text)
+    guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Double(text), accepts(value)
     else { return nil }
     return Int(saturating: value)
   }

@@ -45,16 +45,29 @@ package struct AppStrings: Sendable {
     if text.hasSuffix(".lproj") { text.removeLast(6) }
     if text == "C" || text == "POSIX" || text.isEmpty { return "en" }
     if let legacy = legacyNames[text.lowercased()] { return legacy }
-    let parts = text.split(whereSeparator: { $0 == "_" || $0 == "-" }).map(String.init)
+    let parts = text.split(whereSeparator: { $0 == "_" || $0 == "-" })
     guard let language = parts.first else { return "en" }
-    return ([language.lowercased()] + parts.dropFirst()).joined(separator: "-")
+    // Joined by hand: `joined(separator:)` is not specialized here, and its first call looks up
+    // witness tables at run time, which every session's start paid.
+    var name = language.lowercased()
+    for part in parts.dropFirst() {
+      name += "-"
+      name.append(contentsOf: part)  // (`+=` takes the generic, unspecialized path)
+    }
+    return name
   }
 
   /// The device language from the environment: `LC_ALL`, else `LC_MESSAGES`, else `LANG`
   /// (POSIX's order), else English.
   package static func environmentLocale(_ environment: [String: String]) -> String {
+    environmentLocale { environment[$0] }
+  }
+
+  /// The device language from an environment read a variable at a time
+  /// (`ProcessEnvironment.value` for this process's).
+  package static func environmentLocale(_ variable: (String) -> String?) -> String {
     for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
-      if let value = environment[name], !value.isEmpty { return normalize(value) }
+      if let value = variable(name), !value.isEmpty { return normalize(value) }
     }
     return "en"
   }

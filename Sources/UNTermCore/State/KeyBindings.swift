@@ -23,6 +23,34 @@ package enum KeyContext: String, Hashable, Sendable, CaseIterable {
   }
 }
 
+/// Some key contexts, as bits. The key table is made at the first frame of every command that
+/// draws one (the status bar's hints come from it), and a `Set<KeyContext>` cost each start a
+/// run-time conformance lookup.
+package struct KeyContexts: OptionSet, Hashable, Sendable {
+  package let rawValue: UInt8
+
+  package init(rawValue: UInt8) { self.rawValue = rawValue }
+
+  package init(_ context: KeyContext) {
+    switch context {
+    case .main: rawValue = 1
+    case .expanded: rawValue = 2
+    case .textField: rawValue = 4
+    case .keysOverlay: rawValue = 8
+    }
+  }
+
+  package static var main: Self { Self(.main) }
+  package static var expanded: Self { Self(.expanded) }
+  package static var textField: Self { Self(.textField) }
+  package static var keysOverlay: Self { Self(.keysOverlay) }
+  /// Every context.
+  package static var everywhere: Self { KeyContext.allCases.reduce(into: []) { $0.insert(Self($1)) } }
+
+  /// Whether one context is among these.
+  package func contains(_ context: KeyContext) -> Bool { contains(Self(context)) }
+}
+
 /// The keys a binding answers.
 package enum KeyPattern: Hashable, Sendable {
   case key(Key)
@@ -123,7 +151,7 @@ package struct KeyBinding: Sendable {
   /// One key (or kind of key) doing one thing in some contexts.
   package struct Entry: Hashable, Sendable {
     package var pattern: KeyPattern
-    package var contexts: Set<KeyContext>
+    package var contexts: KeyContexts
     package var action: KeyAction
   }
 
@@ -143,7 +171,7 @@ package struct KeyBinding: Sendable {
   }
 
   /// Where any of the keys work.
-  package var contexts: Set<KeyContext> { entries.reduce(into: []) { $0.formUnion($1.contexts) } }
+  package var contexts: KeyContexts { entries.reduce(into: []) { $0.formUnion($1.contexts) } }
 
   /// The keys as the overlay shows them: `↑ ↓ k j`.
   package var label: String { patterns.map(\.label).joined(separator: " ") }
@@ -155,7 +183,7 @@ package struct KeyBinding: Sendable {
 extension KeyBinding {
   /// A binding from groups of keys, each doing one thing in some contexts.
   init(
-    _ help: String, about: String, _ groups: [([KeyPattern], Set<KeyContext>, KeyAction)],
+    _ help: String, about: String, _ groups: [([KeyPattern], KeyContexts, KeyAction)],
     hint: (@Sendable (CenterState, KeyContext) -> StatusHint?)? = nil
   ) {
     entries = groups.flatMap { keys, contexts, action in
@@ -172,8 +200,8 @@ extension KeyBinding {
 /// by a test) are made from it. To add a key, add a row (and, for a new kind of action, a
 /// `KeyAction` case, which the compiler then asks the update to carry out).
 package enum KeyBindings {
-  private static let screens: Set<KeyContext> = [.main, .expanded]
-  private static let everywhere = Set(KeyContext.allCases)
+  private static let screens: KeyContexts = [.main, .expanded]
+  private static let everywhere = KeyContexts.everywhere
 
   /// The order is the overlay's and the README's, and the status bar's among the hints shown.
   package static let all: [KeyBinding] = [

@@ -111,11 +111,26 @@ package struct SafeText: Sendable, Hashable, CustomStringConvertible, Expressibl
 }
 
 extension SafeText {
-  /// The bidi-control characters (`Bidi_Control`) and their placeholder names.
-  package static let bidiControls: [UInt32: String] = [
-    0x061C: "ALM", 0x200E: "LRM", 0x200F: "RLM", 0x202A: "LRE", 0x202B: "RLE", 0x202C: "PDF",
-    0x202D: "LRO", 0x202E: "RLO", 0x2066: "LRI", 0x2067: "RLI", 0x2068: "FSI", 0x2069: "PDI",
-  ]
+  /// The placeholder name of a bidi-control character (`Bidi_Control`), or nil for any other
+  /// scalar. A switch, not a dictionary: the sanitizer asks for every character it changes, and
+  /// making a `[UInt32: String]` cost each start a run-time conformance lookup.
+  package static func bidiControlName(_ value: UInt32) -> String? {
+    switch value {
+    case 0x061C: return "ALM"
+    case 0x200E: return "LRM"
+    case 0x200F: return "RLM"
+    case 0x202A: return "LRE"
+    case 0x202B: return "RLE"
+    case 0x202C: return "PDF"
+    case 0x202D: return "LRO"
+    case 0x202E: return "RLO"
+    case 0x2066: return "LRI"
+    case 0x2067: return "RLI"
+    case 0x2068: return "FSI"
+    case 0x2069: return "PDI"
+    default: return nil
+    }
+  }
 
   /// The visible placeholder of a character a terminal would act on — a C0 control, DEL, a C1
   /// control or a bidi control — or nil for any other character. Line feed and tab are C0
@@ -126,7 +141,7 @@ extension SafeText {
     case 0x00..<0x20: return String(Character(Unicode.Scalar(0x2400 + v) ?? "?"))
     case 0x7F: return "\u{2421}"
     case 0x80...0x9F: return placeholder(named: String(v, radix: 16, uppercase: true))
-    default: return bidiControls[v].map { placeholder(named: $0) }
+    default: return bidiControlName(v).map { placeholder(named: $0) }
     }
   }
 
@@ -140,26 +155,38 @@ extension SafeText {
     return String(out)
   }
 
-  /// Whether UTF-8 text might hold a character the sanitizer changes: a C0 control or DEL, a C1
-  /// control (C2 80–9F), ALM (D8 9C), or a bidi control or line or paragraph separator (E2 80
-  /// and E2 81 lead them). Most text — box drawing and emoji included — holds none of these and
-  /// is taken as it is.
-  private static func mightNeedSanitizing(_ text: some StringProtocol) -> Bool {
-    var previous: UInt8 = 0
-    for byte in text.utf8 {
-      if byte < 0x20 || byte == 0x7F { return true }
-      switch previous {
-      case 0xC2 where byte <= 0x9F, 0xD8 where byte == 0x9C, 0xE2 where byte == 0x80 || byte == 0x81: return true
-      default: break
+  /// Whether UTF-8 text might hold a character the sanitizer changes: a C0 control (but a line
+  /// feed in `multiline` text, which stays) or DEL, a C1 control (C2 80–9F), ALM (D8 9C), or a
+  /// bidi control or line or paragraph separator (E2 80 and E2 81 lead them). Most text — box
+  /// drawing, emoji and a whole screen's rows included — holds none of these and is taken as
+  /// it is.
+  private static func mightNeedSanitizing(_ text: String, multiline: Bool) -> Bool {
+    var text = text
+    return text.withUTF8 { bytes in
+      var previous: UInt8 = 0
+      for byte in bytes {
+        if (byte < 0x20 && !(multiline && byte == 0x0A)) || byte == 0x7F { return true }
+        switch previous {
+        case 0xC2 where byte <= 0x9F, 0xD8 where byte == 0x9C, 0xE2 where byte == 0x80 || byte == 0x81: return true
+        default: break
+        }
+        previous = byte
       }
-      previous = byte
+      return false
     }
-    return false
   }
 
   /// The one sanitizer of output text (see the type's documentation).
   private static func sanitize(_ text: some StringProtocol, multiline: Bool) -> String {
-    guard mightNeedSanitizing(text) else { return String(text) }
+    // A `String` from here on: read through the generic parameter, every byte cost a call
+    // through a witness table, and the first one a run-time lookup.
+    let text = String(text)
+    guard mightNeedSanitizing(text, multiline: multiline) else { return text }
+    return sanitizeEachScalar(text, multiline: multiline)
+  }
+
+  /// The sanitizer scalar by scalar, without the check that lets most text through unchanged.
+  static func sanitizeEachScalar(_ text: String, multiline: Bool) -> String {
     var out = String.UnicodeScalarView()
     let scalars = Array(text.unicodeScalars)
     for (i, scalar) in scalars.enumerated() {
@@ -214,7 +241,7 @@ extension SafeText {
     case 0x27: return "&#39;"
     case 0x09, 0x0A: return nil
     case 0x00..<0x20, 0x7F...0x9F, 0xFFFE, 0xFFFF: return "\u{FFFD}"
-    default: return bidiControls[scalar.value].map { "‹\($0)›" }
+    default: return bidiControlName(scalar.value).map { "‹\($0)›" }
     }
   }
 }

@@ -173,7 +173,13 @@ package struct CellGrid: Hashable, Sendable {
     bytes.reserveCapacity(start + width)
     for x in 0..<width {
       let cell = cells[y * width + x]
-      if !cell.isContinuation { bytes.append(contentsOf: cell.text.utf8) }
+      guard !cell.isContinuation else { continue }
+      let utf8 = cell.text.utf8
+      if utf8.count == 1, let byte = utf8.first {
+        bytes.append(byte)  // most cells: a space or an ASCII letter
+      } else {
+        bytes.append(contentsOf: utf8)
+      }
     }
     while bytes.count > start && bytes[bytes.count - 1] == 0x20 { bytes.removeLast() }
   }

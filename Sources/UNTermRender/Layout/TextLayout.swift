@@ -178,7 +178,7 @@ package struct TextLine: Hashable, Sendable, CustomStringConvertible {
 
   /// A line of a resolved paragraph.
   init(_ paragraph: BidiParagraph, _ range: Range<Int>) {
-    text = String(paragraph.clusters[range])
+    text = BidiParagraph.string(paragraph.clusters[range])
     visual = paragraph.visualLine(range)
     isRightToLeft = paragraph.isRightToLeft
   }

@@ -34,7 +34,10 @@ package enum DisplayWidth {
 
   /// Columns a grapheme cluster takes: the sum of its scalars' widths.
   package static func of(_ character: Character) -> Int {
-    if let ascii = character.asciiValue { return ascii >= 0x20 && ascii < 0x7F ? 1 : 0 }
+    // One byte: ASCII (a length check and a byte are cheaper than `asciiValue`, which compares
+    // with CR LF; CR LF sums to 0 below, as it should).
+    let utf8 = character.utf8
+    if utf8.count == 1, let byte = utf8.first { return byte >= 0x20 && byte < 0x7F ? 1 : 0 }
     var total = 0
     for scalar in character.unicodeScalars { total += of(scalar) }
     return total

@@ -116,6 +116,13 @@ package struct PathDisplay: Sendable, Hashable {
   }
 
   private static func normalized(_ path: String) -> String {
-    "/" + components(path).joined(separator: "/")
+    // Joined by hand: `joined(separator:)` of substrings is not specialized here, and its first
+    // call looked up witness tables at run time at every session's start.
+    var out = ""
+    for part in components(path) {
+      out += "/"
+      out.append(contentsOf: part)  // (`+=` takes the generic, unspecialized path)
+    }
+    return out.isEmpty ? "/" : out
   }
 }

@@ -20,10 +20,6 @@ import UNTermCore
 /// - A field whose text is only invisible characters shows their names, so no notification is
 ///   ever invisible.
 package enum TerminalText {
-  /// The bidi-control characters and their placeholder names (one table, `SafeText`'s, so the
-  /// screen and every other output show the same placeholders).
-  package static var bidiControls: [UInt32: String] { SafeText.bidiControls }
-
   private static let invisibleNames: [UInt32: String] = [
     0x200B: "ZWSP", 0x200C: "ZWNJ", 0x200D: "ZWJ", 0x2060: "WJ", 0xFEFF: "ZWNBSP",
     0xFE0E: "VS15", 0xFE0F: "VS16", 0x00AD: "SHY", 0x034F: "CGJ", 0x180E: "MVS",
@@ -37,13 +33,20 @@ package enum TerminalText {
     scalar.value >= 0x00A9 && scalar.properties.isEmoji
   }
 
-  /// Whether a scalar is one of the twelve bidi controls.
+  /// Whether a scalar is one of the twelve bidi controls (`SafeText`'s list, so the screen and
+  /// every other output show the same placeholders).
   package static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
-    bidiControls[scalar.value] != nil
+    SafeText.bidiControlName(scalar.value) != nil
   }
 
   /// Sanitized text, with line breaks kept as `\n` when `multiline`, else shown as spaces.
   package static func sanitize(_ text: String, multiline: Bool = true) -> String {
+    if isPrintableASCII(text, multiline: multiline) { return text }
+    return sanitizeEachScalar(text, multiline: multiline)
+  }
+
+  /// The sanitizer scalar by scalar, without the check that lets printable ASCII through.
+  static func sanitizeEachScalar(_ text: String, multiline: Bool) -> String {
     var out = String.UnicodeScalarView()
     var previousWasPictographic = false
     var pendingZWJ = false
@@ -95,6 +98,24 @@ package enum TerminalText {
       return namedInvisible(text)
     }
     return result
+  }
+
+  /// Whether text is printable ASCII (and line feeds, when `multiline`) with at least one
+  /// printable character: the sanitizer would give it back unchanged, so it is not taken apart
+  /// scalar by scalar. Most payload text, and every key name, is such text.
+  private static func isPrintableASCII(_ text: String, multiline: Bool) -> Bool {
+    var text = text
+    return text.withUTF8 { bytes in
+      var printable = false
+      for byte in bytes {
+        if byte >= 0x20 && byte < 0x7F {
+          printable = true
+        } else if !(multiline && byte == 0x0A) {
+          return false
+        }
+      }
+      return printable
+    }
   }
 
   /// Names every scalar of a string made only of invisible characters.

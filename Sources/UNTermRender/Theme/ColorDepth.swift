@@ -12,9 +12,15 @@ package enum ColorDepth: Int, Comparable, Sendable, CaseIterable {
 
   /// The depth a terminal supports, from `COLORTERM` and `TERM`.
   package static func detect(environment: [String: String]) -> ColorDepth {
-    let colorterm = environment["COLORTERM"]?.lowercased() ?? ""
+    detect(environment: { environment[$0] })
+  }
+
+  /// The depth a terminal supports, from an environment read a variable at a time
+  /// (`ProcessEnvironment.value` for this process's).
+  package static func detect(environment variable: (String) -> String?) -> ColorDepth {
+    let colorterm = variable("COLORTERM")?.lowercased() ?? ""
     if colorterm == "truecolor" || colorterm == "24bit" { return .trueColor }
-    let term = environment["TERM"] ?? ""
+    let term = variable("TERM") ?? ""
     if term.contains("256color") || term.contains("direct") { return .palette256 }
     if term == "dumb" { return .none }
     if term.hasPrefix("linux") || term == "vt100" || term == "ansi" { return .eight }

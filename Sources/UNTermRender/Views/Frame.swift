@@ -26,7 +26,7 @@ package struct Frame: Sendable {
   package var cursor: (x: Int, y: Int)?
   /// Where the renderer drew each region of the screen (the card, the list, the panes); a
   /// region that is not on this screen has no entry. `.screen` is always the whole grid.
-  package var regions: [ScreenRegion: Rect] = [:]
+  package var regions = RegionRects()
   /// Where the expanded view drew a marker for content clipped at its height budget.
   package var overflowMarks: [OverflowMark] = []
 
@@ -116,4 +116,38 @@ package protocol AttachmentValidating: AnyObject {
 package protocol MediaDurationProviding: AnyObject {
   /// Seconds, when the container says.
   func duration(of attachment: UNNotificationAttachment) -> Double?
+}
+
+/// Where the renderer drew each region of a screen: a rectangle, or nil, per region. Fields
+/// rather than a `[ScreenRegion: Rect]`: every frame records regions, and the dictionary's
+/// first use cost each start a run-time conformance lookup.
+package struct RegionRects: Sendable {
+  private var card: Rect?
+  private var list: Rect?
+  private var responses: Rect?
+  private var activity: Rect?
+  private var screen: Rect?
+
+  package init() {}
+
+  package subscript(region: ScreenRegion) -> Rect? {
+    get {
+      switch region {
+      case .card: return card
+      case .list: return list
+      case .responses: return responses
+      case .activity: return activity
+      case .screen: return screen
+      }
+    }
+    set {
+      switch region {
+      case .card: card = newValue
+      case .list: list = newValue
+      case .responses: responses = newValue
+      case .activity: activity = newValue
+      case .screen: screen = newValue
+      }
+    }
+  }
 }
