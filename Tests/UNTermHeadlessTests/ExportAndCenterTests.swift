@@ -45,8 +45,7 @@ struct ExportAndCenterTests {
       """
     for tool in ["xcrun", "curl"] {
       let url = bin.appendingPathComponent(tool)
-      try Data(script.utf8).write(to: url)
-      chmod(url.path, 0o755)
+      try Fixtures.writeExecutable(script, to: url)
     }
     return (bin, record)
   }

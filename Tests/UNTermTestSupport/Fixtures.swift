@@ -157,6 +157,26 @@ package enum Fixtures {
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }
+
+  /// Writes a program (a shell script) that a test then runs. The file is written through a
+  /// close-on-exec descriptor: a plain write leaves the descriptor to every child another test
+  /// starts at that moment, and while any of them holds it open for writing, running the script
+  /// fails with "Text file busy" (exit 126) — a failure that comes and goes with the suite's load.
+  package static func writeExecutable(_ text: String, to url: URL) throws {
+    let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    guard fd >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+    defer { close(fd) }
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+      let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+      if written < 0 && errno == EINTR { continue }
+      guard written > 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+      bytes = bytes.dropFirst(written)
+    }
+    guard fchmod(fd, 0o755) == 0 else {
+      throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+    }
+  }
 }
 
 #if canImport(Glibc)
