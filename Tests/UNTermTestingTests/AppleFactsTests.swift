@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import UNTermTesting
+import UserNotifications
+
+/// A delegate that implements only `didReceive`: iOS then presents nothing in the foreground.
+final class ReceiveOnlyDelegate: NSObject, UNUserNotificationCenterDelegate, @unchecked Sendable {
+  private let lock = NSLock()
+  private var received: [UNNotificationResponse] = []
+  var responses: [UNNotificationResponse] { lock.withLock { received } }
+
+  func userNotificationCenter(
+    _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
+    withCompletionHandler completionHandler: @escaping @Sendable () -> Void
+  ) {
+    lock.withLock { received.append(response) }
+    completionHandler()
+  }
+}
+
+/// A service extension that blanks the alert text and counts its runs.
+final class BlankingService: UNNotificationServiceExtension, @unchecked Sendable {
+  nonisolated(unsafe) static var runs = 0
+  override func didReceive(_ request: UNNotificationRequest) async -> UNNotificationContent {
+    Self.runs += 1
+    let content = UNMutableNotificationContent()
+    content.title = ""
+    content.body = ""
+    content.badge = 9
+    return content
+  }
+}
+
+/// The numbered facts of the iOS reference an app's tests rely on, checked through the testing API.
+@Suite("Apple's facts through UNTermHarness")
+struct AppleFactsTests {
+  private static let payload = #"""
+    {"aps":{"alert":{"title":"Ana","body":"Dinner at 8?"},"category":"MEETING",
+     "thread-id":"chat-7","target-content-id":"window-2"},"room":"kitchen","n":{"k":7}}
+    """#
+
+  private static let meeting = UNNotificationCategory(
+    identifier: "MEETING",
+    actions: [UNNotificationAction(identifier: "accept", title: "Accept", options: [])],
+    intentIdentifiers: [], options: [.customDismissAction])
+
+  /// Fact 12: the response carries the request's identifier, content, userInfo, category,
+  /// thread, target content identifier and delivery date, and comes once per answer.
+  @Test func aResponseCarriesTheWholeRequestOnce() async throws {
+    let harness = try UNTermHarness()
+    let delegate = ReceiveOnlyDelegate()
+    harness.delegate = delegate
+    harness.registerCategories([Self.meeting])
+    try await harness.push(Self.payload, as: "invite-1")
+    await harness.wait(2)
+    await harness.longPress()
+    await harness.chooseAction("accept")
+    let responses = delegate.responses
+    try #require(responses.count == 1)
+    let response = responses[0]
+    #expect(response.actionIdentifier == "accept")
+    let notification = response.notification
+    #expect(notification.request.identifier == "invite-1")
+    #expect(notification.date == UNTermHarness.startDate)
+    let content = notification.request.content
+    #expect(content.title == "Ana")
+    #expect(content.body == "Dinner at 8?")
+    #expect(content.categoryIdentifier == "MEETING")
+    #expect(content.threadIdentifier == "chat-7")
+    #expect(content.targetContentIdentifier == "window-2")
+    #expect(content.userInfo["room"] as? String == "kitchen")
+    #expect((content.userInfo["n"] as? [String: Any])?["k"] as? Int == 7)
+    #expect(harness.responses.count == 1)
+  }
+
+  /// Fact 11: with a delegate that does not implement `willPresent`, a notification arriving
+  /// while the app is in the foreground is neither shown nor listed.
+  @Test func anUnimplementedWillPresentShowsNothing() async throws {
+    let harness = try UNTermHarness()
+    let delegate = ReceiveOnlyDelegate()
+    harness.delegate = delegate
+    try await harness.push(#"{"aps":{"alert":"first"}}"#)
+    await harness.tap()  // opens the app: it is in the foreground now
+    try await harness.push(#"{"aps":{"alert":"second arrives in the foreground"}}"#)
+    #expect(!harness.screen.contains { $0.contains("second arrives") }, "\(harness.screen.joined(separator: "\n"))")
+    #expect(!harness.deliveredNotifications.contains { $0.request.content.body.hasPrefix("second") })
+  }
+
+  /// Fact 13: the service extension runs only for `mutable-content: 1` with alert text, and
+  /// content it returns without alert text is ignored (the original shows).
+  @Test(
+    .serialized,
+    arguments: [
+      (#"{"aps":{"alert":{"title":"Kept","body":"original"},"mutable-content":1}}"#, 1),
+      (#"{"aps":{"alert":{"title":"Kept","body":"original"},"mutable-content":0}}"#, 0),
+      (#"{"aps":{"alert":{"title":"Kept","body":"original"}}}"#, 0),
+      (#"{"aps":{"badge":3,"mutable-content":1}}"#, 0),
+    ])
+  func theServiceExtensionRunsOnlyForMutableAlerts(payload: String, runs: Int) async throws {
+    BlankingService.runs = 0
+    let harness = try UNTermHarness()
+    harness.serviceExtension = { BlankingService() }
+    try await harness.push(payload)
+    #expect(BlankingService.runs == runs)
+    if payload.contains("Kept") {
+      #expect(harness.deliveredNotifications.map(\.request.content.title) == ["Kept"])
+      #expect(harness.deliveredNotifications.map(\.request.content.body) == ["original"])
+    }
+  }
+}
