@@ -107,4 +107,37 @@ struct AppleFactsTests {
       #expect(harness.deliveredNotifications.map(\.request.content.body) == ["original"])
     }
   }
+
+  private static func content(_ body: String) -> UNMutableNotificationContent {
+    let content = UNMutableNotificationContent()
+    content.title = "Reminder"
+    content.body = body
+    return content
+  }
+
+  /// Facts 22 and 23 in a running session: a pending request with the same identifier is
+  /// replaced, a repeating interval under 60 s is refused and nothing is scheduled, and removing
+  /// unknown identifiers is a silent no-op that leaves the list as it was.
+  @Test func requestsReplaceRefuseAndRemoveAsIOSDoes() async throws {
+    let harness = try UNTermHarness()
+    let center = harness.notificationCenter
+    let later = UNTimeIntervalNotificationTrigger(timeInterval: 600, repeats: false)
+    try await center.add(UNNotificationRequest(identifier: "r", content: Self.content("first"), trigger: later))
+    try await center.add(UNNotificationRequest(identifier: "r", content: Self.content("second"), trigger: later))
+    #expect(await center.pendingNotificationRequests().map(\.content.body) == ["second"])
+
+    let tooOften = UNTimeIntervalNotificationTrigger(timeInterval: 30, repeats: true)
+    await #expect(throws: (any Error).self) {
+      try await center.add(UNNotificationRequest(identifier: "often", content: Self.content("x"), trigger: tooOften))
+    }
+    #expect(await center.pendingNotificationRequests().map(\.identifier) == ["r"])
+
+    try await harness.push(#"{"aps":{"alert":"listed"}}"#, as: "listed")
+    center.removeDeliveredNotifications(withIdentifiers: ["nope", "r"])
+    await harness.wait(1)
+    #expect(await center.deliveredNotifications().map(\.request.identifier) == ["listed"])
+    #expect(await center.pendingNotificationRequests().map(\.identifier) == ["r"])
+    await harness.wait(600)
+    #expect(harness.deliveredNotifications.map(\.request.content.body) == ["second", "listed"])
+  }
 }
