@@ -11,8 +11,9 @@ package struct RunOptions: Sendable {
   package var mediaDirectory: String?
   /// Set when the `CI` environment variable is: a missing snapshot is then a failure.
   package var isCI = false
-  /// Where Focus, Scheduled Summary, the text size and the delegate's foreground options start
-  /// (`run --focus …`); only those settings are read from it. Scripts change them as they go.
+  /// Where Focus, Scheduled Summary, the text size, the delegate's foreground options and when
+  /// previews show start (`run --focus …`, `run --previews always`); only those settings are read
+  /// from it. Scripts change them as they go.
   package var modes = SessionConfiguration()
 
   package init() {}
@@ -95,6 +96,7 @@ package final class ScriptRunner {
     configuration.summaryTimes = options.modes.summaryTimes
     configuration.textSize = options.modes.textSize
     configuration.foregroundOptions = options.modes.foregroundOptions
+    configuration.previews = options.modes.previews
     configuration.logFile = options.logFile
     configuration.mediaDirectory = options.mediaDirectory
     let session: Session

@@ -72,7 +72,7 @@ extension OptionDeclaration {
     .option(
       "--previews", OptionValue<CenterState.Previews>.choice,
       "when notification previews show; when-unlocked hides them on a locked device, as current iPhones do",
-      default: "when-unlocked", in: .session
+      default: "when-unlocked", in: .session, also: [.run]
     ) { $0.session.previews = $1 },
     .option(
       "--focus", .focus,
