@@ -112,9 +112,7 @@ extension DesignSheet {
   }
 
   /// A number as the QA report writes it: whole, or to a tenth.
-  private func number(_ value: Double) -> String {
-    value == value.rounded() ? "\(Int(saturating: value))" : String(format: "%.1f", value)
-  }
+  private func number(_ value: Double) -> String { Projection.describe(points: value) }
 
   private func pt(_ value: Double) -> String { number(value) + " pt" }
 

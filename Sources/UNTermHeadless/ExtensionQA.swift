@@ -147,9 +147,7 @@ package enum ExtensionQA {
   ) -> [Diagnostic] {
     var out: [Diagnostic] = []
     let m = measure(view, for: notification, device: device, textSize: size, images: images)
-    func pt(_ value: Double) -> String {
-      value == value.rounded() ? "\(Int(saturating: value))" : String(format: "%.1f", value)
-    }
+    func pt(_ value: Double) -> String { Projection.describe(points: value) }
     // The default size goes unnamed; any other is said with the device.
     let at = size == .default ? "" : " at text size \(size.displayName)"
     let onDevice = "on \(device.displayName)\(at)"

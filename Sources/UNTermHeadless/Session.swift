@@ -363,8 +363,8 @@ package final class Session: @unchecked Sendable {
     let at = state.textSize == .default ? "" : " at text size \(state.textSize.displayName)"
     var text =
       resized
-      ? "Extension on \(device.displayName)\(at) resized: preferred \(Int(saturating: m.preferredHeight.rounded())) pt, budget \(Int(saturating: m.budget)) pt"
-      : "Extension on \(device.displayName)\(at): initial \(Int(saturating: m.initialHeight)) pt, preferred \(Int(saturating: m.preferredHeight.rounded())) pt, budget \(Int(saturating: m.budget)) pt"
+      ? "Extension on \(device.displayName)\(at) resized: preferred \(Projection.describe(points: m.preferredHeight)) pt, budget \(Int(saturating: m.budget)) pt"
+      : "Extension on \(device.displayName)\(at): initial \(Projection.describe(points: m.initialHeight)) pt, preferred \(Projection.describe(points: m.preferredHeight)) pt, budget \(Int(saturating: m.budget)) pt"
     text += m.overflow > 0 ? " — \(Int(saturating: m.overflow.rounded(.up))) pt over" : " — fits"
     if !m.content.cut.isEmpty { text += "; cut: " + m.content.cut.joined(separator: ", ") }
     send(.notice(m.overflow > 0 ? .warning : .info, text))

@@ -105,7 +105,7 @@ struct ContentExtensionTests {
   ///
   /// Media card on iPhone (41 columns): image 200 + headline 22 + body 3 lines × 22 = 66 +
   /// spacer 8 + progress 20 + credits in footnote, 2 lines × 18 = 36 → 352 pt; 32 pt over the
-  /// 320 pt budget; the credits label is cut. Initial 359 × 0.75 = 269.25 → 269 pt.
+  /// 320 pt budget; the credits label is cut. Initial 359 × 0.75 = 269.25 pt, not rounded.
   /// On iPad (59 columns) the body takes 2 lines (44) and the credits 1 (18) → 312 pt.
   /// Chat card: avatar 64 + (caption1 16 + body 22 + spacer 8) × 2 + caption1 16 + body 22 +
   /// spacer 8 + button 44 = 246 pt on both devices.
@@ -123,7 +123,7 @@ struct ContentExtensionTests {
     #expect(all.map { $0["textSize"] ?? "" } == ["l", "ax5", "l", "ax5", "l", "ax5", "l", "ax5"])
     let sizes = all.filter { $0["textSize"] == "l" }
     #expect(sizes.map { $0["device"] } == ["iphone", "ipad", "iphone", "ipad"])
-    #expect(sizes.map { $0["initialHeight"] } == ["269", "375", "180", "250"])
+    #expect(sizes.map { $0["initialHeight"] } == ["269.25", "375", "179.5", "250"])
     #expect(sizes.map { $0["preferredHeight"] } == ["352", "312", "246", "246"])
     #expect(sizes.map { $0["budget"] } == ["320", "352", "320", "352"])
     #expect(sizes.map { $0["overflow"] } == ["32", "0", "0", "0"])
@@ -448,9 +448,9 @@ struct ChangingExtensionViewTests {
   /// against the budget again: within it, then past it.
   @Test func aNewHeightIsMeasuredAgainstTheBudget() throws {
     let session = try session()
-    #expect(session.extensionSizes.map(\.preferredHeight) == [180])
+    #expect(session.extensionSizes.map(\.preferredHeight) == [179.5])
     session.send(.command(.chooseAction("grow")))
-    #expect(session.extensionSizes.map(\.preferredHeight) == [180, 200])
+    #expect(session.extensionSizes.map(\.preferredHeight) == [179.5, 200])
     #expect(
       session.state.notices.last?.text == "Extension on iPhone resized: preferred 200 pt, budget 320 pt — fits")
     #expect(!lines(session).contains { $0.contains("pt over") })

@@ -261,8 +261,8 @@ struct ModesEndToEndTests {
       ]
     let plain = try Fixtures.run(Fixtures.unterm, base)
     #expect(plain.status == 0, "\(plain.stdout)")
-    #expect(plain.stdout.contains("note[extension-size]: iphone: initial 180 pt"))
-    #expect(plain.stdout.contains("note[extension-size]: iphone at text size AX5: initial 180 pt"))
+    #expect(plain.stdout.contains("note[extension-size]: iphone: initial 179.5 pt (359 × 0.5)"))
+    #expect(plain.stdout.contains("note[extension-size]: iphone at text size AX5: initial 179.5 pt"))
     #expect(!plain.stdout.contains("extension-overflow"))
     let held = try Fixtures.run(Fixtures.unterm, base + ["--strict", "--text-sizes", "l,ax3"])
     #expect(held.status == 1)

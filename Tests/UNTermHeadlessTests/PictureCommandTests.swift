@@ -129,7 +129,7 @@ struct PictureCommandTests {
       #expect(html.contains("<h2>\(name)</h2>"))
     }
     // The extension's QA numbers beside the expanded views, and the overflow marked.
-    #expect(html.contains("<dt>Initial height</dt><dd>269 pt (359 × 0.75)</dd>"))
+    #expect(html.contains("<dt>Initial height</dt><dd>269.25 pt (359 × 0.75)</dd>"))
     #expect(html.contains("<dt>Preferred height</dt><dd>352 pt</dd>"))
     #expect(html.contains("<dt>Overflow</dt><dd class=\"bad\">32 pt over</dd>"))
     #expect(html.contains("<dt>Elements cut</dt><dd class=\"bad\">label &quot;{{userInfo.credits}}&quot;</dd>"))

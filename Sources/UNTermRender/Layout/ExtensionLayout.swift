@@ -37,8 +37,9 @@ package enum ExtensionLayout {
     let blocks = self.blocks(
       view, notification: notification, device: device, textSize: textSize, columns: columns, images: images,
       direction: direction)
-    // A descriptor's ratio is range-checked when read; a program's is held here.
-    let initial = Projection.height((device.notificationWidth * view.attributes.initialContentSizeRatio).rounded())
+    // A descriptor's ratio is range-checked when read; a program's is held here. Width × ratio,
+    // not rounded: iOS sizes in fractional points (359 × 0.75 is 269.25).
+    let initial = Projection.height(device.notificationWidth * view.attributes.initialContentSizeRatio)
     let fitted = blocks.reduce(0) { $0 + $1.points }
     let preferred = view.keepsInitialHeight ? initial : (view.preferredHeight.map(Projection.height) ?? fitted)
     var all = blocks

@@ -33,6 +33,18 @@ package enum Projection {
     points.isNaN ? 0 : min(InputNumber.maximumPoints, max(0, points))
   }
 
+  /// A size in points as reports write it: whole points bare ("269"), fractions to at most two
+  /// places ("269.25", "179.5"), so width × ratio reads as iOS computes it.
+  package static func describe(points: Double) -> String {
+    let hundredths = (points * 100).rounded()
+    guard hundredths.isFinite, abs(hundredths) < 1e15 else { return "\(Int(saturating: points))" }
+    let whole = Int(hundredths) / 100
+    let fraction = abs(Int(hundredths) % 100)
+    if fraction == 0 { return "\(whole)" }
+    let digits = fraction % 10 == 0 ? "\(fraction / 10)" : (fraction < 10 ? "0\(fraction)" : "\(fraction)")
+    return "\(whole).\(digits)"
+  }
+
   /// Points covered by whole rows of a non-text block.
   package static func points(rows: Int) -> Double { Double(rows) * pointsPerRow }
 
