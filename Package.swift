@@ -111,7 +111,8 @@ let package = Package(
         "UserNotifications", "Intents", "CoreLocation", "UNTermCore", "UNTermHeadless", "UNTermTestSupport",
       ],
       swiftSettings: [.swiftLanguageMode(.v5)]),
-    .testTarget(name: "UNTermTestingTests", dependencies: ["UNTermTesting", "UserNotifications"]),
+    .testTarget(
+      name: "UNTermTestingTests", dependencies: ["UNTermTesting", "UserNotifications", "UserNotificationsUI"]),
     .testTarget(
       name: "UNTermCursesTests", dependencies: ["UNTermCurses", "UNTermRender", "UNTermCore"]),
     .testTarget(

@@ -156,14 +156,19 @@ public final class UNTermHarness {
   }
 
   /// Adds a content extension: the view controller `make` returns serves these categories'
-  /// expanded views, as the keys of an extension's Info.plist say.
+  /// expanded views, as the keys of an extension's Info.plist say
+  /// (`UNNotificationExtensionOverridesDefaultTitle`: the header shows the controller's `title`;
+  /// `UNNotificationExtensionUserInteractionEnabled`: its buttons take Tab and Enter — on here
+  /// by default, since a harness test usually presses them; Apple's Info.plist default is off).
   public func addContentExtension(
     categories: [String], initialContentSizeRatio: Double, defaultContentHidden: Bool = false,
+    overridesDefaultTitle: Bool = false, userInteractionEnabled: Bool = true,
     make: @escaping () -> any UNNotificationContentExtension & UNNotificationContentViewController
   ) throws {
     let attributes = ContentExtensionAttributes(
       categories: categories, initialContentSizeRatio: initialContentSizeRatio,
-      defaultContentHidden: defaultContentHidden, overridesDefaultTitle: false, userInteractionEnabled: true)
+      defaultContentHidden: defaultContentHidden, overridesDefaultTitle: overridesDefaultTitle,
+      userInteractionEnabled: userInteractionEnabled)
     let failure = onSession { session -> (any Error)? in
       do {
         try session.addExtension(ProgramExtension(attributes: attributes, make: make))

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import UNTermTesting
 import UserNotifications
+import UserNotificationsUI
 
 /// A delegate that implements only `didReceive`: iOS then presents nothing in the foreground.
 final class ReceiveOnlyDelegate: NSObject, UNUserNotificationCenterDelegate, @unchecked Sendable {
@@ -139,5 +140,37 @@ struct AppleFactsTests {
     #expect(await center.pendingNotificationRequests().map(\.identifier) == ["r"])
     await harness.wait(600)
     #expect(harness.deliveredNotifications.map(\.request.content.body) == ["second", "listed"])
+  }
+}
+
+/// A content extension that names its notification in the header (fact 16).
+final class TitledCard: UNNotificationContentViewController, UNNotificationContentExtension {
+  func didReceive(_ notification: UNNotification) {
+    title = "Trip to Porto"
+    view.elements = [.label(notification.request.content.body, style: .body)]
+  }
+}
+
+@Suite("Content extension titles through the harness")
+struct HarnessExtensionTitleTests {
+  private func expandedHeader(overridesDefaultTitle: Bool) async throws -> String {
+    let harness = try UNTermHarness(device: .iphone, size: (columns: 60, rows: 20))
+    harness.registerCategories([UNNotificationCategory(identifier: "TRIP", actions: [], intentIdentifiers: [])])
+    try harness.addContentExtension(
+      categories: ["TRIP"], initialContentSizeRatio: 0.2, overridesDefaultTitle: overridesDefaultTitle
+    ) { TitledCard() }
+    try await harness.push(#"{"aps":{"alert":{"title":"Train","body":"Platform 4"},"category":"TRIP"}}"#)
+    await harness.longPress()
+    let header = try #require(harness.screen.first { $0.contains("now") }, "\(harness.screen)")
+    return header
+  }
+
+  @Test func theControllersTitleReplacesTheAppNameOnlyWhenTheExtensionSaysSo() async throws {
+    let overridden = try await expandedHeader(overridesDefaultTitle: true)
+    #expect(overridden.contains("Trip to Porto"), "\(overridden)")
+    #expect(!overridden.contains("App"), "\(overridden)")
+    let plain = try await expandedHeader(overridesDefaultTitle: false)
+    #expect(plain.contains("App"), "\(plain)")
+    #expect(!plain.contains("Trip to Porto"), "\(plain)")
   }
 }

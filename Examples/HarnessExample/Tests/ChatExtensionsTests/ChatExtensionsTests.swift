@@ -50,11 +50,11 @@ struct ChatExtensionsTests {
     await harness.chooseAction("LIKE")
     #expect(harness.screen.contains { $0.contains("♥ 2") })
     #expect(harness.responses.isEmpty)
-    // An iPhone notification is 359 pt wide: × 0.25 is 90 pt while loading, kept until the view
-    // asks for 120 pt, which the 320 pt budget holds.
+    // An iPhone notification is 359 pt wide: × 0.25 is 89.75 pt while loading, kept until the
+    // view asks for 120 pt, which the 320 pt budget holds.
     let heights = harness.extensionHeights
-    #expect(heights.first?.initialHeight == 90)
-    #expect(heights.first?.preferredHeight == 90)
+    #expect(heights.first?.initialHeight == 89.75)
+    #expect(heights.first?.preferredHeight == 89.75)
     #expect(heights.last?.preferredHeight == 120)
     #expect(heights.allSatisfy { $0.budget == 320 && $0.overflow == 0 })
   }
