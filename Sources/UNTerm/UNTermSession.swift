@@ -41,8 +41,16 @@ public final class UNTermSession {
     public var passcode: String?
     /// Append every response to this file (JSON Lines).
     public var logFile: String?
-    /// The app name in headers.
+    /// Your app's bundle identifier: local notifications (`center.add`) and payloads that name
+    /// no app are its, the categories you register are its, and it is the app in the
+    /// foreground. Other apps' notifications (`unterm push --bundle`, a payload's `Simulator
+    /// Target Bundle` or `apns-topic`) show under their own names.
+    public var bundleIdentifier = "com.example.app"
+    /// Your app's name in headers (by default the bundle identifier's last part, capitalized).
     public var appName: String?
+    /// Apps' names in headers by bundle identifier, as `--app-name ID=NAME`; an entry for
+    /// `bundleIdentifier` wins over `appName`.
+    public var appNames: [String: String] = [:]
     /// The service extension's time budget.
     public var serviceTimeout: TimeInterval = 30
     /// Listen for `unterm push` and watch the inbox folder.
@@ -106,7 +114,9 @@ public final class UNTermSession {
     settings.locked = configuration.locked
     settings.passcode = configuration.passcode
     settings.logFile = configuration.logFile
+    settings.bundle = configuration.bundleIdentifier
     settings.appName = configuration.appName
+    settings.appNames = configuration.appNames
     settings.serviceTimeout = configuration.serviceTimeout
     settings.bidi = TerminalBidi.mode(.auto, environment: ProcessEnvironment.value, controlsTerminal: true)
     settings.stringsPaths = configuration.strings

@@ -89,7 +89,11 @@ final class BottyCard: UNNotificationContentViewController, UNNotificationConten
 
 let bot = ChatBot()
 bot.start()
-let session = UNTermSession()
+// The app's own bundle identifier and the name its notifications' headers show.
+var configuration = UNTermSession.Configuration()
+configuration.bundleIdentifier = "com.example.botty"
+configuration.appName = "Botty Chat"
+let session = UNTermSession(configuration: configuration)
 session.addContentExtension(categories: ["CHAT"], initialContentSizeRatio: 0.4, overridesDefaultTitle: true) {
   BottyCard()
 }

@@ -45,6 +45,9 @@ enum Probe {
 
     var configuration = UNTermSession.Configuration()
     configuration.acceptsPushes = false
+    // The app's own bundle identifier, named by it: its local notifications show the name.
+    configuration.bundleIdentifier = "com.example.probe"
+    configuration.appNames = ["com.example.probe": "Probe App", "com.example.other": "Other"]
     let session = UNTermSession(configuration: configuration)
     do {
       try session.run()

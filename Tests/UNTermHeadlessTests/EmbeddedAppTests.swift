@@ -18,6 +18,8 @@ struct EmbeddedAppTests {
     tmux.keys("Enter")
     // Work queued on DispatchQueue.main before run() runs while run() holds the main thread.
     try tmux.waitFor("Posted from DispatchQueue.main")
+    // The request is the configured app's (bundleIdentifier), shown by its configured name.
+    #expect(tmux.screen().contains("Probe App"), "\(tmux.screen())")
     try tmux.waitFor("app stdout: hello from the main queue")
     try tmux.waitFor("app stderr: a warning on stderr")
     // What the app printed is in the pane only: no line of the screen starts with it.
