@@ -71,7 +71,8 @@ package enum CenterCommands {
 
   /// The center as `list --json` prints it: delivered (newest first), held for the Scheduled
   /// Summary (in arrival order) and pending (soonest first), each with its identifier, thread,
-  /// category and date (delivered, arrived, or when its trigger fires).
+  /// category, date (delivered, arrived, or when its trigger fires) and app (its bundle
+  /// identifier: last, so readers of the older list are unaffected).
   package static func listing(_ state: CenterState) -> JSONWriter.Value {
     func entry(_ request: UNNotificationRequest, date: Date) -> JSONWriter.Value {
       .object([
@@ -79,6 +80,7 @@ package enum CenterCommands {
         ("threadIdentifier", .string(request.content.threadIdentifier)),
         ("categoryIdentifier", .string(request.content.categoryIdentifier)),
         ("date", .string(ISO8601.format(date))),
+        ("bundleIdentifier", .string(state.store.app(of: request))),
       ])
     }
     let pending = state.store.pending.values.sorted {

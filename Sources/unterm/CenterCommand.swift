@@ -50,12 +50,13 @@ enum CenterCommand {
     }
   }
 
-  /// The list as a table, a line per notification: status, identifier, date, thread, category.
+  /// The list as a table, a line per notification: status, identifier, date, app (bundle
+  /// identifier), thread, category.
   static func listing(_ json: String) throws(UNTermError) -> SafeText {
     guard let root = (try? JSONParser.parse(Array(json.utf8)))?.object else {
       throw UNTermError(.failure, "the session answered with something that is not a list")
     }
-    var rows: [[String]] = [["STATUS", "IDENTIFIER", "DATE", "THREAD", "CATEGORY"]]
+    var rows: [[String]] = [["STATUS", "IDENTIFIER", "DATE", "APP", "THREAD", "CATEGORY"]]
     for status in ["delivered", "held", "pending"] {
       for item in root[status]?.array ?? [] {
         guard let entry = item.object else { continue }
@@ -64,13 +65,14 @@ enum CenterCommand {
           return value.isEmpty ? "-" : value
         }
         rows.append([
-          status, field("identifier"), field("date"), field("threadIdentifier"), field("categoryIdentifier"),
+          status, field("identifier"), field("date"), field("bundleIdentifier"), field("threadIdentifier"),
+          field("categoryIdentifier"),
         ])
       }
     }
     if rows.count == 1 { return "no notifications" }
     // Every cell was flattened (sanitized) above.
-    let widths = (0..<5).map { column in rows.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
+    let widths = rows[0].indices.map { column in rows.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
     let table = rows.map { row in
       row.enumerated().map { column, cell in
         column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - DisplayWidth.of(cell))

@@ -274,7 +274,7 @@ extension OptionDeclaration {
     .flag(
       "--json",
       help:
-        #"list prints a JSON object: {"delivered", "held", "pending"}, each an array of {"identifier", "threadIdentifier", "categoryIdentifier", "date"}"#,
+        #"list prints a JSON object: {"delivered", "held", "pending"}, each an array of {"identifier", "threadIdentifier", "categoryIdentifier", "date", "bundleIdentifier"}"#,
       in: .center
     ) { $0.center.json = true },
 

@@ -182,11 +182,16 @@ struct ExportAndCenterTests {
     _ = delivery.start()
     defer { delivery.stop() }
 
-    // Pushes with headers: the second replaces the first by its collapse id.
+    // Pushes with headers, for another app: the second replaces the first by its collapse id.
     let first = try Fixtures.temporaryDirectory().appendingPathComponent("one.json")
     try Data(#"{"aps":{"alert":"One","thread-id":"t1","category":"message"}}"#.utf8).write(to: first)
     let pushed = try #require(
-      unterm(["push", "--socket", socket, "--collapse-id", "score", first.path, first.path], session: session))
+      unterm(
+        [
+          "push", "--socket", socket, "--bundle", "com.example.messages", "--collapse-id", "score", first.path,
+          first.path,
+        ],
+        session: session))
     #expect(pushed.status == 0, "\(pushed.stderr)")
     #expect(pushed.stdout.components(separatedBy: "delivered as score").count == 3, "\(pushed.stdout)")
     try Fixtures.push(#"{"aps":{"alert":"Two"}}"#, into: session, as: "two")
@@ -201,15 +206,19 @@ struct ExportAndCenterTests {
     #expect(listed.status == 0, "\(listed.stderr)")
     #expect(
       listed.stdout.split(separator: "\n").map(String.init) == [
-        "STATUS     IDENTIFIER  DATE                  THREAD  CATEGORY",
-        "delivered  two         2025-11-29T20:00:00Z  -       -",
-        "delivered  score       2025-11-29T20:00:00Z  t1      message",
-        "pending    later       2025-11-29T20:01:00Z  -       -",
+        "STATUS     IDENTIFIER  DATE                  APP                   THREAD  CATEGORY",
+        "delivered  two         2025-11-29T20:00:00Z  com.example.app       -       -",
+        "delivered  score       2025-11-29T20:00:00Z  com.example.messages  t1      message",
+        "pending    later       2025-11-29T20:01:00Z  com.example.app       -       -",
       ], "\(listed.stdout)")
     let json = try #require(unterm(["center", "list", "--json", "--socket", socket], session: session))
     let root = try #require((try? JSONParser.parse(Array(json.stdout.utf8)))?.object)
     #expect(root["delivered"]?.array?.count == 2)
     #expect(root["pending"]?.array?.first?.object?["identifier"]?.string == "later")
+    // Each entry names its app, last.
+    let score = try #require(root["delivered"]?.array?.last?.object)
+    #expect(score.members.last?.key == "bundleIdentifier")
+    #expect(score["bundleIdentifier"]?.string == "com.example.messages")
 
     let removed = try #require(unterm(["center", "remove", "score", "nope", "--socket", socket], session: session))
     #expect(removed.status == 1)
