@@ -136,13 +136,11 @@ extension Renderer {
     let notification = e.notification
     let inner = area.width - 4
     guard inner > 4 else { return }
-    var (rows, headerTitle) = expandedContent(state, e, inner: inner)
-    if e.movedToNewer {
-      // The view follows the newer notification of its thread: the header says so.
-      headerTitle =
-        (headerTitle ?? TerminalText.sanitize(state.appName(for: notification), multiline: false))
-        + " · ↻ newer"
-    }
+    let content = expandedContent(state, e, inner: inner)
+    var rows = content.rows
+    let headerTitle = content.headerTitle
+    // The view follows the newer notification of its thread: the header says so.
+    let headerNote = e.movedToNewer ? "↻ newer" : nil
     let actions = state.actions(for: e)
     // The card: border, header, divider, content, [divider, actions + Dismiss | reply], border.
     let geometry = ExpandedGeometry(contentRows: rows.count, state, e, area: area)
@@ -162,7 +160,8 @@ extension Renderer {
     canvas.box(rect, role: .cardBorder)
     canvas.frame.regions[.card] = rect
     drawHeader(
-      &canvas, state, notification, x: rect.x + 2, y: rect.y + 1, width: inner, trailing: "✕", title: headerTitle)
+      &canvas, state, notification, x: rect.x + 2, y: rect.y + 1, width: inner, trailing: "✕", title: headerTitle,
+      note: headerNote)
     canvas.hit(Rect(x: rect.maxX - 3, y: rect.y + 1, width: 2, height: 1), .close)
     canvas.divider(rect, y: rect.y + 2, role: .cardBorder)
     var y = rect.y + 3

@@ -128,29 +128,41 @@ package struct Renderer: ScreenLayout {
   // MARK: - Shared pieces
 
   /// The header row of a card: app name (and interruption level) left, time right.
+  ///
+  /// `title` stands for the app name (a content extension's title); `note` follows it (the
+  /// expanded view's "↻ newer"). When the row is too narrow, the name gives way first, shortened
+  /// with an ellipsis, so the time, the note and the interruption-level and Focus tags stay.
   func drawHeader(
     _ canvas: inout Canvas, _ state: CenterState, _ notification: UNNotification, x: Int, y: Int,
-    width: Int, trailing: String? = nil, title: String? = nil
+    width: Int, trailing: String? = nil, title: String? = nil, note: String? = nil
   ) {
     let time = DisplayedNotification.relativeTime(of: notification.date, now: state.now, timeZone: timeZone)
     let right = trailing.map { "\(time)  \($0)" } ?? time
     let rightWidth = DisplayWidth.of(right)
-    var name = title ?? TerminalText.sanitize(state.appName(for: notification), multiline: false)
+    let name = title ?? TerminalText.sanitize(state.appName(for: notification), multiline: false)
     // A communication notification names its sender, with the avatar's initials, before the
     // app, unless previews are hidden (the sender would give the content away).
+    var prefix = ""
     if title == nil, let sender = notification.request.content.communicationSender, !state.arePreviewsHidden {
       func clean(_ text: String) -> String { TerminalText.sanitize(text, multiline: false) }
       let group = sender.groupName.map { " in \(clean($0))" } ?? ""
-      name = "[\(clean(sender.initials))] \(clean(sender.displayName))\(group) · \(name)"
+      prefix = "[\(clean(sender.initials))] \(clean(sender.displayName))\(group) · "
     }
+    var suffix = note.map { " · " + $0 } ?? ""
     if let label = DisplayedNotification.levelLabel(notification.request.content) {
-      name += " · " + label
+      suffix += " · " + label
     }
     // A Focus delivered it without banner or sound: the card says so, and which Focus.
     if let focus = state.silenced[notification.request.identifier] {
-      name += " · Silenced (" + TerminalText.sanitize(focus, multiline: false) + ")"
+      suffix += " · Silenced (" + TerminalText.sanitize(focus, multiline: false) + ")"
     }
-    let nameText = TextLayout.truncate(name, width: max(0, width - rightWidth - 1))
+    let available = max(0, width - rightWidth - 1)
+    let nameRoom = available - DisplayWidth.of(prefix) - DisplayWidth.of(suffix)
+    // The name shortened to the room the rest leaves, when that keeps a column of it and the
+    // ellipsis; else (a very narrow card) the whole row is cut at its end.
+    let shortened =
+      nameRoom >= 2 && DisplayWidth.of(name) > nameRoom ? TextLayout.truncate(name, width: nameRoom) : name
+    let nameText = TextLayout.truncate(prefix + shortened + suffix, width: available)
     canvas.text(nameText, x: x, y: y, role: .appName, clip: Rect(x: x, y: y, width: width, height: 1))
     if rightWidth < width {
       canvas.text(right, x: x + width - rightWidth, y: y, role: .time)

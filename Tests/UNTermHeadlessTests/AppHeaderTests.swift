@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+import UNTermTestSupport
+
+@testable import UNTermCore
+@testable import UNTermHeadless
+@testable import UserNotifications
+
+/// A long app name gives way in the card header: the time and the interruption-level tag stay,
+/// the name is shortened with an ellipsis (banner, list card, expanded view, lock screen).
+@Suite("App names in headers", .hangGuard)
+struct AppHeaderTests {
+  private let timeSensitive =
+    #"{"aps":{"alert":{"title":"Delivery","body":"At the door"},"category":"message","interruption-level":"time-sensitive"},"Simulator Target Bundle":"com.x"}"#
+
+  private func session(_ name: String, width: Int, locked: Bool = false) throws -> Session {
+    let session = try Fixtures.session(size: (width, 24)) {
+      $0.appNames["com.x"] = name
+      $0.locked = locked
+      $0.categoriesFiles.append(AppCategoriesFile(app: "com.x", path: Fixtures.sample("categories.json")))
+    }
+    try Fixtures.push(timeSensitive, into: session, as: "n")
+    return session
+  }
+
+  /// The header rows of the banner, the list card, the expanded view and the lock screen's card.
+  private func headers(_ name: String, width: Int) throws -> [String] {
+    func row(_ session: Session, _ y: Int) -> String {
+      let line = session.frame().grid.lines[y]
+      // The card only, to its right border (at 80 columns the panes stand to its right).
+      let end = line.lastIndex { $0 == "│" || $0 == "┃" }.map { line.index(after: $0) } ?? line.endIndex
+      return String(line[..<end])
+    }
+    let unlocked = try session(name, width: width)
+    var rows = [row(unlocked, 1)]
+    unlocked.send(.command(.openCenter))
+    rows.append(row(unlocked, 3))
+    unlocked.send(.command(.longPress))
+    rows.append(row(unlocked, 1))
+    rows.append(row(try session(name, width: width, locked: true), 3))
+    return rows
+  }
+
+  @Test func aLongNameIsShortenedAndTheTagAndTimeStay() throws {
+    #expect(
+      try headers("Some Very Long Application Name Here", width: 40) == [
+        " │ Some Very Lo… · Time Sensitive now │",
+        " ┃ Some Very Lo… · Time Sensitive now ┃",
+        " │ Some Very… · Time Sensitive now  ✕ │",
+        " ┃ Some Very Lo… · Time Sensitive now ┃",
+      ])
+    #expect(
+      try headers("Some Very Long Application Name Here", width: 80) == [
+        " │ Some Very Long Appl… · Time Sensitive now │",
+        " ┃ Some Very Long Appl… · Time Sensitive now ┃",
+        " │ Some Very Long A… · Time Sensitive now  ✕ │",
+        " ┃ Some Very Long Appl… · Time Sensitive now ┃",
+      ])
+  }
+
+  @Test func aWideNameIsShortenedByWholeCharacters() throws {
+    // A wide character that would straddle the cut is left out: a space pads the column.
+    #expect(
+      try headers("日本語のとても長いアプリケーションの名前です", width: 40) == [
+        " │ 日本語のとて… · Time Sensitive now │",
+        " ┃ 日本語のとて… · Time Sensitive now ┃",
+        " │ 日本語の… · Time Sensitive  now  ✕ │",
+        " ┃ 日本語のとて… · Time Sensitive now ┃",
+      ])
+    #expect(
+      try headers("日本語のとても長いアプリケーションの名前です", width: 80) == [
+        " │ 日本語のとても長い… · Time Sensitive  now │",
+        " ┃ 日本語のとても長い… · Time Sensitive  now ┃",
+        " │ 日本語のとても長… · Time Sensitive now  ✕ │",
+        " ┃ 日本語のとても長い… · Time Sensitive  now ┃",
+      ])
+  }
+
+  @Test(arguments: [40, 80])
+  func aRightToLeftNameIsShortenedAndTheTagAndTimeStay(width: Int) throws {
+    // The header is a right-to-left paragraph (its first strong letter is Urdu): the tag reads
+    // first from the right, so it stands at the left; the name keeps its ellipsis.
+    for header in try headers("بہت لمبا ایپلیکیشن نام یہاں ہے اور مزید", width: width) {
+      #expect(header.contains(" Time Sensitive · …"), "\(header)")
+      #expect(header.contains(" now"), "\(header)")
+      #expect(!header.contains("مزید"), "\(header)")
+    }
+  }
+
+  @Test func aShortNameIsUnchanged() throws {
+    #expect(try headers("Acme", width: 40)[0] == " │ Acme · Time Sensitive          now │")
+  }
+}
