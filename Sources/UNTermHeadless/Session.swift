@@ -24,6 +24,8 @@ package final class Session: @unchecked Sendable {
   package let queue = EventQueue()
   private var log: ResponseLog?
   private var requestCounter = 0
+  /// The apps and categories the pane has said are another app's (app NUL category).
+  private var warnedCategories: Set<String> = []
   /// The thread the session runs on; the center's reads from it need no hand-off.
   private var owner = pthread_self()
   private let ownerLock = NSLock()
@@ -441,6 +443,7 @@ package final class Session: @unchecked Sendable {
           revealsContent: false))
       return request.identifier
     }
+    warnIfAnotherAppsCategory(payload, request)
     // The loc keys resolve in the device language now: what the app and its service extension
     // see. The keys stay with the content, so the screen follows a later change of language.
     request = request.replacing(
@@ -467,6 +470,22 @@ package final class Session: @unchecked Sendable {
     }
     pipeline.start(request, with: service, name: name, now: state.now, budget: configuration.serviceTimeout)
     return request.identifier
+  }
+
+  /// A pushed notification whose category only other apps registered shows no actions, and
+  /// nothing else would say why: the activity pane says so with lint's message, once per app and
+  /// category (a stream of such pushes is one mistake).
+  private func warnIfAnotherAppsCategory(_ payload: Payload, _ request: UNNotificationRequest) {
+    let category = request.content.categoryIdentifier
+    guard !category.isEmpty else { return }
+    let registry = state.store.registry
+    let app = state.store.app(of: request)
+    guard registry.categories(of: app)[category] == nil,
+      registry.byApp.contains(where: { $0.key != app && $0.value[category] != nil }),
+      let finding = payload.diagnostics.first(where: { $0.code == .unknownCategory }),
+      warnedCategories.insert(app + "\u{0}" + category).inserted
+    else { return }
+    send(.notice(.warning, "\(request.identifier): \(finding.message.text)", revealsContent: false))
   }
 
   /// Waits, in real time, for running service extensions to finish: one waiting on a server or

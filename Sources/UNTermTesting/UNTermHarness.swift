@@ -84,9 +84,15 @@ public final class UNTermHarness {
   /// - Parameters:
   ///   - device: `.iphone` (extension budget 320 pt wide) or `.ipad` (352 pt).
   ///   - size: the screen, in terminal cells.
-  public init(device: Device = .iphone, size: (columns: Int, rows: Int) = (columns: 80, rows: 24)) throws {
+  ///   - bundleIdentifier: the app under test (`unterm --bundle`): its requests and the
+  ///     categories it registers are its; pushes naming another app are that app's.
+  public init(
+    device: Device = .iphone, size: (columns: Int, rows: Int) = (columns: 80, rows: 24),
+    bundleIdentifier: String = "com.example.app"
+  ) throws {
     var configuration = SessionConfiguration()
     configuration.device = device == .iphone ? .iphone : .ipad
+    configuration.bundle = bundleIdentifier
     let center = UNUserNotificationCenter.makeForSession()
     thread.setSpecific(key: onThread, value: true)
     let made = thread.sync { () -> Result<Session, any Error> in
@@ -303,6 +309,12 @@ public final class UNTermHarness {
       session.drain()
       return session.state.store.deliveredNewestFirst
     }
+  }
+
+  /// The bundle identifier of the app a notification belongs to (`deliveredNotifications`
+  /// holds every app's): `push`'s `bundle`, else the payload's, else the harness's own app.
+  public func app(of notification: UNNotification) -> String {
+    onSession { $0.state.store.app(of: notification.request) }
   }
 
   /// Every measurement of a content extension's view, in order: one when it loads, another

@@ -69,6 +69,21 @@ struct HarnessTests {
     #expect((harness.responses.last as? UNTextInputNotificationResponse)?.userText == "بالکل")
   }
 
+  @Test func theHarnessIsOneAppAndTellsWhoseEachNotificationIs() async throws {
+    let harness = try UNTermHarness(bundleIdentifier: "com.t.mine")
+    harness.registerCategories([Self.reply])
+    let message = #"{"aps":{"alert":{"title":"Ana","body":"Hi"},"category":"MESSAGE"}}"#
+    try await harness.push(message, as: "own")
+    try await harness.push(message, as: "theirs", bundle: "com.t.other")
+    let byID = Dictionary(uniqueKeysWithValues: harness.deliveredNotifications.map { ($0.request.identifier, $0) })
+    #expect(try harness.app(of: #require(byID["own"])) == "com.t.mine")
+    #expect(try harness.app(of: #require(byID["theirs"])) == "com.t.other")
+    // The category is the harness app's only: the activity pane says so for the other app's push.
+    #expect(
+      harness.activity.filter { $0.contains(#"category "MESSAGE" is not registered for app "com.t.other""#) }.count
+        == 1, "\(harness.activity)")
+  }
+
   @Test func aPushWaitsForTheServiceExtension() async throws {
     let harness = try UNTermHarness()
     harness.serviceExtension = { SlowService() }
