@@ -41,7 +41,7 @@ struct SingleWriterTests {
     #expect(s.isLocked)
     #expect(s.passcode == "2468")
     #expect(s.previews == .never)
-    #expect(s.appName == "Chat" && s.isAppNameExplicit)
+    #expect(s.appName == "Chat" && s.appNames[CategoryRegistry.defaultBundle] == "Chat")
     #expect(s.themeName == "dark")
     #expect(s.themeNames == ["default", "high-contrast", "dark"])
   }

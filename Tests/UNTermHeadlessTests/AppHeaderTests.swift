@@ -91,3 +91,68 @@ struct AppHeaderTests {
     #expect(try headers("Acme", width: 40)[0] == " │ Acme · Time Sensitive          now │")
   }
 }
+
+/// A push whose category is registered only for another app: the activity pane says so as
+/// lint does, once for the app and category however many such pushes come.
+@Suite("Another app's category in the activity pane", .hangGuard)
+struct AnotherAppsCategoryNoticeTests {
+  @Test func thePaneSaysWhoseTheCategoryIsOnce() throws {
+    var configuration = SessionConfiguration()
+    configuration.categoriesFiles = [AppCategoriesFile(app: "com.t.a", path: Fixtures.sample("categories.json"))]
+    let session = try SessionFactory.make(configuration, now: Fixtures.now)
+    session.resize(width: 80, height: 24)
+    let theirs = #"{"aps":{"alert":"x","category":"message"},"Simulator Target Bundle":"com.t.b"}"#
+    let own = #"{"aps":{"alert":"y","category":"message"},"Simulator Target Bundle":"com.t.a"}"#
+    try Fixtures.push(theirs, into: session, as: "b1")
+    try Fixtures.push(theirs, into: session, as: "b2")
+    try Fixtures.push(own, into: session, as: "a1")
+    let said = session.state.notices.map(\.text).filter { $0.contains("is not registered for app") }
+    #expect(
+      said == [
+        #"b1: category "message" is not registered for app "com.t.b"; on iOS the notification shows with no action buttons and no error. It is registered for "com.t.a" only: a notification finds only its own app's categories (register it for this app with --categories com.t.b=FILE)."#
+      ])
+    #expect(session.frame().grid.text.contains("b1: category \"message\" is"))
+  }
+
+  @Test func aScriptsPushSaysItToo() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    try Data(#"{"aps":{"alert":"x","category":"message"},"Simulator Target Bundle":"com.t.b"}"#.utf8).write(
+      to: dir.appendingPathComponent("b.json"))
+    let script = try SessionScript.parse(
+      """
+      size 100x30
+      categories com.t.a=\(Fixtures.sample("categories.json"))
+      push b.json
+      expect screen "is not registered for app"
+
+      """, file: dir.appendingPathComponent("t.session").path)
+    let result = ScriptRunner(script: script, options: RunOptions()).run()
+    #expect(result.passed, "\(result.report ?? "")")
+  }
+}
+
+/// The activity notes and the status line name the app they are about, not the default one.
+@Suite("Notes name the right app", .hangGuard)
+struct AppNotesTests {
+  @Test func openingAnotherAppsNotificationNamesBothApps() throws {
+    let session = try Fixtures.session(size: (100, 24)) {
+      $0.appName = "Mine"
+      $0.appNames["com.t.bank"] = "Acme Bank"
+      $0.foregroundOptions = [.banner, .list]
+    }
+    session.send(.command(.setAppState(.foreground)))
+    #expect(session.frame().grid.text.contains("Mine is open"))
+    try Fixtures.push(
+      #"{"aps":{"alert":{"title":"Sign-in","body":"New device"}},"Simulator Target Bundle":"com.t.bank"}"#,
+      into: session, as: "bank")
+    session.send(.command(.tap))
+    let notes = session.state.notices.map(\.text)
+    #expect(notes.contains("Mine moved to the background"), "\(notes)")
+    #expect(notes.contains("Opened Acme Bank from the notification"), "\(notes)")
+    #expect(!session.frame().grid.text.contains("Mine is open"))
+    // The session's own notification opens the session's own app.
+    try Fixtures.push(#"{"aps":{"alert":{"title":"Own","body":"b"}}}"#, into: session, as: "own")
+    session.send(.command(.tap))
+    #expect(session.state.notices.map(\.text).contains("Opened Mine from the notification"))
+  }
+}

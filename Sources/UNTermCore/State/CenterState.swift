@@ -266,9 +266,6 @@ package struct CenterState: @unchecked Sendable {
   /// The session's own app's name: the one in the foreground when the app is.
   package var appName: String { appName(ofBundle: store.defaultApp) }
 
-  /// Whether the default app's name was given (`--app-name`).
-  package var isAppNameExplicit: Bool { appNames[store.defaultApp] != nil }
-
   /// The app a notification belongs to (its bundle identifier).
   package func app(of notification: UNNotification) -> String { store.app(of: notification.request) }
 
