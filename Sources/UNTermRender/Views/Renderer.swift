@@ -162,8 +162,19 @@ package struct Renderer: ScreenLayout {
     // ellipsis; else (a very narrow card) the whole row is cut at its end.
     let shortened =
       nameRoom >= 2 && DisplayWidth.of(name) > nameRoom ? TextLayout.truncate(name, width: nameRoom) : name
-    let nameText = TextLayout.truncate(prefix + shortened + suffix, width: available)
-    canvas.text(nameText, x: x, y: y, role: .appName, clip: Rect(x: x, y: y, width: width, height: 1))
+    let clip = Rect(x: x, y: y, width: width, height: 1)
+    let whole = prefix + shortened + suffix
+    if canvas.direction != .preferRightToLeft, DisplayWidth.of(whole) <= available {
+      // The sender, the name and the tags are separate labels on iOS, laid out in the device's
+      // (left-to-right) order: each is a paragraph of its own, so an Urdu name does not turn
+      // the whole row around and put the tags before it.
+      var column = x
+      for piece in [prefix, shortened, suffix] where !piece.isEmpty {
+        column = canvas.text(piece, x: column, y: y, role: .appName, clip: clip)
+      }
+    } else {
+      canvas.text(TextLayout.truncate(whole, width: available), x: x, y: y, role: .appName, clip: clip)
+    }
     if rightWidth < width {
       canvas.text(right, x: x + width - rightWidth, y: y, role: .time)
     }
