@@ -28,14 +28,43 @@ extension Renderer {
     return "▨ image unavailable — " + TerminalText.sanitize(problem, multiline: false)
   }
 
+  /// Body letters a card keeps beside its thumbnail: with fewer, the thumbnail goes and the
+  /// text gets the whole width (on a narrow terminal or at a large text size).
+  static let minimumColumnsBesideThumbnail = 8
+
+  /// What a card (banner or list) shows on its right: the thumbnail, or the placeholder line
+  /// for an image that cannot be drawn, and the columns its text gets.
+  struct CardThumbnail {
+    var attachment: UNNotificationAttachment?
+    var unavailable: String?
+    var textWidth: Int
+  }
+
+  /// The one rule banners and list cards share: no thumbnail while the preview is hidden or
+  /// the attachment asks for none, a line saying why for an image that cannot be drawn, and
+  /// the text before the picture when the card is too narrow for both.
+  func cardThumbnail(
+    _ notification: UNNotification, _ shown: DisplayedNotification, _ state: CenterState, inner: Int
+  ) -> CardThumbnail {
+    guard !shown.isHidden, let attachment = thumbnailAttachment(notification) else {
+      return CardThumbnail(textWidth: inner)
+    }
+    // An image that cannot be drawn leaves a line saying so instead of a thumbnail.
+    if let unavailable = unavailableImageLine(attachment) {
+      return CardThumbnail(unavailable: unavailable, textWidth: inner)
+    }
+    let textWidth = inner - Self.thumbnailSize.columns - 1
+    guard
+      Projection.textColumns(textWidth, style: .body, size: state.textSize) >= Self.minimumColumnsBesideThumbnail
+    else { return CardThumbnail(textWidth: inner) }
+    return CardThumbnail(attachment: attachment, textWidth: textWidth)
+  }
+
   func drawBanner(_ canvas: inout Canvas, _ state: CenterState, _ notification: UNNotification, area: Rect) {
     let shown = DisplayedNotification(notification, in: state)
     let inner = area.width - 4
-    var thumbnail = shown.isHidden ? nil : thumbnailAttachment(notification)
-    // An image that cannot be drawn leaves a line saying so instead of a thumbnail.
-    let unavailable = thumbnail.flatMap(unavailableImageLine)
-    if unavailable != nil { thumbnail = nil }
-    let textWidth = thumbnail == nil ? inner : inner - Self.thumbnailSize.columns - 1
+    let card = cardThumbnail(notification, shown, state, inner: inner)
+    let (thumbnail, unavailable, textWidth) = (card.attachment, card.unavailable, card.textWidth)
     guard textWidth > 4 else { return }
     var lines: [(TextLine, Role)] = []
     // At larger text sizes fewer letters fit a line: each style wraps as its size says.

@@ -81,9 +81,12 @@ extension Renderer {
     let inner = rect.width - 4
     drawHeader(&canvas, state, notification, x: rect.x + 2, y: rect.y + 1, width: inner)
     let shown = DisplayedNotification(notification, in: state)
+    // The thumbnail sits right of the two text lines, under the header, as the banner's does.
+    let card = cardThumbnail(notification, shown, state, inner: inner)
+    let textWidth = card.textWidth
     var lines: [(TextLine, Role)] = []
     // At larger text sizes fewer letters fit a line: each style wraps as its size says.
-    func columns(_ style: UNTextStyle) -> Int { Projection.textColumns(inner, style: style, size: state.textSize) }
+    func columns(_ style: UNTextStyle) -> Int { Projection.textColumns(textWidth, style: style, size: state.textSize) }
     let direction = state.paragraphDirection
     if !shown.title.isEmpty {
       let heading = shown.subtitle.isEmpty ? shown.title : "\(shown.title) · \(shown.subtitle)"
@@ -102,15 +105,20 @@ extension Renderer {
       }
     }
     // An image that cannot be drawn says so on the card's second line.
-    if !shown.isHidden, let attachment = thumbnailAttachment(notification),
-      let unavailable = unavailableImageLine(attachment)
-    {
+    if let unavailable = card.unavailable {
       lines = Array(lines.prefix(1)) + [(TextLayout.line(unavailable, width: inner), .secondary)]
     }
     for (i, (line, role)) in lines.prefix(2).enumerated() {
       canvas.line(
-        line, x: rect.x + 2, y: rect.y + 2 + i, width: inner, role: role, clip: rect.inset(dx: 1, dy: 1),
+        line, x: rect.x + 2, y: rect.y + 2 + i, width: textWidth, role: role, clip: rect.inset(dx: 1, dy: 1),
         over: focused ? .cardFocused : nil)
+    }
+    if let thumbnail = card.attachment {
+      let size = (columns: Self.thumbnailSize.columns, rows: ListLayout.cardHeight - 3)
+      drawThumbnail(
+        &canvas, thumbnail,
+        rect: Rect(x: rect.maxX - 2 - size.columns, y: rect.y + 2, width: size.columns, height: size.rows)
+          .intersection(rect.inset(dx: 1, dy: 1)))
     }
     canvas.hit(rect, .notification(notification.request.identifier))
   }
