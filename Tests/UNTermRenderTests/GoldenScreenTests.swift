@@ -90,7 +90,7 @@ struct ExtensionGoldenTests {
 struct ImageGoldenTests {
   @Test func mediaEpisodeInColour() throws {
     for device in DeviceProfile.Kind.allCases {
-      for view in [ScreenRequest.View.banner, .expanded] {
+      for view in [ScreenRequest.View.banner, .expanded, .center] {
         let frame = try renderedScreen(
           "media-episode.json", device: device, view: view, size: (80, 30), extensions: ["extension-media-card.json"])
         expectGolden(
