@@ -134,10 +134,11 @@ import UserNotifications
     let folder = try F.Folder()
     let url = try folder.write("red.png", F.pngSplit(width: 16, height: 16, top: (255, 0, 0), bottom: (255, 0, 0)))
     let broken = try folder.write("broken.png", Array("not an image at all".utf8))
-    let session = try list([
-      try request("a", title: "Ana", body: "New photo", image: url),
-      try request("b", title: "Rui", body: "Another", thread: "rui", image: broken),
-    ], size: (47, 14))
+    let session = try list(
+      [
+        try request("a", title: "Ana", body: "New photo", image: url),
+        try request("b", title: "Rui", body: "Another", thread: "rui", image: broken),
+      ], size: (47, 14))
     #expect(halfBlocks(session.frame().grid).count == 2)
     session.send(.command(.lock))
     let grid = session.frame().grid
