@@ -283,6 +283,7 @@ extension CenterState {
       listTop = nil
     }
     ListLayout.scrollToFocus(&self)
+    noteSound(of: notification, presentation: presentation)
     return Outcome(effects: effects)
   }
 
