@@ -87,6 +87,23 @@ struct SoundNoteTests {
     #expect(soundLines(summary) == [])
   }
 
+  /// A push with a sound and no alert text shows nothing, but its sound plays; a Focus quiets it.
+  @Test func aSoundOnlyPushPlaysItsSound() {
+    func soundOnly(_ id: String) -> UNNotification {
+      let content = UNMutableNotificationContent()
+      content.sound = UNNotificationSound(named: UNNotificationSoundName("ping.caf"))
+      return UNNotification(
+        request: UNNotificationRequest(identifier: id, content: content, trigger: nil), date: Fixtures.now)
+    }
+    var s = state()
+    deliver(soundOnly("ping"), into: &s)
+    #expect(s.store.delivered("ping") == nil)
+    #expect(soundLines(s) == ["♪ ping: ping.caf"])
+    var focus = state { $0.focus = .doNotDisturb }
+    deliver(soundOnly("ping"), into: &focus)
+    #expect(soundLines(focus) == [])
+  }
+
   @Test func theLockScreenPlaysTheSoundToo() {
     var s = state()
     _ = s.handle(.command(.lock))

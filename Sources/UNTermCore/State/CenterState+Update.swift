@@ -219,6 +219,10 @@ extension CenterState {
       // still changes.
       if presentation.contains(.badge) { store.applyBadge(of: content) }
       note(.info, "\(id): no alert text, so nothing is shown (background update or badge/sound only)")
+      // A sound-only push still plays its sound, unless a Focus or the summary quiets it.
+      if arrival(of: notification, presentation: presentation) == .presented {
+        noteSound(of: notification, presentation: presentation)
+      }
       return Outcome()
     }
     // Scheduled Summary and Focus decide how quietly it arrives.
