@@ -76,15 +76,19 @@ package struct SessionConfiguration: Sendable {
   }
 }
 
-/// A categories file and the app it registers for (`--categories [ID=]FILE`).
-package struct AppCategoriesFile: Hashable, Sendable {
-  /// The app, `nil` for the session's default app.
-  package var app: String?
-  package var path: String
+/// A categories file and the app it registers for (`--categories [ID=]FILE`): an app-scoped
+/// path.
+package typealias AppCategoriesFile = AppScoped
+
+extension AppScoped {
+  /// A categories file's path (the value of `--categories [ID=]FILE`).
+  package var path: String {
+    get { value }
+    set { value = newValue }
+  }
 
   package init(app: String?, path: String) {
-    self.app = app
-    self.path = path
+    self.init(app: app, value: path)
   }
 }
 

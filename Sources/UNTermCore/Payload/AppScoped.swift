@@ -3,7 +3,7 @@ import UserNotifications
 
 /// A value for one app or for the default one: `ID=VALUE` or a bare `VALUE`
 /// (`--categories [ID=]FILE`, `--app-name [ID=]NAME`, the script command `categories [ID=]FILE`).
-package struct AppScoped: Sendable, Equatable {
+package struct AppScoped: Sendable, Hashable {
   /// The app's bundle identifier; `nil` for the default app.
   package var app: String?
   package var value: String
