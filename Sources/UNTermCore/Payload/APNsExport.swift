@@ -107,12 +107,7 @@ package enum APNsExport {
   /// The app a payload goes to: the topic (less its push type's suffix), else its `Simulator
   /// Target Bundle`.
   package static func bundle(of payload: Payload) -> String? {
-    let headers = payload.info.headers
-    if let topic = headers.topic, !topic.isEmpty {
-      let suffix = headers.pushType.flatMap(APNsPushType.init(rawValue:))?.topicSuffix
-      return suffix.map { topic.hasSuffix($0) ? String(topic.dropLast($0.count)) : topic } ?? topic
-    }
-    return payload.info.bundleIdentifier
+    PayloadAnalyzer.app(fromTopic: payload.info.headers) ?? payload.info.bundleIdentifier
   }
 
   /// The payload's bytes as sent, as text (the parser has checked they are UTF-8).

@@ -190,7 +190,7 @@ package enum APNsRules {
           .badTopic, .topic,
           "a \(pushType?.rawValue ?? "") push's topic is the app's bundle identifier followed by \(suffix)")
       } else if let bundle = contents.targetBundle {
-        let app = pushType?.topicSuffix.map { String(topic.dropLast($0.count)) } ?? topic
+        let app = PayloadAnalyzer.app(fromTopic: headers) ?? topic
         if app != bundle {
           report(
             .topicMismatch, .topic,
