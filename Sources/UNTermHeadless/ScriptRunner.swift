@@ -278,10 +278,7 @@ package final class ScriptRunner {
       session.send(.center(.removeAllDelivered))
     case .mediaDirectory(let path):
       let folder = resolve(path)
-      var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-        throw UNTermError(.noInput, file: folder, "no such folder (media-dir)")
-      }
+      try SessionConfiguration.checkMediaFolder(folder, named: "media-dir")
       session.mediaDirectory = folder
     }
     return nil

@@ -68,6 +68,9 @@ package final class Session: @unchecked Sendable {
   ) throws(UNTermError) {
     self.configuration = configuration
     self.center = center
+    if let folder = configuration.mediaDirectory {
+      try SessionConfiguration.checkMediaFolder(folder, named: "--media-dir")
+    }
     mediaDirectory = configuration.mediaDirectory
     var state = CenterState(now: now)
     var settings = configuration.centerSettings

@@ -8,6 +8,7 @@ extension SessionConfiguration {
   package func checkFiles(payloads: [String]) throws(UNTermError) {
     for file in categoriesFiles { _ = try CategoriesFile.load(file.path) }
     for file in extensionFiles { _ = try ContentExtensionDescriptor.load(file) }
+    if let mediaDirectory { try Self.checkMediaFolder(mediaDirectory, named: "--media-dir") }
     var themes = ThemeCatalog()
     _ = try themes.theme(theme)
     if let logFile {
@@ -21,5 +22,16 @@ extension SessionConfiguration {
     for path in payloads where path != "-" {
       _ = try Payload.load(path, headers: apnsHeaders).request(identifier: "check")
     }
+  }
+
+  /// A media folder (`--media-dir`, the script's `media-dir`) must be a folder that exists:
+  /// one that is missing would otherwise refuse every attachment as "outside the media folder",
+  /// blaming the payload for a mistyped option. Exit 66, naming the folder and what named it.
+  package static func checkMediaFolder(_ path: String, named option: String) throws(UNTermError) {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw UNTermError(.noInput, file: path, "no such folder (\(option))")
+    }
+    guard isDirectory.boolValue else { throw UNTermError(.noInput, file: path, "not a folder (\(option))") }
   }
 }

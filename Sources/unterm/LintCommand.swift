@@ -82,6 +82,13 @@ enum LintCommand {
       stringsPaths: options.stringsPaths
     )
     for file in files { inputs.classify(file, onError: note) }
+    if let folder = options.mediaDirectory {
+      do throws(UNTermError) {
+        try SessionConfiguration.checkMediaFolder(folder, named: "--media-dir")
+      } catch {
+        note(error)
+      }
+    }
     // The app's strings: --strings and any strings files, .lproj folders or String Catalogs
     // given; their own findings, then every payload's loc keys in every language.
     var strings = AppStrings()

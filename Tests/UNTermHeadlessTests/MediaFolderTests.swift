@@ -68,6 +68,34 @@ struct MediaFolderTests {
     #expect(result.stderr.hasSuffix("nowhere: error: no such folder (media-dir)\n"), "\(result.stderr)")
   }
 
+  /// `--media-dir` names a folder that must exist, in every command, as the script's
+  /// `media-dir` does: a mistyped one is exit 66 naming it, not a warning that blames each
+  /// payload's attachment for lying "outside the media folder".
+  @Test func theOptionsFolderMustExistInEveryCommand() throws {
+    let root = try makeDesign()
+    _ = try script(root, "plain", "push ../payloads/photo.json\n")
+    // lint reports it as a finding (on stdout), the others as an error line (on stderr).
+    for (arguments, onStdout) in [
+      (["render", "--media-dir", "nowhere", "payloads/photo.json"], false),
+      (["render", "--media-dir", "payloads/photo.json", "payloads/photo.json"], false),
+      (["sheet", "--out", "-", "--media-dir", "nowhere", "payloads/photo.json"], false),
+      (["run", "--media-dir", "nowhere", "scripts/plain.session"], false),
+      (["lint", "--media-dir", "nowhere", "payloads/photo.json"], true),
+    ] {
+      let result = try Fixtures.run(Fixtures.unterm, arguments, directory: root.path)
+      let said = onStdout ? result.stdout : result.stderr
+      #expect(result.status == 66, "\(arguments): \(result.stdout)\(result.stderr)")
+      let named = try #require(arguments.firstIndex(of: "--media-dir").map { arguments[$0 + 1] })
+      let reason = named == "nowhere" ? "no such folder (--media-dir)" : "not a folder (--media-dir)"
+      #expect(said.contains("\(named):") && said.contains("error"), "\(arguments): \(said)")
+      #expect(said.contains(reason), "\(arguments): \(said)")
+    }
+    let (options, _) = try Arguments(
+      ["--media-dir", root.appendingPathComponent("nowhere").path], command: .interactive
+    ).parse()
+    #expect(throws: UNTermError.self) { try options.session.checkFiles(payloads: []) }
+  }
+
   @Test func renderTakesTheSameOption() throws {
     let root = try makeDesign()
     let base = ["render", "--now", "2026-01-01T09:41:00Z", "--size", "80x24", "--color", "never"]
