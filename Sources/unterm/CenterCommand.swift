@@ -34,7 +34,9 @@ enum CenterCommand {
         if reply == CenterCommands.removed {
           Console.line("removed \(id)")
         } else {
-          UNTermMain.warn("\(id): no notification has this identifier (delivered, held or pending)")
+          // An error line as every command writes one; the identifier is what it is about.
+          UNTermMain.warn(
+            "error: no notification has the identifier \(OneLine.quote(id, limit: 80)) (delivered, held or pending)")
           code = .failure
         }
       }

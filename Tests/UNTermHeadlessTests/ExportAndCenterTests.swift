@@ -223,7 +223,10 @@ struct ExportAndCenterTests {
     let removed = try #require(unterm(["center", "remove", "score", "nope", "--socket", socket], session: session))
     #expect(removed.status == 1)
     #expect(removed.stdout == "removed score\n")
-    #expect(removed.stderr.contains("nope: no notification has this identifier"))
+    // An error line, as the contract shapes them (`… error: MESSAGE`).
+    #expect(
+      removed.stderr == "error: no notification has the identifier \"nope\" (delivered, held or pending)\n",
+      "\(removed.stderr)")
     #expect(session.state.store.delivered("score") == nil)
 
     let cleared = try #require(unterm(["center", "clear", "--socket", socket], session: session))
