@@ -34,11 +34,14 @@ enum ExportCommand {
             UNTermMain.warn(
               "\(shown): note: simctl push sends no APNs headers; \(left.joined(separator: ", ")) stay behind")
           }
-          outputs.append(printed(try APNsExport.simctl(payload, simulator: parsed.export.simulator)))
+          outputs.append(
+            printed(try APNsExport.simctl(payload, simulator: parsed.export.simulator, app: parsed.pushBundle)))
         case .apns:
-          outputs.append(printed(String(decoding: try APNsExport.apnsFile(payload), as: UTF8.self)))
+          outputs.append(
+            printed(String(decoding: try APNsExport.apnsFile(payload, app: parsed.pushBundle), as: UTF8.self)))
         case .curl:
-          outputs.append(printed(try APNsExport.curl(payload, environment: parsed.export.environment)))
+          outputs.append(
+            printed(try APNsExport.curl(payload, environment: parsed.export.environment, app: parsed.pushBundle)))
         }
       } catch {
         throw UNTermError(.usage, file: shown, error.message)

@@ -133,6 +133,23 @@ struct ExportAndCenterTests {
       #expect(none.status == 2)
       #expect(none.stderr.contains("--topic ID"), "\(none.stderr)")
     }
+    // The session's --bundle, when given, is the app a payload that names none goes to (the
+    // Apps rule: Simulator Target Bundle, else apns-topic, else --bundle), in every form.
+    let apns = try Fixtures.run(Fixtures.unterm, ["export", "--apns", "--bundle", "com.example.chat", file.path])
+    #expect(apns.status == 0, "\(apns.stderr)")
+    #expect(apns.stdout.contains(#""Simulator Target Bundle": "com.example.chat""#), "\(apns.stdout)")
+    let simctl = try Fixtures.run(Fixtures.unterm, ["export", "--simctl", "--bundle", "com.example.chat", file.path])
+    #expect(simctl.status == 0, "\(simctl.stderr)")
+    #expect(simctl.stdout.hasSuffix("| xcrun simctl push booted com.example.chat -\n"), "\(simctl.stdout)")
+    let curl = try Fixtures.run(Fixtures.unterm, ["export", "--curl", "--bundle", "com.example.chat", file.path])
+    #expect(curl.status == 0, "\(curl.stderr)")
+    #expect(curl.stdout.contains("'apns-topic: com.example.chat'"), "\(curl.stdout)")
+    // A payload's own app wins over --bundle, as in a session.
+    let own = try Data(#"{"aps":{"alert":"Hi"},"Simulator Target Bundle":"com.example.own"}"#.utf8)
+    let ownFile = dir.appendingPathComponent("own.json")
+    try own.write(to: ownFile)
+    let kept = try Fixtures.run(Fixtures.unterm, ["export", "--simctl", "--bundle", "com.example.chat", ownFile.path])
+    #expect(kept.stdout.hasSuffix("| xcrun simctl push booted com.example.own -\n"), "\(kept.stdout)")
     // A payload APNs would refuse is not exported.
     let bad = try Fixtures.run(Fixtures.unterm, ["export", "--curl", "--priority", "7", "--topic", "a.b", file.path])
     #expect(bad.status == 65)

@@ -105,20 +105,21 @@ package enum APNsExport {
   package static let authTokenVariable = "APNS_AUTH_TOKEN"
 
   /// The app a payload goes to: the topic (less its push type's suffix), else its `Simulator
-  /// Target Bundle`.
-  package static func bundle(of payload: Payload) -> String? {
-    PayloadAnalyzer.app(fromTopic: payload.info.headers) ?? payload.info.bundleIdentifier
+  /// Target Bundle`, else `app` — the session's `--bundle` when the user gave one (never the
+  /// built-in default: a made-up bundle would send nowhere).
+  package static func bundle(of payload: Payload, app: String? = nil) -> String? {
+    PayloadAnalyzer.app(fromTopic: payload.info.headers) ?? payload.info.bundleIdentifier ?? app
   }
 
   /// The payload's bytes as sent, as text (the parser has checked they are UTF-8).
   private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
   /// `xcrun simctl push DEVICE BUNDLE -` fed the payload on its standard input.
-  package static func simctl(_ payload: Payload, simulator: String) throws(Problem) -> String {
-    guard let bundle = bundle(of: payload) else {
+  package static func simctl(_ payload: Payload, simulator: String, app: String? = nil) throws(Problem) -> String {
+    guard let bundle = bundle(of: payload, app: app) else {
       throw Problem(
         message:
-          "simctl push needs the app's bundle identifier: give --topic ID, an apns-topic header or a \"Simulator Target Bundle\" key"
+          "simctl push needs the app's bundle identifier: give --topic ID or --bundle ID, an apns-topic header or a \"Simulator Target Bundle\" key"
       )
     }
     let body = try printable(payload.sentBytes, limit: limit(of: payload))
@@ -128,11 +129,12 @@ package enum APNsExport {
 
   /// The payload as an `.apns` file: the same bytes, with `Simulator Target Bundle` naming the
   /// app (put in, or put right).
-  package static func apnsFile(_ payload: Payload) throws(Problem) -> [UInt8] {
-    guard let bundle = bundle(of: payload) else {
+  package static func apnsFile(_ payload: Payload, app: String? = nil) throws(Problem) -> [UInt8] {
+    guard let bundle = bundle(of: payload, app: app) else {
       throw Problem(
         message:
-          "an .apns file names its app: give --topic ID, an apns-topic header or a \"Simulator Target Bundle\" key")
+          "an .apns file names its app: give --topic ID or --bundle ID, an apns-topic header or a \"Simulator Target Bundle\" key"
+      )
     }
     let key = PayloadAnalyzer.simulatorTargetBundleKey
     let sent = try printable(payload.sentBytes, limit: limit(of: payload))
@@ -148,12 +150,12 @@ package enum APNsExport {
   /// The request to APNs: HTTP/2 POST to `/3/device/TOKEN` with the headers, authorized with a
   /// provider token (JWT). Both tokens come from environment variables, so no secret is written
   /// into the command; `Simulator Target Bundle` is the Simulator's and is left out of the body.
-  package static func curl(_ payload: Payload, environment: Environment) throws(Problem) -> String {
+  package static func curl(_ payload: Payload, environment: Environment, app: String? = nil) throws(Problem) -> String {
     var headers = payload.info.headers
-    guard let bundle = bundle(of: payload) else {
+    guard let bundle = bundle(of: payload, app: app) else {
       throw Problem(
         message:
-          "APNs needs the topic (the app's bundle identifier) with a provider token: give --topic ID, an apns-topic header or a \"Simulator Target Bundle\" key"
+          "APNs needs the topic (the app's bundle identifier) with a provider token: give --topic ID or --bundle ID, an apns-topic header or a \"Simulator Target Bundle\" key"
       )
     }
     let pushType = headers.pushType.flatMap(APNsPushType.init(rawValue:))
