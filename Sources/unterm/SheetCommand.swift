@@ -71,8 +71,10 @@ enum SheetCommand {
       lintedFiles: lint.count, now: parsed.render.now ?? Date(), trace: trace)
     let html = sheet.html
     let screens = sheet.sections.reduce(0) { $0 + $1.screens.count }
+    let payloads = sheet.sections.count
     return (
-      html, "\(options.out): \(sheet.sections.count) payload(s), \(screens) screens, \(html.utf8.count) bytes",
+      html,
+      "\(options.out): \(payloads) payload\(payloads == 1 ? "" : "s"), \(screens) screen\(screens == 1 ? "" : "s"), \(html.utf8.count) bytes",
       configuration.watchedFiles(payloads: files)
     )
   }

@@ -112,7 +112,7 @@ struct PictureCommandTests {
     let result = try sheet(
       categories + ["--extension", Fixtures.sample("extension-media-card.json")], payloads: payloads)
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout.hasPrefix("\(result.path): 3 payload(s), 36 screens, "))
+    #expect(result.stdout.hasPrefix("\(result.path): 3 payloads, 36 screens, "))
     let html = result.html
     #expect(html.hasPrefix("<!DOCTYPE html>"))
     // 3 payloads × 2 devices × 2 states × 3 views.

@@ -162,7 +162,7 @@ struct WatchEndToEndTests {
         "--categories", folder.path("categories.json"), folder.path("message.json"),
       ])
     defer { run.stop() }
-    try run.waitForOutput { $0.contains("sheet.html: 1 payload(s)") }
+    try run.waitForOutput { $0.contains("sheet.html: 1 payload, ") }
     let sheet = { (try? String(contentsOfFile: out, encoding: .utf8)) ?? "" }
     #expect(sheet().contains("Ana Lima"))
 
