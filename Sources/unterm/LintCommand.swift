@@ -213,6 +213,9 @@ struct LintInputs {
 
   /// The categories files `--categories [ID=]FILE` names, each for its app.
   var appCategoriesFiles: [AppCategoriesFile] = []
+  /// Files named that could not be read (missing, unreadable): they were checked too, and
+  /// their finding is in the report, so the totals count them.
+  var unreadable = 0
 
   /// How many categories files there are, named by options or found among the files (one
   /// registered for several apps counts once).
@@ -225,7 +228,7 @@ struct LintInputs {
   }
 
   var count: Int {
-    categoriesFileCount + extensionFiles.count + payloads.count + scripts.count + stringsPaths.count
+    categoriesFileCount + extensionFiles.count + payloads.count + scripts.count + stringsPaths.count + unreadable
   }
 
   /// Whether a file named outright is the app's strings: a strings file or a String Catalog.
@@ -282,6 +285,7 @@ struct LintInputs {
     do {
       bytes = try InputFile.read(file)
     } catch {
+      unreadable += 1
       onError(error)
       return
     }

@@ -153,6 +153,11 @@ struct CommandLineTests {
         ":1:29: error[number-out-of-range]: badge must be a whole number from 0 to 2147483647, not -1 [aps.badge]"))
     let missing = try unterm(["lint", "/nonexistent.json"])
     #expect(missing.status == 66)
+    // The totals count the file the finding is about: "in 1 file", never "in 0 files".
+    #expect(missing.stdout == "/nonexistent.json:1:1: error[unreadable-file]: no such file [$]\n", "\(missing.stdout)")
+    #expect(missing.stderr == "1 error, 0 warnings, 0 notes in 1 file\n", "\(missing.stderr)")
+    let one = try unterm(["lint", "/nonexistent.json", Fixtures.sample("message.json")])
+    #expect(one.stderr.hasSuffix(" in 2 files\n"), "\(one.stderr)")
   }
 
   @Test func lintJSONIsMachineReadable() throws {
