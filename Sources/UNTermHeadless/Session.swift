@@ -604,6 +604,9 @@ package final class Session: @unchecked Sendable {
     return PathDisplay(relativeTo: absolute, alsoKnownAs: [String(cString: resolved)])
   }
 
+  /// Says how an empty center can be filled (the live delivery that is listening).
+  package func showDeliveryHints(_ hints: [String]) { renderer.deliveryHints = hints }
+
   /// Sets the image decoder the renderer uses.
   package func setImages(_ provider: (any ImageProvider)?) { renderer.images = provider }
 

@@ -114,6 +114,13 @@ package final class LiveDelivery: @unchecked Sendable {
         notes.append("No inbox: \(error.description)")
       }
     }
+    // The empty center names the ways in that are open, before the loop shares the session.
+    var hints: [String] = []
+    if listener >= 0 { hints.append("deliver one with `unterm push FILE`") }
+    if watcher != nil {
+      hints.append(hints.isEmpty ? "drop a .json file in the inbox" : "or drop a .json file in the inbox")
+    }
+    session.showDeliveryHints(hints)
     guard listener >= 0 || watcher != nil else { return notes }
     do {
       let loop = try DeliveryLoop(session: session, listener: listener, inbox: watcher, limits: limits)

@@ -43,6 +43,38 @@ struct LiveDeliveryTests {
     #expect(FileManager.default.fileExists(atPath: inbox.appendingPathComponent("delivered/drop.json").path))
   }
 
+  /// An empty center offers only the ways in that listen: the push and the inbox in the
+  /// interactive session, the push alone without an inbox, none on a printed screen.
+  @Test func anEmptyCenterNamesOnlyTheWaysInThatListen() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    func hints(_ session: Session) -> [String] {
+      let lines = session.frame().grid.lines.map { $0.trimmingCharacters(in: .whitespaces) }
+      guard let empty = lines.firstIndex(of: "No notifications") else { return ["(no empty center)"] }
+      return Array(lines[(empty + 1)...].prefix { !$0.isEmpty })
+    }
+    let both = try Fixtures.session()
+    let withInbox = LiveDelivery(
+      session: both, socketPath: dir.appendingPathComponent("a.sock").path, inbox: dir.appendingPathComponent("in"))
+    _ = withInbox.start()
+    defer { withInbox.stop() }
+    #expect(hints(both) == ["deliver one with `unterm push FILE`", "or drop a .json file in the inbox"])
+
+    let pushOnly = try Fixtures.session()
+    let socketOnly = LiveDelivery(session: pushOnly, socketPath: dir.appendingPathComponent("b.sock").path, inbox: nil)
+    _ = socketOnly.start()
+    defer { socketOnly.stop() }
+    #expect(hints(pushOnly) == ["deliver one with `unterm push FILE`"])
+
+    // render, run and the harness have no socket and no inbox.
+    #expect(hints(try Fixtures.session()) == [])
+    let silent = dir.appendingPathComponent("silent.json")
+    try Data(#"{"aps":{"content-available":1}}"#.utf8).write(to: silent)
+    let printed = try Fixtures.run(Fixtures.unterm, ["render", "--size", "60x12", silent.path])
+    #expect(printed.stdout.contains("No notifications"), "\(printed.stdout)")
+    #expect(!printed.stdout.contains("unterm push"), "\(printed.stdout)")
+    #expect(!printed.stdout.contains("inbox"), "\(printed.stdout)")
+  }
+
   // MARK: - 11.4: --socket changes nothing it does not own
 
   @Test func anExistingFolderIsUsedAsItIsEvenASharedStickyOne() throws {

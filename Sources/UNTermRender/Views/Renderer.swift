@@ -14,6 +14,10 @@ package struct Renderer: ScreenLayout {
   /// How paths in the activity pane are written: relative to the script's folder or the
   /// working directory, so a screen does not depend on where the project lives.
   package var paths = PathDisplay.absolute
+  /// What an empty center says under "No notifications": the ways in that are listening (the
+  /// interactive session's push socket and inbox). None where nothing listens — `render`,
+  /// `run`, the harness — so a printed screen never offers a way in it does not have.
+  package var deliveryHints: [String] = []
 
   /// The smallest screen the layout works in; smaller screens say so.
   package static let minimumWidth = 24
@@ -107,7 +111,7 @@ package struct Renderer: ScreenLayout {
     var lines: [String]
     if count == 0 {
       // An empty center says how to fill it.
-      lines = ["No notifications", "deliver one with `unterm push FILE`", "or drop a .json file in the inbox"]
+      lines = ["No notifications"] + deliveryHints
     } else {
       lines = ["\(count) in Notification Center · c to open"]
     }
