@@ -17,32 +17,38 @@ let package = Package(
   ],
   targets: [
     .target(name: "CoreLocation"),
-    .target(name: "UserNotifications", dependencies: ["CoreLocation"]),
-    .target(name: "Intents", dependencies: ["UserNotifications"]),
-    .target(name: "UserNotificationsUI", dependencies: ["UserNotifications"]),
+    // Apple's model and the notification store: what every UNTerm module imports.
+    .target(name: "UserNotificationsModel", dependencies: ["CoreLocation"]),
+    // What an app imports: the model plus FoundationNetworking (URLSession, as on iOS). Only
+    // app-facing targets depend on it, so unterm neither links nor loads the networking stack.
+    .target(name: "UserNotifications", dependencies: ["UserNotificationsModel"]),
+    .target(name: "Intents", dependencies: ["UserNotificationsModel"]),
+    .target(name: "UserNotificationsUI", dependencies: ["UserNotificationsModel"]),
     // GNU FriBidi (Debian: libfribidi-dev) through a C shim; only UNTermBidi calls it.
     .target(name: "CFriBidi", linkerSettings: [.linkedLibrary("fribidi")]),
     .target(name: "UNTermBidi", dependencies: ["CFriBidi"]),
-    .target(name: "UNTermCore", dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermBidi"]),
+    .target(name: "UNTermCore", dependencies: ["UserNotificationsModel", "UserNotificationsUI", "UNTermBidi"]),
     .target(
-      name: "UNTermRender", dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermBidi"]),
+      name: "UNTermRender", dependencies: ["UserNotificationsModel", "UserNotificationsUI", "UNTermCore", "UNTermBidi"]),
     .target(
       name: "CMediaDecode", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("z")]),
     // libcurl through dlopen, on the first download (Debian: libcurl4; headers: libcurl4-openssl-dev).
     .target(name: "CMediaFetch"),
-    .target(name: "UNTermMedia", dependencies: ["CMediaDecode", "CMediaFetch", "UserNotifications", "UNTermRender"]),
+    .target(
+      name: "UNTermMedia", dependencies: ["CMediaDecode", "CMediaFetch", "UserNotificationsModel", "UNTermRender"]),
     .target(
       name: "UNTermHeadless",
       dependencies: [
-        "UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermMedia", "UNTermBidi",
+        "UserNotificationsModel", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermMedia", "UNTermBidi",
       ]),
     // The terminal shell: the interactive loop, live delivery (socket, inbox), the demo.
     .target(
       name: "UNTermShell",
       dependencies: [
-        "UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermCurses",
+        "UserNotificationsModel", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermCurses",
       ]),
-    // The public embedding API.
+    // The public embedding API and the test harness are app-facing: they take the facade, so an
+    // app that lists only them still has `import UserNotifications` (and URLSession) as before.
     .target(
       name: "UNTerm",
       dependencies: [
@@ -51,10 +57,13 @@ let package = Package(
     .target(
       name: "UNTermTesting",
       dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermHeadless"]),
-    // The executable reaches the terminal only through UNTermShell's entry point.
+    // The executable reaches the terminal only through UNTermShell's entry point. Like every
+    // target of UNTerm's own tools it takes the model, not the facade (no FoundationNetworking).
     .executableTarget(
       name: "unterm",
-      dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermShell", "UNTermBidi"]),
+      dependencies: [
+        "UserNotificationsModel", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermShell", "UNTermBidi",
+      ]),
     .executableTarget(
       name: "unterm-example", dependencies: ["UNTerm", "UserNotifications", "UserNotificationsUI"]),
     // The start-up floor unterm-bench compares unterm with: read and parse one payload, nothing more.
@@ -62,7 +71,7 @@ let package = Package(
     .executableTarget(
       name: "unterm-bench",
       dependencies: [
-        "UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermCurses", "UNTermShell",
+        "UserNotificationsModel", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermCurses", "UNTermShell",
         "CMediaFixtures",
         "unterm",
       ]),
@@ -74,7 +83,7 @@ let package = Package(
     .executableTarget(
       name: "unterm-fuzz",
       dependencies: [
-        "UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermShell",
+        "UserNotificationsModel", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermShell",
         "UNTermMedia",
         "CMediaDecode",
       ]),
@@ -82,13 +91,13 @@ let package = Package(
     // Tests
     .target(
       name: "UNTermTestSupport",
-      dependencies: ["UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless"],
+      dependencies: ["UserNotificationsModel", "UNTermCore", "UNTermRender", "UNTermHeadless"],
       path: "Tests/UNTermTestSupport"),
     .target(
       name: "CMediaFixtures", path: "Tests/CMediaFixtures",
       linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("z"), .linkedLibrary("m")]),
     .executableTarget(
-      name: "unterm-log-stress", dependencies: ["UserNotifications", "UNTermCore", "UNTermHeadless"],
+      name: "unterm-log-stress", dependencies: ["UserNotificationsModel", "UNTermCore", "UNTermHeadless"],
       path: "Tests/LogStress"),
     // Runs a command and reports its own peak memory (tests of what downloads and decodes hold).
     .executableTarget(name: "unterm-peak", path: "Tests/PeakMemory"),
@@ -96,14 +105,14 @@ let package = Package(
     .executableTarget(
       name: "unterm-app-probe", dependencies: ["UNTerm", "UserNotifications"], path: "Tests/AppProbe",
       swiftSettings: [.swiftLanguageMode(.v5)]),
-    .testTarget(name: "UserNotificationsTests", dependencies: ["UserNotifications", "UNTermTestSupport"]),
+    .testTarget(name: "UserNotificationsTests", dependencies: ["UserNotificationsModel", "UNTermTestSupport"]),
     .testTarget(
       name: "UNTermCoreTests",
-      dependencies: ["UserNotifications", "UNTermCore", "UNTermTestSupport", "UNTermBidi"]),
+      dependencies: ["UserNotificationsModel", "UNTermCore", "UNTermTestSupport", "UNTermBidi"]),
     .testTarget(
       name: "UNTermRenderTests",
       dependencies: [
-        "UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermTestSupport", "UNTermBidi",
+        "UserNotificationsModel", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermTestSupport", "UNTermBidi",
       ]),
     .testTarget(
       name: "AppleSampleTests",
@@ -118,14 +127,14 @@ let package = Package(
     .testTarget(
       name: "UNTermHeadlessTests",
       dependencies: [
-        "UserNotifications", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermTestSupport", "UNTermShell",
+        "UserNotificationsModel", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermTestSupport", "UNTermShell",
         "UNTermMedia", "unterm-log-stress", "unterm", "unterm-peak", "CMediaFixtures", "UNTermBidi",
         "unterm-app-probe", "unterm-fuzz",
       ]),
     .testTarget(
       name: "UNTermMediaTests",
       dependencies: [
-        "UNTermMedia", "CMediaDecode", "CMediaFixtures", "UNTermRender", "UNTermHeadless", "UserNotifications",
+        "UNTermMedia", "CMediaDecode", "CMediaFixtures", "UNTermRender", "UNTermHeadless", "UserNotificationsModel",
         "UNTermTestSupport",
       ]),
   ]

@@ -1,5 +1,5 @@
 import Foundation
-import UserNotifications
+import UserNotificationsModel
 
 // The part of Apple's Intents framework that communication notifications use: a service
 // extension builds an `INSendMessageIntent` with the sender as an `INPerson`, donates an

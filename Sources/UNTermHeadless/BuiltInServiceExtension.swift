@@ -1,7 +1,7 @@
 import Foundation
 import UNTermCore
 import UNTermMedia
-import UserNotifications
+import UserNotificationsModel
 
 /// The service extension for users without Swift code: it reads a media URL from the payload's
 /// `attachment-url`, `image-url` or `media-url` (in that order) and attaches the file.

@@ -1,7 +1,7 @@
 import Foundation
 import UNTermCore
 import UNTermRender
-import UserNotifications
+import UserNotificationsModel
 
 extension DesignSheet {
   /// The sheet as one self-contained HTML page: inline styles and pictures, no scripts, nothing

@@ -1,7 +1,7 @@
 import Foundation
 import UNTermCore
 import UNTermRender
-import UserNotifications
+import UserNotificationsModel
 
 /// `unterm sheet`: every payload across devices, lock states, views and themes, as pictures of
 /// the cells the terminal shows, with the content extension's QA numbers and the actions beside

@@ -1,7 +1,7 @@
 import Foundation
 import UNTermCore
 import UNTermRender
-import UserNotifications
+import UserNotificationsModel
 import UserNotificationsUI
 
 /// The QA report on content-extension designs: per device, the initial and preferred heights,

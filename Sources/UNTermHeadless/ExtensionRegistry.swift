@@ -1,6 +1,6 @@
 import Foundation
 import UNTermCore
-import UserNotifications
+import UserNotificationsModel
 import UserNotificationsUI
 
 /// A program's content extension: its attributes and how to make its view controller.

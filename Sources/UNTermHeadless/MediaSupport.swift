@@ -1,6 +1,6 @@
 import UNTermMedia
 import UNTermRender
-import UserNotifications
+import UserNotificationsModel
 
 /// The image decoder sessions use: libpng and libjpeg-turbo behind UNTermMedia's limits.
 package enum MediaSupport {

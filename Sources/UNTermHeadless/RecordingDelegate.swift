@@ -1,5 +1,5 @@
 import Foundation
-import UserNotifications
+import UserNotificationsModel
 
 /// The built-in app delegate: answers `willPresent` for foreground notifications with the
 /// options it was given (`--foreground-options`; a banner in the list with badge and sound by

@@ -1,7 +1,7 @@
 import Foundation
 import UNTermCore
 import UNTermRender
-import UserNotifications
+import UserNotificationsModel
 
 /// Draws a script line's caption (`SessionScript.Line.caption`, declared with each command in
 /// `ScriptCommand.declarations`) over a frame, for `--live` and casts.

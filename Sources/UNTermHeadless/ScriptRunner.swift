@@ -1,7 +1,7 @@
 import Foundation
 import UNTermCore
 import UNTermRender
-import UserNotifications
+import UserNotificationsModel
 
 /// How `unterm run` runs scripts.
 package struct RunOptions: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import UNTermCore
-import UserNotifications
+import UserNotificationsModel
 
 /// Runs notification service extensions as iOS does: only for `mutable-content: 1` with alert
 /// text, within a time budget, calling `serviceExtensionTimeWillExpire()` at expiry and showing

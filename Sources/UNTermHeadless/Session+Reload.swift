@@ -1,7 +1,7 @@
 import Foundation
 import UNTermCore
 import UNTermRender
-import UserNotifications
+import UserNotificationsModel
 
 /// The live preview (`--watch`): files re-read while the session runs. Each reload is an event
 /// (`Event.reload`) that replaces what was loaded in place, so the screen's state survives; a

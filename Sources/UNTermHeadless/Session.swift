@@ -1,7 +1,7 @@
 import Foundation
 import UNTermCore
 import UNTermRender
-import UserNotifications
+import UserNotificationsModel
 import UserNotificationsUI
 
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 import Foundation
 import UNTermBidi
 import UNTermCore
-import UserNotifications
+import UserNotificationsModel
 import UserNotificationsUI
 
 /// The session options every command that loads notifications shares (the contract's table).

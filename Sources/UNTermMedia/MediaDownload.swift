@@ -1,6 +1,6 @@
 import CMediaFetch
 import Foundation
-import UserNotifications
+import UserNotificationsModel
 
 /// One `http(s)` download streamed into a file of the media cache, through libcurl loaded on
 /// first use (`CMediaFetch`): nothing of the networking stack is loaded before an attachment

@@ -1,6 +1,6 @@
 import Foundation
 import UNTermRender
-import UserNotifications
+import UserNotificationsModel
 
 /// Decodes image attachments into half-block art for the renderer.
 ///

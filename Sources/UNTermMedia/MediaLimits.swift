@@ -1,4 +1,4 @@
-import UserNotifications
+import UserNotificationsModel
 
 /// Caps for reading and decoding one image.
 ///

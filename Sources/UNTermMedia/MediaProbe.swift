@@ -1,5 +1,5 @@
 import Foundation
-import UserNotifications
+import UserNotificationsModel
 
 /// Reads an audio or movie file's duration from its container header.
 ///

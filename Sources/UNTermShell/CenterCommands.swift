@@ -1,7 +1,7 @@
 import Foundation
 import UNTermCore
 import UNTermHeadless
-import UserNotifications
+import UserNotificationsModel
 
 /// The center's calls `unterm center` makes over the session socket, as an app makes them:
 /// list the delivered and pending notifications (`getDeliveredNotifications`,

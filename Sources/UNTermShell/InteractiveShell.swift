@@ -3,7 +3,7 @@ import UNTermCore
 import UNTermCurses
 import UNTermHeadless
 import UNTermRender
-import UserNotifications
+import UserNotificationsModel
 
 /// The interactive notification center: the session on a clock, drawn on a terminal, fed by
 /// keys, pastes, the mouse, the push socket and the inbox.

@@ -1,4 +1,4 @@
-import UserNotifications
+import UserNotificationsModel
 
 /// The push socket's wire format as a pure decoder: bytes in, frames out, no I/O, so it can be
 /// fuzzed on its own and fed by any reading loop.

@@ -1,5 +1,5 @@
 import Foundation
-import UserNotifications
+import UserNotificationsModel
 
 /// What happens to the expanded view after the extension handled an action.
 public enum UNNotificationContentExtensionResponseOption: UInt, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import UserNotifications
+import UserNotificationsModel
 
 /// Where an image in a content view comes from.
 public enum UNNotificationViewImageSource: Hashable, Sendable {

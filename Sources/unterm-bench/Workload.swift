@@ -1,7 +1,7 @@
 import Foundation
 import UNTermCore
 import UNTermHeadless
-import UserNotifications
+import UserNotificationsModel
 
 /// The notifications the list and memory figures deliver, all of the sample `message` category,
 /// each body with Bengali and Japanese in it. They are numbered from the newest (`k` = 0), so the

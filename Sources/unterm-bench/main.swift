@@ -3,7 +3,7 @@ import UNTermCore
 import UNTermCurses
 import UNTermHeadless
 import UNTermRender
-import UserNotifications
+import UserNotificationsModel
 
 // The figures of issue 14, each beside its floor and its goal, then a summary table of them all:
 // what a start costs against a bare Swift program (`startup`), what image attachments add to

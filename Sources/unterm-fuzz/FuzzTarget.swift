@@ -5,7 +5,7 @@ import UNTermHeadless
 import UNTermMedia
 import UNTermRender
 import UNTermShell
-import UserNotifications
+import UserNotificationsModel
 import UserNotificationsUI
 
 /// The fuzz targets: each takes one input and must neither trap nor break its invariants.

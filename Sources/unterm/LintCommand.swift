@@ -2,7 +2,7 @@ import Foundation
 import UNTermCore
 import UNTermHeadless
 import UNTermRender
-import UserNotifications
+import UserNotificationsModel
 import UserNotificationsUI
 
 /// `unterm lint`: check payloads against APNs and iOS rules and the registered categories, and

@@ -2,7 +2,7 @@ import Foundation
 import UNTermCore
 import UNTermHeadless
 import UNTermRender
-import UserNotifications
+import UserNotificationsModel
 
 /// `unterm log FILE`: reads a response log back, one response a line (sanitized) or, with
 /// `--json`, as JSON Lines; damaged lines go to stderr with their line numbers.

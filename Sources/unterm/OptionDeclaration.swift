@@ -1,7 +1,7 @@
 import Foundation
 import UNTermCore
 import UNTermHeadless
-import UserNotifications
+import UserNotificationsModel
 import UserNotificationsUI
 
 /// The commands of `unterm`.

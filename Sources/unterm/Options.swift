@@ -1,6 +1,6 @@
 import UNTermCore
 import UNTermHeadless
-import UserNotifications
+import UserNotificationsModel
 import UserNotificationsUI
 
 extension OptionDeclaration {

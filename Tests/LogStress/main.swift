@@ -1,7 +1,7 @@
 import Foundation
 import UNTermCore
 import UNTermHeadless
-import UserNotifications
+import UserNotificationsModel
 
 #if canImport(Glibc)
   import Glibc

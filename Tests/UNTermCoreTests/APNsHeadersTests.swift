@@ -3,7 +3,7 @@ import Testing
 import UNTermTestSupport
 
 @testable import UNTermCore
-@testable import UserNotifications
+@testable import UserNotificationsModel
 
 /// The APNs request's headers (issue 13.4): the payload file's `apns-headers` object and the
 /// command line's, checked as APNs checks them, each refusal with APNs' reason string.

@@ -3,7 +3,7 @@ import Testing
 import UNTermTestSupport
 
 @testable import UNTermCore
-@testable import UserNotifications
+@testable import UserNotificationsModel
 
 /// Focus and Scheduled Summary in the state machine (issue 13.3): which notifications arrive
 /// silently, which are held, and the summary's order.

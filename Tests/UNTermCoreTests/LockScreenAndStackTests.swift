@@ -3,7 +3,7 @@ import Testing
 import UNTermTestSupport
 
 @testable import UNTermCore
-@testable import UserNotifications
+@testable import UserNotificationsModel
 
 /// The lock screen asks before it opens anything (issue 10.2), and stacks behave as iOS's do:
 /// a tap fans one out, "Show less" collapses it, `x` clears a collapsed one as a group

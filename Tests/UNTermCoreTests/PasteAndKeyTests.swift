@@ -3,7 +3,7 @@ import Testing
 import UNTermTestSupport
 
 @testable import UNTermCore
-@testable import UserNotifications
+@testable import UserNotificationsModel
 
 /// A paste is text for a reply field and nothing anywhere else; keys no binding uses change
 /// nothing, least of all an open reply.

@@ -3,7 +3,7 @@ import Testing
 import UNTermTestSupport
 
 @testable import UNTermCore
-@testable import UserNotifications
+@testable import UserNotificationsModel
 
 @Suite("APNs payload loading")
 struct PayloadAnalyzerTests {

@@ -3,7 +3,7 @@ import Testing
 import UNTermTestSupport
 
 @testable import UNTermCore
-@testable import UserNotifications
+@testable import UserNotificationsModel
 
 /// Issue 18.1 in the core: with a log, a response waits for the session's word that its record
 /// is on disk; the answer marks it recorded or not, and the log's health follows.

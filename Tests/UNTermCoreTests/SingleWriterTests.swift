@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import UNTermTestSupport
-import UserNotifications
+import UserNotificationsModel
 
 @testable import UNTermCore
 

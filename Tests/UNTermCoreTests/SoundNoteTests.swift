@@ -3,7 +3,7 @@ import Testing
 import UNTermTestSupport
 
 @testable import UNTermCore
-@testable import UserNotifications
+@testable import UserNotificationsModel
 
 /// The sound a presented notification would play, as one line in the activity pane: which
 /// sound, and none where iOS plays none (reference 1, 1.4, 1.5, 4.2; fact 25).

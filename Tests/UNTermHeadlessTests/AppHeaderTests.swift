@@ -4,7 +4,7 @@ import UNTermTestSupport
 
 @testable import UNTermCore
 @testable import UNTermHeadless
-@testable import UserNotifications
+@testable import UserNotificationsModel
 
 /// A long app name gives way in the card header: the time and the interruption-level tag stay,
 /// the name is shortened with an ellipsis (banner, list card, expanded view, lock screen).

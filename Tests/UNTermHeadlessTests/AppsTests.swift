@@ -5,7 +5,7 @@ import UNTermTestSupport
 @testable import UNTermCore
 @testable import UNTermHeadless
 @testable import UNTermShell
-@testable import UserNotifications
+@testable import UserNotificationsModel
 
 /// Notifications belong to apps: which app, its name in the header, its own categories, its
 /// own stacks, and the one app that can be in the foreground.

@@ -5,7 +5,7 @@ import UNTermTestSupport
 @testable import UNTermCore
 @testable import UNTermHeadless
 @testable import UNTermShell
-@testable import UserNotifications
+@testable import UserNotificationsModel
 
 #if canImport(Glibc)
   import Glibc

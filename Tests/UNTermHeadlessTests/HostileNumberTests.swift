@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import UNTermTestSupport
-import UserNotifications
+import UserNotificationsModel
 import UserNotificationsUI
 
 @testable import UNTermCore

@@ -6,7 +6,7 @@ import UNTermTestSupport
 @testable import UNTermHeadless
 @testable import UNTermRender
 @testable import UNTermShell
-@testable import UserNotifications
+@testable import UserNotificationsModel
 
 /// The interactive loop itself — keys in, frames out, pastes, resizes, suspend, posted work —
 /// run on the in-memory terminal with its virtual clock, reading the screen it shows.

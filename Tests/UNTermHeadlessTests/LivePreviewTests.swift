@@ -6,7 +6,7 @@ import UNTermTestSupport
 @testable import UNTermHeadless
 @testable import UNTermRender
 @testable import UNTermShell
-@testable import UserNotifications
+@testable import UserNotificationsModel
 
 /// `unterm --watch`: saved files reload into the running session as events. The files are
 /// copies of the samples in a temporary folder, edited as an editor saves them; the session runs

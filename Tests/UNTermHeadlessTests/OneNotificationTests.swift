@@ -4,7 +4,7 @@ import UNTermTestSupport
 
 @testable import UNTermCore
 @testable import UNTermHeadless
-@testable import UserNotifications
+@testable import UserNotificationsModel
 @testable import UserNotificationsUI
 
 /// An expanded view is one notification (issue 10.5): when a newer notification of its thread

@@ -1,5 +1,5 @@
 import Testing
-import UserNotifications
+import UserNotificationsModel
 
 @testable import UNTermShell
 

@@ -5,7 +5,7 @@ import UNTermTestSupport
 @testable import UNTermCore
 @testable import UNTermHeadless
 @testable import UNTermRender
-@testable import UserNotifications
+@testable import UserNotificationsModel
 @testable import UserNotificationsUI
 
 /// Defects a code review found, each pinned by a test.

@@ -4,7 +4,7 @@ import UNTermTestSupport
 
 @testable import UNTermCore
 @testable import UNTermHeadless
-@testable import UserNotifications
+@testable import UserNotificationsModel
 
 /// The mutable-content pipeline, with a loopback server started by the test and the virtual
 /// clock of the session.

@@ -4,7 +4,7 @@ import UNTermTestSupport
 
 @testable import UNTermCore
 @testable import UNTermHeadless
-@testable import UserNotifications
+@testable import UserNotificationsModel
 
 @Suite("Session behaviour", .serialized, .hangGuard)
 struct SessionBehaviourTests {

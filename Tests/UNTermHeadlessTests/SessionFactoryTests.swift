@@ -4,7 +4,7 @@ import UNTermTestSupport
 
 @testable import UNTermCore
 @testable import UNTermHeadless
-@testable import UserNotifications
+@testable import UserNotificationsModel
 
 /// Every shell builds its session with `SessionFactory` (`Session.init` is internal to
 /// UNTermHeadless, so nothing else can), and `render` and the golden tests share

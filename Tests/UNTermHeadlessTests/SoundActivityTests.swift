@@ -4,7 +4,7 @@ import UNTermTestSupport
 
 @testable import UNTermCore
 @testable import UNTermHeadless
-@testable import UserNotifications
+@testable import UserNotificationsModel
 
 /// Which sound a notification would play, as a designer doing QA meets it: the activity pane
 /// of a script's screen, and of a session whose app answers `willPresent` itself.

@@ -5,7 +5,7 @@ import UNTermTestSupport
 @testable import UNTermCore
 @testable import UNTermHeadless
 @testable import UNTermRender
-@testable import UserNotifications
+@testable import UserNotificationsModel
 
 /// Issue 18.5: an image that cannot be shown says so on the card.
 @Suite("Images that cannot be shown say so on the card")

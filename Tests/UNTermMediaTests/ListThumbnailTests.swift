@@ -3,7 +3,7 @@ import Testing
 import UNTermHeadless
 import UNTermRender
 import UNTermTestSupport
-import UserNotifications
+import UserNotificationsModel
 
 @testable import UNTermMedia
 

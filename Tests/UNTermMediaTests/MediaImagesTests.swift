@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import UNTermRender
-import UserNotifications
+import UserNotificationsModel
 
 @testable import UNTermMedia
 

@@ -3,7 +3,7 @@ import Testing
 import UNTermCore
 import UNTermHeadless
 import UNTermRender
-import UserNotifications
+import UserNotificationsModel
 
 /// Paths and builders shared by the test suites.
 package enum Fixtures {

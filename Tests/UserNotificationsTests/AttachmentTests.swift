@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import UserNotifications
+import UserNotificationsModel
 
 @Suite("Attachment checks")
 struct AttachmentTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UserNotifications
+@testable import UserNotificationsModel
 
 @Suite("Notification store grouping")
 struct NotificationStoreTests {

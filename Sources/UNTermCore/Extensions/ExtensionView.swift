@@ -1,5 +1,5 @@
 import Foundation
-import UserNotifications
+import UserNotificationsModel
 import UserNotificationsUI
 
 /// A content extension's view as loaded for the notification on screen.

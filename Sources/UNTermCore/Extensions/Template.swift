@@ -1,5 +1,5 @@
 import Foundation
-import UserNotifications
+import UserNotificationsModel
 
 /// `{{…}}` templates in descriptors: `title`, `subtitle`, `body`, `categoryIdentifier`,
 /// `threadIdentifier` and `userInfo.KEY` (dotted paths into nested objects).

@@ -1,5 +1,5 @@
 import Foundation
-import UserNotifications
+import UserNotificationsModel
 
 /// The app's localized strings, by language, as `--strings` gives them: a `Localizable.strings`
 /// file (text or binary property list), a `.stringsdict`, a String Catalog (`.xcstrings`), an

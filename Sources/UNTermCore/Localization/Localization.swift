@@ -1,4 +1,4 @@
-import UserNotifications
+import UserNotificationsModel
 
 /// The app's strings and the device language: what turns `loc-key`s, the hidden-previews
 /// placeholder and the category summary into the text iOS shows.

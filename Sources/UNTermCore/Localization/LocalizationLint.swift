@@ -1,4 +1,4 @@
-import UserNotifications
+import UserNotificationsModel
 
 /// `lint --strings`: each payload's `loc-key`s checked against the app's strings in every
 /// language — a key a language lacks (iOS shows the key itself there), and format specifiers

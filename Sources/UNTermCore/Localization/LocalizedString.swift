@@ -1,4 +1,4 @@
-import UserNotifications
+import UserNotificationsModel
 
 /// One string of the app's localization: a format, with what varies by number or device.
 package struct LocalizedString: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import Foundation
-import UserNotifications
+import UserNotificationsModel
 
 /// A String Catalog (`Localizable.xcstrings`, Xcode 15): JSON with the development language
 /// and, for each key, its localizations — a `stringUnit` value, `plural` and `device`

@@ -1,5 +1,5 @@
 import Foundation
-import UserNotifications
+import UserNotificationsModel
 
 /// The text form of a `Localizable.strings` file (an old-style property list of string pairs):
 /// `"key" = "value";` entries, `/* */` and `//` comments, escapes `\n \t \r \" \\ \'

@@ -1,5 +1,5 @@
 import Foundation
-import UserNotifications
+import UserNotificationsModel
 
 /// Quotes words for a POSIX shell (sh, bash, zsh): a word of safe characters as it is, anything
 /// else in single quotes, where nothing is special and a `'` is written `'\''`. Every byte but

@@ -1,5 +1,5 @@
 import Foundation
-import UserNotifications
+import UserNotificationsModel
 
 /// The reasons APNs gives when it refuses a request, as far as a payload and its headers can
 /// earn one. Apple's list: "Handling error responses from Apple Push Notification service",

@@ -1,5 +1,5 @@
 import Foundation
-import UserNotifications
+import UserNotificationsModel
 
 /// A value for one app or for the default one: `ID=VALUE` or a bare `VALUE`
 /// (`--categories [ID=]FILE`, `--app-name [ID=]NAME`, the script command `categories [ID=]FILE`).

@@ -1,4 +1,4 @@
-import UserNotifications
+import UserNotificationsModel
 
 /// A categories file (the contract's JSON format) loaded into `UNNotificationCategory` values,
 /// with the findings of a design review.

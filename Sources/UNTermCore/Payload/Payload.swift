@@ -1,5 +1,5 @@
 import Foundation
-import UserNotifications
+import UserNotificationsModel
 
 /// A payload file turned into a notification request, with what the checks found.
 package struct Payload: @unchecked Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import UserNotifications
+import UserNotificationsModel
 
 /// Checks an APNs payload the way APNs and iOS would treat it, and builds its content.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 import UNTermBidi
-import UserNotifications
+import UserNotificationsModel
 import UserNotificationsUI
 
 /// How a session starts: the device and what the user chose on the command line or in the

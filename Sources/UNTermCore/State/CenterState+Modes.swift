@@ -1,5 +1,5 @@
 import Foundation
-import UserNotifications
+import UserNotificationsModel
 
 /// Focus and Scheduled Summary: how quietly a notification arrives. Called only from
 /// `handle(_:)`.

@@ -1,5 +1,5 @@
 import Foundation
-import UserNotifications
+import UserNotificationsModel
 
 extension Event {
   /// What the live preview (`--watch`) re-read. Each replaces loaded content in place and keeps

@@ -1,5 +1,5 @@
 import Foundation
-import UserNotifications
+import UserNotificationsModel
 
 /// The sound a presented notification plays, said in the activity pane: UNTerm plays none (a
 /// bell would be noise in scripts), so a designer sees whether and which one iOS would play.

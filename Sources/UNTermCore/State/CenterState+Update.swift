@@ -1,5 +1,5 @@
 import Foundation
-import UserNotifications
+import UserNotificationsModel
 import UserNotificationsUI
 
 extension CenterState {

@@ -1,6 +1,6 @@
 import Foundation
 import UNTermBidi
-import UserNotifications
+import UserNotificationsModel
 import UserNotificationsUI
 
 /// Everything the emulator shows and remembers: the notification store plus the screen's state.

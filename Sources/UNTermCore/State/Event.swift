@@ -1,5 +1,5 @@
 import Foundation
-import UserNotifications
+import UserNotificationsModel
 import UserNotificationsUI
 
 /// Something that happened: time passed, a notification arrived, the user did something.

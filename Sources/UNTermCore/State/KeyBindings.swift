@@ -1,5 +1,5 @@
 import Foundation
-import UserNotifications
+import UserNotificationsModel
 
 /// What is on top of the screen, which decides what a key does.
 package enum KeyContext: String, Hashable, Sendable, CaseIterable {

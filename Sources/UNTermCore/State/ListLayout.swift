@@ -1,4 +1,4 @@
-import UserNotifications
+import UserNotificationsModel
 
 /// The notification list's geometry in rows, shared by the state machine (which keeps the focus
 /// in view) and the renderer (which draws from the top entry down).

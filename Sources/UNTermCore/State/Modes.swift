@@ -1,5 +1,5 @@
 import Foundation
-import UserNotifications
+import UserNotificationsModel
 
 /// A Focus (iOS 15+): Do Not Disturb, or one the user named (Work, Sleep, …). Under a Focus,
 /// notifications from apps not on its allow-list arrive silently in the list; time-sensitive

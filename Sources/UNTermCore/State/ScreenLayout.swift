@@ -1,5 +1,5 @@
 import Foundation
-import UserNotifications
+import UserNotificationsModel
 
 /// What the update needs to know about how the screen is laid out, asked of the view as a pure
 /// function of the state, so the update never depends on a frame having been drawn.

@@ -1,7 +1,7 @@
 import Foundation
 import UNTermBidi
 import UNTermCore
-import UserNotifications
+import UserNotificationsModel
 import UserNotificationsUI
 
 /// A piece of an expanded view's content area, with its height in points and rows.

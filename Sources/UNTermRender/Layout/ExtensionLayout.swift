@@ -1,7 +1,7 @@
 import Foundation
 import UNTermBidi
 import UNTermCore
-import UserNotifications
+import UserNotificationsModel
 import UserNotificationsUI
 
 /// A content extension's view measured as iOS sizes it, on one device.

@@ -1,6 +1,6 @@
 import Foundation
 import UNTermCore
-import UserNotifications
+import UserNotificationsModel
 
 /// The text a notification shows right now: sanitized, with previews hidden on a locked device
 /// as iOS hides them.

@@ -1,5 +1,5 @@
 import UNTermCore
-import UserNotifications
+import UserNotificationsModel
 
 /// What a mouse click at a place means.
 package enum HitTarget: Hashable, Sendable {

@@ -1,5 +1,5 @@
 import UNTermCore
-import UserNotifications
+import UserNotificationsModel
 import UserNotificationsUI
 
 extension Renderer {

@@ -1,6 +1,6 @@
 import Foundation
 import UNTermCore
-import UserNotifications
+import UserNotificationsModel
 
 extension Renderer {
   func drawPasscode(_ canvas: inout Canvas, _ state: CenterState, _ prompt: CenterState.PasscodePrompt, area: Rect) {

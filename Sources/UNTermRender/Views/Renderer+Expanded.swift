@@ -1,6 +1,6 @@
 import UNTermBidi
 import UNTermCore
-import UserNotifications
+import UserNotificationsModel
 import UserNotificationsUI
 
 extension Renderer {

@@ -1,7 +1,7 @@
 import Foundation
 import UNTermBidi
 import UNTermCore
-import UserNotifications
+import UserNotificationsModel
 import UserNotificationsUI
 
 /// Draws the emulator's state as a grid of cells: the one view function every front end and

@@ -1,10 +1,6 @@
+// No FoundationNetworking here: the UserNotifications facade adds it for an app's code, and
+// UNTerm's own modules, which import this one, keep libcurl out of unterm's start.
 @_exported import Foundation
-
-#if canImport(FoundationNetworking)
-  // iOS code downloads attachments with URLSession after `import Foundation` alone; on Linux
-  // URLSession lives in FoundationNetworking, so `import UserNotifications` brings it along.
-  @_exported import FoundationNetworking
-#endif
 
 /// A change to the notification center's data, applied by whoever holds the store.
 package enum UNCenterOperation: @unchecked Sendable {
