@@ -38,6 +38,5 @@ for product in "${products[@]}"; do
   # The archives' own dependencies (ncursesw needs tinfo, libpng needs zlib) come after them.
   swift build -c release --product "$product" --static-swift-stdlib \
     -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
-    -Xswiftc -Xfrontend -Xswiftc -disable-autolink-library -Xswiftc -Xfrontend -Xswiftc curl \
     -Xlinker -L"$PWD/$libs" -Xlinker -ltinfo -Xlinker -lz
 done
