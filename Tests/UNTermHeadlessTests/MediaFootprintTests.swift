@@ -131,7 +131,13 @@ struct MediaFootprintTests {
     }
     #expect(loaded.contains { $0.contains("/libc.so") }, "the loader's trace names no libc: \(trace.err.prefix(5))")
     let networking = loaded.filter { $0.contains("libFoundationNetworking") || $0.contains("libcurl") }
-    #expect(networking.isEmpty, "unterm --version loads \(networking)")
+    #expect(
+      networking.isEmpty,
+      """
+      unterm --version loads \(networking); objects of unterm that autolink FoundationNetworking: \
+      \(autolinkingNetworking()) (a module that imports UserNotifications instead of \
+      UserNotificationsModel, or an object left from a build before the split: build clean)
+      """)
     // Nor does unterm call libcurl directly: a static link needs none of it.
     let needed = Set(
       try lines(["nm", "-D", "--undefined-only", Fixtures.unterm]).out.compactMap {
@@ -139,5 +145,18 @@ struct MediaFootprintTests {
       })
     #expect(!needed.isEmpty)
     #expect(!needed.contains { $0.hasPrefix("curl_") })
+  }
+
+  /// The objects SwiftPM linked into unterm whose autolink entries ask for FoundationNetworking.
+  private func autolinkingNetworking() -> [String] {
+    let list = Fixtures.productsDirectory.appendingPathComponent("unterm.product/Objects.LinkFileList")
+    guard let text = try? String(contentsOf: list, encoding: .utf8) else { return ["(no \(list.path))"] }
+    let entry = Data("-lFoundationNetworking".utf8)
+    return text.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "'\"")) }
+      .filter { (try? Data(contentsOf: URL(fileURLWithPath: $0)))?.range(of: entry) != nil }
+      .map {
+        URL(fileURLWithPath: $0).deletingLastPathComponent().lastPathComponent + "/"
+          + URL(fileURLWithPath: $0).lastPathComponent
+      }
   }
 }
