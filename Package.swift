@@ -105,7 +105,10 @@ let package = Package(
     .executableTarget(
       name: "unterm-app-probe", dependencies: ["UNTerm", "UserNotifications"], path: "Tests/AppProbe",
       swiftSettings: [.swiftLanguageMode(.v5)]),
-    .testTarget(name: "UserNotificationsTests", dependencies: ["UserNotificationsModel", "UNTermTestSupport"]),
+    // The model's tests; AppleStyleCodeTests imports the facade, as an app does.
+    .testTarget(
+      name: "UserNotificationsTests",
+      dependencies: ["UserNotificationsModel", "UserNotifications", "UNTermTestSupport"]),
     .testTarget(
       name: "UNTermCoreTests",
       dependencies: ["UserNotificationsModel", "UNTermCore", "UNTermTestSupport", "UNTermBidi"]),

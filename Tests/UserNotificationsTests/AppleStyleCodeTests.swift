@@ -1,5 +1,5 @@
 import Testing
-import UserNotificationsModel
+import UserNotifications
 
 // This file is written the way an iOS app writes notification code (UIKit lines removed):
 // it must compile against UNTerm's UserNotifications module unchanged.
