@@ -196,6 +196,14 @@ extension OptionValue where Value: CaseIterable & RawRepresentable, Value.RawVal
 }
 
 extension OptionValue where Value == String {
+  /// An APNs request header's value, refused here when APNs would refuse it whatever the
+  /// payload (`APNsRules.isWellFormed`); what depends on the payload is checked with each one.
+  static func apnsHeader(_ field: APNsHeaders.Field, _ placeholder: String) -> OptionValue {
+    OptionValue(placeholder: placeholder, expectation: APNsRules.wellFormed(field)) {
+      APNsRules.isWellFormed(field, $0) ? $0 : nil
+    }
+  }
+
   /// A language as `LANG` writes it (`bn`, `ur_PK.UTF-8`, `pt-BR`), normalized (`ur-PK`).
   static var locale: OptionValue {
     OptionValue(placeholder: "LANG", expectation: "takes a language such as en, bn, ur or pt-BR") {

@@ -21,7 +21,7 @@ extension OptionDeclaration {
     .option(
       "--bundle", .bundleIdentifier,
       "the session's own app: payloads that name no app (no Simulator Target Bundle, no apns-topic) and local notifications are its, a bare --categories registers for it, and it is the app in the foreground; with push: the app the payloads are for, over their own",
-      default: CategoryRegistry.defaultBundle, in: .session, also: [.push]
+      default: "\(CategoryRegistry.defaultBundle) (with push: the payload's own app)", in: .session, also: [.push]
     ) {
       $0.session.bundle = $1
       $0.pushBundle = $1
@@ -128,26 +128,26 @@ extension OptionDeclaration {
 
     // The APNs request's headers.
     .option(
-      "--push-type", .text("TYPE"),
+      "--push-type", .apnsHeader(.pushType, "TYPE"),
       "apns-push-type: alert, background, voip, liveactivity… (checked against the payload as APNs checks it)",
       default: "the file's apns-headers, else none", in: .headers
     ) { $0.session.apnsHeaders[.pushType] = $1 },
     .option(
-      "--priority", .text("10|5|1"), "apns-priority; a background push must use 5 or 1",
+      "--priority", .apnsHeader(.priority, "10|5|1"), "apns-priority; a background push must use 5 or 1",
       default: "the file's, else 10", in: .headers
     ) { $0.session.apnsHeaders[.priority] = $1 },
     .option(
-      "--collapse-id", .text("ID"),
+      "--collapse-id", .apnsHeader(.collapseID, "ID"),
       "apns-collapse-id (at most 64 bytes): the request identifier, so a push with the same one replaces the delivered notification",
       default: "the file's, else none", in: .headers
     ) { $0.session.apnsHeaders[.collapseID] = $1 },
     .option(
-      "--expiration", .text("UNIX-TIME"),
+      "--expiration", .apnsHeader(.expiration, "UNIX-TIME"),
       "apns-expiration in seconds since 1970: a push whose time has passed on the session clock is discarded, not delivered (0: deliver once, now)",
       default: "the file's, else none", in: .headers
     ) { $0.session.apnsHeaders[.expiration] = $1 },
     .option(
-      "--topic", .text("BUNDLE-ID"),
+      "--topic", .apnsHeader(.topic, "BUNDLE-ID"),
       "apns-topic: the app's bundle identifier (with .voip and the like for those push types)",
       default: "the file's, else none", in: .headers
     ) { $0.session.apnsHeaders[.topic] = $1 },

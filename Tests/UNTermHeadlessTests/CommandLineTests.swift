@@ -41,6 +41,30 @@ struct CommandLineTests {
     }
   }
 
+  /// A header value APNs refuses whatever the payload is a bad option value, as `--device
+  /// android` is: exit 2 before any file is read, in every command that takes the headers.
+  @Test func aHeaderValueAPNsNeverTakesIsAUsageError() throws {
+    let path = try write(#"{"aps":{"alert":"Hi"}}"#)
+    for (option, value) in [
+      ("--priority", "7"), ("--expiration", "tomorrow"), ("--push-type", "alrt"),
+      ("--collapse-id", String(repeating: "c", count: 65)), ("--topic", "com.example app"),
+    ] {
+      for command in ["render", "lint", "export", "push"] {
+        let extra = command == "export" ? ["--curl", "--bundle", "com.example.app"] : []
+        let result = try unterm([command] + extra + [option, value, path])
+        #expect(result.status == 2, "\(command) \(option) \(value): \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("error: ") && result.stderr.contains(option), "\(result.stderr)")
+      }
+    }
+    let priority = try unterm(["render", "--priority", "7", path])
+    #expect(priority.stderr.contains("must be 10, 5 or 1"), "\(priority.stderr)")
+    // What depends on the payload is still the payload's error: a background push with an alert.
+    let mismatch = try unterm(["render", "--push-type", "background", "--priority", "5", path])
+    #expect(mismatch.status == 65, "\(mismatch.stderr)")
+    #expect(mismatch.stderr.contains("push-type"), "\(mismatch.stderr)")
+  }
+
   @Test func renderReordersRightToLeftTextUnlessTheTerminalDoes() throws {
     let path = try write(#"{"aps":{"alert":{"title":"عائشہ","body":"مرحبا gpt-5"}}}"#)
     let base = ["render", "--size", "47x8", "--now", "2025-11-29T20:00:00Z", path]

@@ -151,9 +151,11 @@ struct ExportAndCenterTests {
     let kept = try Fixtures.run(Fixtures.unterm, ["export", "--simctl", "--bundle", "com.example.chat", ownFile.path])
     #expect(kept.stdout.hasSuffix("| xcrun simctl push booted com.example.own -\n"), "\(kept.stdout)")
     // A payload APNs would refuse is not exported.
-    let bad = try Fixtures.run(Fixtures.unterm, ["export", "--curl", "--priority", "7", "--topic", "a.b", file.path])
+    let bad = try Fixtures.run(
+      Fixtures.unterm,
+      ["export", "--curl", "--push-type", "background", "--priority", "5", "--topic", "a.b", file.path])
     #expect(bad.status == 65)
-    #expect(bad.stderr.contains("BadPriority"), "\(bad.stderr)")
+    #expect(bad.stderr.contains("push-type"), "\(bad.stderr)")
     let two = try Fixtures.run(Fixtures.unterm, ["export", "--curl", "--simctl", file.path])
     #expect(two.status == 2)
   }

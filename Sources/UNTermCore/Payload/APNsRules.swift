@@ -122,7 +122,7 @@ package enum APNsRules {
     var pushType: APNsPushType?
     if let value = headers.pushType {
       pushType = APNsPushType(rawValue: value)
-      if pushType == nil {
+      if !isWellFormed(.pushType, value) {
         let hint =
           Suggestion.closest(to: value, in: APNsPushType.allCases.map(\.rawValue)).map { " Did you mean \"\($0)\"?" }
           ?? ""
@@ -158,7 +158,7 @@ package enum APNsRules {
       break
     }
     let priority = headers.priority
-    if let priority, !priorities.contains(priority) {
+    if let priority, !isWellFormed(.priority, priority) {
       report(.badPriority, .priority, "the priority must be 10, 5 or 1, not \(OneLine.quote(priority))")
     } else if priority ?? "10" == "10" && (pushType == .background || (pushType == nil && contents.isBackgroundOnly)) {
       let what = pushType == .background ? "a background push" : "a push with only content-available"
@@ -170,20 +170,18 @@ package enum APNsRules {
         report(.badPriority, headers.pushType != nil ? .pushType : .priority, message)
       }
     }
-    if let id = headers.collapseID, id.utf8.count > collapseIDLimit {
+    if let id = headers.collapseID, !isWellFormed(.collapseID, id) {
       report(
         .badCollapseID, .collapseID,
         "the collapse identifier is \(id.utf8.count) bytes; APNs takes at most \(collapseIDLimit)")
     }
-    if let value = headers.expiration, expirationDate(value) == nil {
+    if let value = headers.expiration, !isWellFormed(.expiration, value) {
       report(
         .badExpiration, .expiration,
         "the expiration must be a UNIX time in whole seconds (0 delivers once, now), not \(OneLine.quote(value))")
     }
     if let topic = headers.topic {
-      if topic.isEmpty || topic.contains(where: { $0.isWhitespace || $0.isNewline })
-        || !topic.unicodeScalars.allSatisfy(\.isASCII)
-      {
+      if !isWellFormed(.topic, topic) {
         report(.badTopic, .topic, "a topic is the app's bundle identifier: letters, digits, dots and hyphens")
       } else if let suffix = pushType?.topicSuffix, !topic.hasSuffix(suffix) {
         report(
@@ -198,6 +196,33 @@ package enum APNsRules {
           )
         }
       }
+    }
+  }
+
+  /// Whether a header's value can be sent at all, whatever the payload: a known push type, a
+  /// priority APNs takes, a collapse identifier within its limit, a UNIX time, a topic made of
+  /// bundle-identifier characters. `check` reports a value that is not (a file's `apns-headers`,
+  /// an older `unterm push`); the command line refuses one as a usage error before reading any file.
+  package static func isWellFormed(_ field: APNsHeaders.Field, _ value: String) -> Bool {
+    switch field {
+    case .pushType: return APNsPushType(rawValue: value) != nil
+    case .priority: return priorities.contains(value)
+    case .collapseID: return value.utf8.count <= collapseIDLimit
+    case .expiration: return expirationDate(value) != nil
+    case .topic:
+      return !value.isEmpty && !value.contains(where: { $0.isWhitespace || $0.isNewline })
+        && value.unicodeScalars.allSatisfy(\.isASCII)
+    }
+  }
+
+  /// What a well-formed value of the header is, completing "--priority 7: …".
+  package static func wellFormed(_ field: APNsHeaders.Field) -> String {
+    switch field {
+    case .pushType: return "must be a push type: \(APNsPushType.allCases.map(\.rawValue).joined(separator: ", "))"
+    case .priority: return "must be 10, 5 or 1"
+    case .collapseID: return "takes at most \(collapseIDLimit) bytes"
+    case .expiration: return "takes a UNIX time in whole seconds (0 delivers once, now)"
+    case .topic: return "takes the app's bundle identifier: letters, digits, dots and hyphens"
     }
   }
 
