@@ -244,8 +244,9 @@ package final class ScriptRunner {
         return .failed("expected \(region.displayName) not to show \(OneLine.quote(text, limit: 200))")
       }
     case .expectBadge(let n):
-      let badge = session.state.store.badge
-      if badge != n { return .mismatch(subject: "badge", expected: "\(n)", actual: "\(badge)") }
+      // The app under test's badge: the session's own app (every app has its own).
+      let store = session.state.store
+      if store.badge != n { return .mismatch(subject: "badge", expected: "\(n)", actual: Self.badges(of: store)) }
     case .snapshot(let name, let region):
       return snapshot(name, region: region, session: session, result: &result)
     case .waitUntil(let time):
@@ -282,6 +283,17 @@ package final class ScriptRunner {
       session.mediaDirectory = folder
     }
     return nil
+  }
+
+  /// The default app's badge as a failed `expect badge` reports it: the number, and when other
+  /// apps have badges too, whose it is and theirs — `0 for com.example.app (com.other has 9)` —
+  /// so a badge that went to another app is seen at once.
+  static func badges(of store: NotificationStore) -> String {
+    let others = store.badges.filter { $0.key != store.defaultApp }.sorted { $0.key < $1.key }
+    guard !others.isEmpty else { return "\(store.badge)" }
+    let shown = others.prefix(3).map { "\($0.key) has \($0.value)" }
+    let more = others.count > 3 ? ", \(others.count - 3) more apps" : ""
+    return "\(store.badge) for \(store.defaultApp) (\(shown.joined(separator: ", "))\(more))"
   }
 
   private func missing(_ region: ScreenRegion, _ text: String) -> String {

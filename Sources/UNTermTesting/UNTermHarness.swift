@@ -317,6 +317,16 @@ public final class UNTermHarness {
     onSession { $0.state.store.app(of: notification.request) }
   }
 
+  /// An app's badge number (0: none). Every app has its own: `notificationCenter.badgeCount` is
+  /// the harness's own app's, as an app reads only its own; this reads any app's, such as the
+  /// one a `push(_:as:bundle:)` named.
+  public func badge(of bundle: String) -> Int {
+    onSession { session in
+      session.drain()
+      return session.state.store.badge(of: bundle)
+    }
+  }
+
   /// Every measurement of a content extension's view, in order: one when it loads, another
   /// each time its preferred height changes.
   public var extensionHeights: [ExtensionHeight] {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The notification center's data: registered categories, delivered notifications grouped
-/// into threads, pending requests and the app badge.
+/// into threads, pending requests and each app's badge.
 ///
 /// This is the one store the emulator runs on. `UNUserNotificationCenter` keeps it while no
 /// session is running; a running session keeps it in its state and applies the center's calls
@@ -117,8 +117,12 @@ package struct NotificationStore: @unchecked Sendable {
     get { registry.defaultApp }
     set { registry.defaultApp = newValue }
   }
-  /// The app's badge number; 0 shows no badge.
-  package private(set) var badge = 0
+  /// Each app's badge number, by bundle identifier: every app has its own app-icon badge. An
+  /// app with no badge has no entry (0 is never stored).
+  package private(set) var badges: [String: Int] = [:]
+  /// The default app's badge number (the app whose code runs, and whose badge `expect badge`
+  /// and `badgeCount` read); 0 shows no badge.
+  package var badge: Int { badge(of: defaultApp) }
   /// Requests waiting for their triggers, by identifier.
   package private(set) var pending: [String: Pending] = [:]
 
@@ -156,12 +160,18 @@ package struct NotificationStore: @unchecked Sendable {
     request.remote?.app ?? registry.defaultApp
   }
 
-  /// Sets the badge; negative values clear it.
-  package mutating func setBadge(_ value: Int) { badge = max(0, value) }
+  /// An app's badge number; 0 shows no badge.
+  package func badge(of app: String) -> Int { badges[app] ?? 0 }
 
-  /// Applies a payload's badge: absent leaves it, 0 clears it, a number sets it.
-  package mutating func applyBadge(of content: UNNotificationContent) {
-    if let number = content.badge { setBadge(number.intValue) }
+  /// Sets an app's badge (the default app's unless `app` names another, as the center's
+  /// `setBadgeCount` does); 0 and negative values clear it.
+  package mutating func setBadge(_ value: Int, for app: String? = nil) {
+    badges[app ?? defaultApp] = value > 0 ? value : nil
+  }
+
+  /// Applies a request's badge to its own app: absent leaves it, 0 clears it, a number sets it.
+  package mutating func applyBadge(of request: UNNotificationRequest) {
+    if let number = request.content.badge { setBadge(number.intValue, for: app(of: request)) }
   }
 
   // MARK: - Delivered notifications

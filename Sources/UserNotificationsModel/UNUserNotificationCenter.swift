@@ -43,7 +43,7 @@ extension NotificationStore {
       } else {
         removePending([request.identifier])
         deliver(UNNotification(request: request, date: now))
-        applyBadge(of: request.content)
+        applyBadge(of: request)
       }
     case .setCategories(let categories): setCategories(categories)
     case .removeDelivered(let ids): removeDelivered(ids)
@@ -272,7 +272,8 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     perform(.setBadge(newBadgeCount))
   }
 
-  /// The app's badge number (UNTerm addition, for tests).
+  /// The app's badge number (UNTerm addition, for tests): this app's, the session's default
+  /// app, as an app reads only its own.
   open var badgeCount: Int { store.badge }
 }
 

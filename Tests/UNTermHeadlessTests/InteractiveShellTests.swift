@@ -184,20 +184,27 @@ struct InteractiveShellTests {
 
   // MARK: - Golden screens with style
 
-  private func styledGolden(_ name: String, payloads: [String], keys: [Key], size: (Int, Int) = (80, 24)) throws {
+  private func styledGolden(
+    _ name: String, payloads: [String], keys: [Key], size: (Int, Int) = (80, 24), bundle: String? = nil
+  ) throws {
     let theme = try StyleNotation.themeFile()
     defer { try? FileManager.default.removeItem(atPath: theme) }
-    let rig = try Rig(width: size.0, height: size.1, payloads: payloads) { $0.theme = theme }
+    let rig = try Rig(width: size.0, height: size.1, payloads: payloads) {
+      $0.theme = theme
+      if let bundle { $0.bundle = bundle }
+    }
     for key in keys { rig.terminal.press(key, after: 0.1) }
     #expect(rig.run() == nil)
     expectGolden(StyleNotation.render(rig.terminal.screen), named: name)
   }
 
+  /// Messages is the session's own app here, so its badge is the one the list's title and the
+  /// status bar show in the badge's colours.
   @Test("Styled golden: the focused card in the list")
   func focusedCard() throws {
     try styledGolden(
       "focused-card.iphone.center.styled", payloads: ["meeting.json", "message.json"],
-      keys: [.character("c"), .down])
+      keys: [.character("c"), .down], bundle: "com.example.messages")
   }
 
   @Test("Styled golden: a destructive action, and the selected one")

@@ -103,7 +103,7 @@ struct JUnitReportTests {
     try write("hostile.json", SafetyMatrix.payload)
     try write(
       "pass.session",
-      "\(Fixtures.sampleCategoriesScript("\(samples)/categories.json"))\npush \(samples)/message.json\nexpect badge 3\n"
+      "\(Fixtures.sampleCategoriesScript("\(samples)/categories.json"))\npush \(samples)/Scripts/unread-badge.json\nexpect badge 2\n"
     )
     try write("fail.session", "push hostile.json\nexpect screen \(Hostile.script)\n")
     try write("badge.session", "push \(samples)/message.json\nexpect badge 9\n")
@@ -143,15 +143,19 @@ struct JUnitReportTests {
     #expect(shape.cases.allSatisfy { $0.time >= 0 && $0.time < 60 })
     // The expected/actual report is the failure's text; its message is one line.
     let badge = shape.cases[2]
-    #expect(badge.message == "badge.session:2:1: expected badge 9, actual badge 3")
-    #expect(badge.text.contains("  expected badge 9\n  actual badge   3"), "\(badge.text)")
+    #expect(
+      badge.message
+        == "badge.session:2:1: expected badge 9, actual badge 0 for com.example.app (com.example.messages has 3)")
+    #expect(
+      badge.text.contains("  expected badge 9\n  actual badge   0 for com.example.app (com.example.messages has 3)"),
+      "\(badge.text)")
     // The hostile payload and script text arrive as the screen's placeholders, never raw.
     let hostile = shape.cases[1]
     #expect(hostile.message?.contains(Hostile.witness) == true)
     #expect(hostile.text.contains("␛[2J"), "\(hostile.text)")
     #expect(hostile.systemOut?.contains(Hostile.witness) == true)
     // Every script that ran leaves its final screen.
-    #expect(shape.cases[0].systemOut?.contains("badge 3") == true)
+    #expect(shape.cases[0].systemOut?.contains("badge 2") == true)
     // A missing file is an error naming it.
     #expect(shape.cases[3].message?.contains("nowhere.json: error: no such file") == true)
   }

@@ -19,7 +19,7 @@ struct LiveReportTests {
   @Test func theReportIsWrittenAfterLeavingTheAlternateScreen() throws {
     let failing = try script(
       "categories \(Fixtures.sample("categories.json"))\npush \(Fixtures.sample("message.json"))\nexpect badge 9\n")
-    let passing = try script("push \(Fixtures.sample("message.json"))\nexpect badge 3\n")
+    let passing = try script("push \(Fixtures.sample("Scripts/unread-badge.json"))\nexpect badge 2\n")
     let missing = try script("push nowhere.json\n")
     let result = try Fixtures.run(Fixtures.unterm, ["run", "--live", "--speed", "100", failing, passing, missing])
     #expect(result.status == 66)
@@ -27,7 +27,7 @@ struct LiveReportTests {
     let after = result.stdout[leave.upperBound...]
     #expect(after.contains("✗ \(failing)"))
     #expect(after.contains("live.session:3:1: expect badge 9"))
-    #expect(after.contains("actual badge   3"))
+    #expect(after.contains("actual badge   0 for com.example.app (com.example.messages has 3)"))
     #expect(after.contains("✓ \(passing)"))
     #expect(after.contains("1 of 3 scripts passed"))
     #expect(!result.stdout[..<leave.lowerBound].contains("expect badge 9"))
@@ -70,7 +70,7 @@ struct LiveReportTests {
     let screen = tmux.screen()
     #expect(screen.contains("✗ \(failing)"), "\(screen)")
     #expect(screen.contains("live.session:3:1: expect badge 9"), "\(screen)")
-    #expect(screen.contains("actual badge   3"), "\(screen)")
+    #expect(screen.contains("actual badge   0 for com.example.app (com.example.messages has 3)"), "\(screen)")
   }
 
   private func castLines(_ text: String) throws -> [[JSONNode]] {
@@ -115,7 +115,7 @@ struct LiveReportTests {
   /// The line for a script that passed counts its steps and expectations in words that agree.
   @Test func thePassLineSaysOneStepAndOneExpectation() throws {
     let one = try script("push \(Fixtures.sample("message.json"))\n")
-    let two = try script("push \(Fixtures.sample("message.json"))\nexpect badge 3\n")
+    let two = try script("push \(Fixtures.sample("Scripts/unread-badge.json"))\nexpect badge 2\n")
     let result = try Fixtures.run(Fixtures.unterm, ["run", one])
     #expect(result.stdout == "✓ \(one) — 1 step, 0 expectations\n", "\(result.stdout)")
     let second = try Fixtures.run(Fixtures.unterm, ["run", two])

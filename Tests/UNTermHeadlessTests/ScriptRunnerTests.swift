@@ -21,7 +21,7 @@ struct ScriptRunnerTests {
       categories com.example.messages=$S/categories.json
       push $S/message.json as chat-1
       expect screen "Ana Lima"
-      expect badge 3
+      expect screen "Messages badge 3"
       longpress
       expect screen "Delete"
       action reply
@@ -42,13 +42,13 @@ struct ScriptRunnerTests {
     ("expect response like", "no unchecked response remains"),
     ("expect screen \"Nobody\"", "expected the screen to show \"Nobody\""),
     ("expect screen not \"Ana Lima\"", "expected the screen not to show"),
-    ("expect badge 9", "actual badge   3"),
+    ("expect badge 9", "actual badge   0 for com.example.app (com.example.messages has 3)"),
     ("action reply", "no actions are listed"),
     ("type \"hello\"", "no text field is open"),
   ])
   func failuresExplainThemselves(line: String, message: String) throws {
     let result = try run(
-      "categories com.example.messages=$S/categories.json\npush $S/message.json\n\(line)\nexpect badge 3")
+      "categories com.example.messages=$S/categories.json\npush $S/message.json\n\(line)\nexpect badge 0")
     #expect(!result.passed)
     #expect(result.exitCode == .failure)
     let report = try #require(result.report)
@@ -101,8 +101,8 @@ struct ScriptRunnerTests {
     #expect(failure.error == nil)
     #expect(failure.exitCode == .failure)
 
-    let badge = try #require(try run("push $S/message.json\nexpect badge 9").failure)
-    guard case .mismatch("badge", "9", "3") = badge.reason else {
+    let badge = try #require(try run("push $S/Scripts/unread-badge.json\nexpect badge 9").failure)
+    guard case .mismatch("badge", "9", "2") = badge.reason else {
       Issue.record("expected a badge mismatch, not \(badge.reason)")
       return
     }

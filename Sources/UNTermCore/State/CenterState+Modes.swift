@@ -51,7 +51,7 @@ extension CenterState {
       forgetRemoved()
     }
     if banner?.notification.request.identifier == id { banner = nil }
-    if presentation.contains(.badge) { store.applyBadge(of: notification.request.content) }
+    if presentation.contains(.badge) { store.applyBadge(of: notification.request) }
     let when = nextSummary.map { " at \(time(of: $0))" } ?? ""
     note(.info, "\(id) is held for the next Scheduled Summary\(when) (\(held.count) held)")
   }

@@ -94,7 +94,7 @@ extension CenterState {
     // It keeps its delivery date: the list's order and its "5m ago" do not change on a save.
     let updated = UNNotification(request: request, date: shown.date)
     store.replaceDelivered(updated)
-    store.applyBadge(of: request.content)
+    store.applyBadge(of: request)
     if var banner, banner.notification.request.identifier == id {
       banner.notification = updated
       self.banner = banner

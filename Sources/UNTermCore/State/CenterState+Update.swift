@@ -144,7 +144,11 @@ extension CenterState {
       store.schedule(
         pending.request, fireDate: never ? .distantFuture : max(pending.fireDate.addingTimeInterval(shift), now))
     }
-    if adopted.badge > 0 { store.setBadge(adopted.badge) }
+    // Each app keeps its badge; what the app set before the session (its own) is the default
+    // app's.
+    for (app, badge) in adopted.badges {
+      store.setBadge(badge, for: app == adopted.defaultApp ? store.defaultApp : app)
+    }
   }
 
   private mutating func schedule(_ request: UNNotificationRequest) -> Outcome {
@@ -217,7 +221,7 @@ extension CenterState {
     guard content.hasAlertText else {
       // A background update, or a sound- or badge-only push: iOS shows nothing; the badge
       // still changes.
-      if presentation.contains(.badge) { store.applyBadge(of: content) }
+      if presentation.contains(.badge) { store.applyBadge(of: notification.request) }
       note(.info, "\(id): no alert text, so nothing is shown (background update or badge/sound only)")
       // A sound-only push still plays its sound, unless a Focus or the summary quiets it.
       if arrival(of: notification, presentation: presentation) == .presented {
@@ -267,7 +271,7 @@ extension CenterState {
     } else {
       store.removeDelivered([id])
     }
-    if presentation.contains(.badge) { store.applyBadge(of: content) }
+    if presentation.contains(.badge) { store.applyBadge(of: notification.request) }
     if case .expanded(var e) = overlay, e.notification.request.identifier == id {
       e.notification = notification
       overlay = .expanded(e)

@@ -149,9 +149,10 @@ extension Renderer {
   }
 
   /// The status bar's items in the order shown. Ranks, lowest dropped first: the default states
-  /// (unlocked, iPhone) say least, then the badge and the app being open, then the summary
-  /// time, the text size, the device language, the Focus, and "Locked" last. `hintRank` is the
-  /// last key hint's ("? keys"): kept over the default states, given up before a mode.
+  /// (unlocked, iPhone) say least, then the badges (other apps' before the default app's) and
+  /// the app being open, then the summary time, the text size, the device language, the Focus,
+  /// and "Locked" last. `hintRank` is the last key hint's ("? keys"): kept over the default
+  /// states, given up before a mode.
   func statusItems(_ state: CenterState) -> [StatusItem] {
     var items = [
       StatusItem(full: state.device.displayName, short: nil, rank: state.device.kind == .iphone ? 3 : 5)
@@ -179,6 +180,7 @@ extension Renderer {
       items.append(StatusItem(full: "Text \(name)", short: short.count < name.count + 5 ? short : nil, rank: 7))
     }
     if state.store.badge > 0 { items.append(StatusItem(full: "badge \(state.store.badge)", rank: 1)) }
+    items += otherAppsBadges(state)
     if state.appState == .foreground { items.append(StatusItem(full: "app open", rank: 2)) }
     // The device language, once the app's strings give `g` something to switch.
     if !state.localization.strings.isEmpty {
@@ -188,6 +190,23 @@ extension Renderer {
   }
 
   static let hintRank = 4
+
+  /// Other apps' badges, after the default app's: `Messages badge 2`, by app name. Every app has
+  /// its own app-icon badge on iOS, on the home screen the emulator does not have; the status bar
+  /// stands in for it. They rank with the default app's badge and, coming after it, are given up
+  /// before it, the last first. At most as many as a bar this wide could hold are made.
+  func otherAppsBadges(_ state: CenterState) -> [StatusItem] {
+    let store = state.store
+    let others = store.badges.filter { $0.key != store.defaultApp }
+      .map { (name: TerminalText.sanitize(state.appName(ofBundle: $0.key), multiline: false), app: $0.key, $0.value) }
+      .sorted { ($0.name, $0.app) < ($1.name, $1.app) }
+    return others.prefix(max(1, state.screenWidth / 12)).map { name, _, badge in
+      StatusItem(full: "\(TextLayout.truncate(name, width: Self.badgeNameWidth)) badge \(badge)", rank: 1)
+    }
+  }
+
+  /// The most columns an app's name takes in the status bar: longer ones end in an ellipsis.
+  static let badgeNameWidth = 16
 
   func drawStatus(_ canvas: inout Canvas, _ state: CenterState) {
     let y = state.screenHeight - 1
@@ -221,7 +240,9 @@ extension Renderer {
       }
     }
     while width() > room {
-      let lowest = items.indices.min { items[$0].rank < items[$1].rank }
+      // The least important goes first; of equal ones, the last (another app's badge before
+      // the default app's).
+      let lowest = items.indices.min { (items[$0].rank, $1) < (items[$1].rank, $0) }
       if !list.isEmpty, lowest.map({ items[$0].rank > Self.hintRank }) ?? true {
         list.removeAll()
       } else if let lowest {
