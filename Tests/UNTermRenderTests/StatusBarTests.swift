@@ -81,3 +81,60 @@ struct StatusBarTests {
     }
   }
 }
+
+/// Every app has its own badge, and the emulator has no home screen to show them on: the status
+/// bar shows the session's own app's as `badge N`, then each other app's by name; too narrow,
+/// it gives up the other apps' badges before the app's own (the last first).
+@Suite("Status bar: badges per app")
+struct StatusBarBadgeTests {
+  private func statusBars(_ widths: [Int], names: [String: String] = [:], pushes: [String]) throws -> [String] {
+    let session = try Fixtures.session(size: (80, 12)) { $0.appNames = names }
+    defer { session.detach() }
+    for json in pushes { try Fixtures.push(json, into: session) }
+    return widths.map { width in
+      session.resize(width: width, height: 12)
+      return session.frame().grid.lines.last ?? ""
+    }
+  }
+
+  private static let mine = #"{"aps":{"alert":{"title":"Inbox","body":"New mail"},"badge":5}}"#
+  private static func push(_ app: String, badge: Int) -> String {
+    #"{"aps":{"alert":{"title":"Hi","body":"b"},"badge":\#(badge)},"Simulator Target Bundle":"\#(app)"}"#
+  }
+
+  @Test func theAppsBadgeThenOthersByNameGivenUpBeforeTheAppsOwn() throws {
+    let pushes = [Self.mine, Self.push("com.example.messages", badge: 3), Self.push("com.acme.bank", badge: 12)]
+    let bars = try statusBars([80, 60, 40, 24], pushes: pushes)
+    #expect(
+      bars == [
+        " iPhone · Unlocked · badge 5 · Bank badge 12 · Messages badge 3 │ ? keys",
+        // "Unlocked" goes first, then the other apps' badges, the last first…
+        " iPhone · badge 5 · Bank badge 12 │ ? keys",
+        " iPhone · badge 5 │ ? keys",
+        // …and the app's own badge last of the three, as before.
+        " iPhone │ ? keys",
+      ])
+    // No item is ever cut in the middle, at any width.
+    let known = ["iPhone", "Unlocked", "badge 5", "Bank badge 12", "Messages badge 3"]
+    for (width, line) in zip(24...80, try statusBars(Array(24...80), pushes: pushes)) {
+      #expect(DisplayWidth.of(line) <= width, "\(width): \(line)")
+      let left = line.split(separator: "│").first ?? ""
+      for item in left.split(separator: "·").map({ $0.trimmingCharacters(in: .whitespaces) }) where !item.isEmpty {
+        #expect(known.contains(item), "\(width): \(line)")
+      }
+    }
+  }
+
+  /// Names are the headers' (`--app-name`), sanitized, shortened past 16 columns; an Urdu name
+  /// stays before its badge.
+  @Test func longAndRightToLeftNames() throws {
+    let names = ["com.acme.bank": "بینک الحبیب", "com.example.messages": "Ev\u{1B}[2Jil Messages App"]
+    let pushes = [Self.push("com.acme.bank", badge: 12), Self.push("com.example.messages", badge: 3)]
+    let bars = try statusBars([80, 50], names: names, pushes: pushes)
+    #expect(
+      bars == [
+        " iPhone · Unlocked · Ev␛[2Jil Messag… badge 3 · ﺐﯿﺒﺤﻟﺍ ﮏﻨﯿﺑ badge 12 │ ? keys",
+        " iPhone · Ev␛[2Jil Messag… badge 3 │ ? keys",
+      ])
+  }
+}

@@ -84,6 +84,21 @@ struct HarnessTests {
         == 1, "\(harness.activity)")
   }
 
+  /// Every app has its own badge: the app's center reads and sets the harness app's, and
+  /// `badge(of:)` reads any app's.
+  @Test func eachAppHasItsOwnBadge() async throws {
+    let harness = try UNTermHarness(bundleIdentifier: "com.t.mine")
+    try await harness.push(#"{"aps":{"alert":"Mine","badge":5}}"#)
+    try await harness.push(#"{"aps":{"alert":"Theirs","badge":9}}"#, bundle: "com.t.other")
+    #expect(harness.badge(of: "com.t.mine") == 5)
+    #expect(harness.badge(of: "com.t.other") == 9)
+    #expect(harness.notificationCenter.badgeCount == 5)
+    try await harness.notificationCenter.setBadgeCount(0)
+    #expect(harness.badge(of: "com.t.mine") == 0)
+    #expect(harness.badge(of: "com.t.other") == 9)
+    #expect(harness.screen.last == " iPhone · Unlocked · Other badge 9 │ Space actions  ⏎ open  x clear  ? keys")
+  }
+
   @Test func aPushWaitsForTheServiceExtension() async throws {
     let harness = try UNTermHarness()
     harness.serviceExtension = { SlowService() }
