@@ -281,7 +281,11 @@ extension ScriptCommand {
       let (region, negated, text) = try a.screenCheck()
       return .init(negated ? .expectScreenNot(text, region: region) : .expectScreen(text, region: region))
     },
-    .init("expect badge", "N", "the app badge is N", isExpectation: true) { a throws(SessionScript.ParseError) in
+    .init(
+      "expect badge", "N",
+      "the app badge is N: the session's own app's (each app has its own; others show on the status bar)",
+      isExpectation: true
+    ) { a throws(SessionScript.ParseError) in
       let t = try a.next("a badge number")
       guard !t.text.isEmpty, t.text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
         throw a.fail(t, "expected a badge number, not \"\(t.text)\"")
