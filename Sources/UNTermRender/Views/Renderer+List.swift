@@ -16,6 +16,7 @@ extension Renderer {
     canvas.frame.regions[.list] = area
     canvas.text(
       TextLayout.truncate(title, width: area.width), x: area.x, y: area.y, role: state.isLocked ? .clock : .title)
+    // The session's own app's badge (other apps' are on the status bar, by name).
     if state.store.badge > 0 {
       let badge = " \(state.store.badge) "
       let w = DisplayWidth.of(badge)
