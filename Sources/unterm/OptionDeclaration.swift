@@ -265,6 +265,14 @@ extension OptionValue where Value == AppScoped {
       AppScoped.parse($0)
     }
   }
+
+  /// `ID=FILE` or a bare `FILE`; a file that exists under the whole text is that file, so
+  /// `--categories team=a.json` reads the file of that name where there is one.
+  static var appScopedFile: OptionValue {
+    OptionValue(placeholder: "[ID=]FILE", expectation: AppScoped.expectation("FILE")) {
+      FileManager.default.fileExists(atPath: $0) ? AppScoped(app: nil, value: $0) : AppScoped.parse($0)
+    }
+  }
 }
 
 extension OptionValue where Value == String {

@@ -12,7 +12,7 @@ extension OptionDeclaration {
   static let all: [OptionDeclaration] = [
     // Session options: every command that loads notifications.
     .option(
-      "--categories", .appScoped("FILE"),
+      "--categories", .appScopedFile,
       "the categories app ID registers (a categories file: JSON); a bare FILE registers for the default app (--bundle); repeatable, an app's files merged in order",
       default: "none", in: .session
     ) {

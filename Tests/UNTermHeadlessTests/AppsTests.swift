@@ -199,6 +199,23 @@ struct AppsTests {
     #expect(!fine.stdout.contains("unknown-category"), "\(fine.stdout)")
   }
 
+  /// `team=cats.json` looks like `ID=FILE`; where a file has that whole name, it is the file.
+  @Test func aCategoriesFileWhoseNameHasAnEqualsSignIsThatFile() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    try FileManager.default.copyItem(
+      atPath: Fixtures.sample("categories.json"), toPath: dir.appendingPathComponent("team=cats.json").path)
+    try Data(json(target: nil).utf8).write(to: dir.appendingPathComponent("p.json"))
+    let result = try Fixtures.run(
+      Fixtures.unterm, ["lint", "--categories", "team=cats.json", "p.json"], directory: dir.path)
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(!result.stdout.contains("unknown-category"), "\(result.stdout)")
+    // Without such a file, the text is still ID=FILE.
+    let scoped = try Fixtures.run(
+      Fixtures.unterm, ["lint", "--categories", "team=absent.json", "p.json"], directory: dir.path)
+    #expect(scoped.status == 66, "\(scoped.stderr)")
+    #expect(scoped.stdout.contains("absent.json"), "\(scoped.stdout)")
+  }
+
   @Test func aCategoriesFileAmongTheSheetsFilesServesEveryApp() throws {
     let result = try Fixtures.run(
       Fixtures.unterm,

@@ -14,8 +14,9 @@ package struct AppScoped: Sendable, Hashable {
   }
 
   /// `ID=VALUE` when the text before the first `=` is a bundle identifier (letters, digits, dots
-  /// and hyphens), else a bare VALUE; `nil` for an empty ID or VALUE (`=x`, `com.a=`, ``). A
-  /// file whose name has `=` after such letters is written `./a=b.json`.
+  /// and hyphens), else a bare VALUE; `nil` for an empty ID or VALUE (`=x`, `com.a=`, ``). On
+  /// the command line a file that exists under the whole text is taken as that file
+  /// (`OptionValue.appScopedFile`); elsewhere such a name is written `./a=b.json`.
   package static func parse(_ text: String) -> AppScoped? {
     guard !text.isEmpty, !text.hasPrefix("=") else { return nil }
     guard let equals = text.firstIndex(of: "="), CategoryRegistry.isBundleIdentifier(text[..<equals]) else {
