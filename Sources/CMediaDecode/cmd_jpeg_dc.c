@@ -41,8 +41,7 @@ typedef struct huff_table {
   int32_t mincode[17];
   uint8_t symbols[256];
   uint16_t fast[1 << FAST_BITS]; /* (length << 8) | symbol; 0 when longer */
-  /* AC skipping: bits taken (4 bits), coefficients advanced (7 bits), ends with EOB (bit 11),
-   * valid (bit 15). Built on first use. */
+  /* AC skipping: one entry for every SKIP_BITS pattern (build_skip). Built on first use. */
   uint16_t *skip;
 } huff_table;
 
@@ -62,9 +61,15 @@ typedef struct bit_reader {
   /* The source's bytes at hand, copied here while a scan is decoded (reader_load) and handed
    * back before anything else reads the source (reader_store). */
   const uint8_t *next, *end;
+  /* While next <= fast_end, the eight bytes from next hold no 0xFF (found once with memchr), so
+   * a refill is one load; 0 when the next refill must go byte by byte. */
+  uintptr_t fast_end;
+  const uint8_t *ff; /* the next 0xFF at hand (NULL: none), which fast_end stops before */
+  /* Bytes from mark to next are all data bytes, counted into `loaded` lazily (reader_sync). */
+  const uint8_t *mark;
   cmd_source *source;
   uint64_t buffer; /* next bits, most significant first */
-  uint64_t loaded; /* bytes put into buffer so far (stuffing removed): position = loaded·8 − bits */
+  uint64_t loaded; /* bytes put into buffer before mark (stuffing removed) */
   int bits;
   int marker;    /* a marker met inside the entropy data (0: none) */
   int fake_bits; /* zero bits added after a marker or the end of the file */
@@ -149,71 +154,130 @@ static int pattern_symbol(const huff_table *t, uint32_t pattern, int width, int 
   return -1;
 }
 
-/* For every SKIP_BITS pattern: the whole AC codes (code and extra bits) it holds, up to and
- * including an end of block: bits taken (4 bits), `need` (7 bits, below) and whether it ends
- * with an end of block (bit 11). */
+/* Skip-table entries: bits taken (bits 0-5, so a shift by the entry takes them) and `step`
+ * (bits 6-14): `need` (below) plus 256 when the codes end with an end of block. */
+enum { SKIP_EOB = 256, SKIP_NONE = 127 + SKIP_EOB };
+
+/* For every SKIP_BITS pattern: the whole AC codes (code and extra bits) at its start, up to and
+ * including an end of block. `need` is the coefficients they advance plus one for an end of
+ * block: the entry is used whole when k + need <= 64, so an end of block is not mistaken for the
+ * next block's DC code and codes never run past coefficient 63. A pattern that starts with no
+ * whole code gets SKIP_NONE, which no k passes.
+ *
+ * Built by width, shortest first: a pattern's entry is its first code followed by the entry of
+ * the narrower pattern left after it (one lookup each, not a walk code by code). */
 static int build_skip(huff_table *t) {
   t->skip = malloc(sizeof(uint16_t) << SKIP_BITS);
-  if (t->skip == NULL) return 0;
-  for (uint32_t pattern = 0; pattern < (1u << SKIP_BITS); pattern++) {
-    int used = 0, advance = 0, eob = 0, count = 0;
-    while (used < SKIP_BITS) {
-      int length;
-      int width = SKIP_BITS - used;
-      int symbol = pattern_symbol(t, pattern & ((1u << width) - 1), width, &length);
-      if (symbol < 0) break;
-      if (symbol == 0) {
-        used += length;
-        eob = 1;
-        count++;
-        break;
-      }
-      int size = symbol & 15, run = symbol >> 4;
-      if (size == 0 && run != 15) {
-        /* libjpeg ends the block here, as at an end of block. */
-        used += length;
-        eob = 1;
-        count++;
-        break;
-      }
-      if (used + length + size > SKIP_BITS) break;
-      used += length + size;
-      advance += size == 0 ? 16 : run + 1; /* size 0 with run 15: sixteen zeros */
-      count++;
-      if (advance >= 63) break;
-    }
-    /* `need`: the entry is used whole when k + need <= 64, so an end of block is not mistaken
-     * for the next block's DC code (k + advance < 64) and codes never run past coefficient 63;
-     * 127 for a pattern that starts with no whole code. */
-    int need = count == 0 ? 127 : advance + eob;
-    t->skip[pattern] = (uint16_t)(used | (need << 4) | (eob << 11));
+  /* The tables of widths 0 … SKIP_BITS − 1, width w at offset 2^w − 1. */
+  uint16_t *narrow = malloc(sizeof(uint16_t) << SKIP_BITS);
+  if (t->skip == NULL || narrow == NULL) {
+    free(narrow);
+    return 0;
   }
+  for (int width = 0; width <= SKIP_BITS; width++) {
+    uint16_t *row = width == SKIP_BITS ? t->skip : narrow + (1u << width) - 1;
+    for (uint32_t pattern = 0; pattern < (1u << width); pattern++) row[pattern] = SKIP_NONE << 6;
+    /* Each code (with its extra bits) fills the patterns that start with it. */
+    for (int length = 1; length <= 16 && length <= width; length++) {
+      for (int32_t code = t->mincode[length]; code <= t->maxcode[length]; code++) {
+        int symbol = t->symbols[t->valptr[length] + code - t->mincode[length]];
+        int size = symbol & 15, run = symbol >> 4;
+        if (size == 0 && run != 15) {
+          /* An end of block; libjpeg also ends the block at any other run with size 0. */
+          uint32_t from = (uint32_t)code << (width - length), count = 1u << (width - length);
+          for (uint32_t i = 0; i < count; i++) row[from + i] = (uint16_t)(length | (1 + SKIP_EOB) << 6);
+          continue;
+        }
+        if (length + size > width) continue;
+        int advance = size == 0 ? 16 : run + 1; /* size 0 with run 15: sixteen zeros */
+        int rest = width - length - size;
+        const uint16_t *after = narrow + (1u << rest) - 1;
+        uint32_t single = (uint32_t)(length + size) | (uint32_t)advance << 6;
+        for (uint32_t extra = 0; extra < (1u << size); extra++) {
+          uint16_t *out = row + ((((uint32_t)code << size) | extra) << rest);
+          for (uint32_t i = 0; i < (1u << rest); i++) {
+            uint32_t step = (uint32_t)after[i] >> 6;
+            uint32_t need = (uint32_t)advance + (step & 255);
+            /* A whole block is at most 63 coefficients: codes past that are left to the next
+             * lookup. */
+            out[i] = (uint16_t)(step != SKIP_NONE && need <= 63
+                                    ? (single + (after[i] & 63u)) + ((need - (uint32_t)advance) << 6) +
+                                          ((step & SKIP_EOB) << 6)
+                                    : single);
+          }
+        }
+      }
+    }
+  }
+  free(narrow);
   return 1;
 }
 
 /* ---- Bits -------------------------------------------------------------------------------- */
 
+/* Where the one-load refill must stop: eight bytes before the next 0xFF or the end. */
+static void find_fast_end(bit_reader *r) {
+  r->fast_end = 0;
+  r->ff = NULL;
+  if (r->marker != 0 || r->ended) return;
+  size_t left = (size_t)(r->end - r->next);
+  const uint8_t *ff = left >= 8 ? memchr(r->next, 0xFF, left) : NULL;
+  r->ff = ff;
+  const uint8_t *stop = ff != NULL ? ff : r->end;
+  if (stop - r->next >= 8) r->fast_end = (uintptr_t)(stop - 8);
+}
+
 static void reader_load(bit_reader *r) {
   r->next = r->source->next;
   r->end = r->source->next + r->source->available;
+  r->mark = r->next;
+  find_fast_end(r);
+}
+
+/* Counts the bytes taken since the mark into `loaded`. */
+static void reader_sync(bit_reader *r) {
+  r->loaded += (uint64_t)(r->next - r->mark);
+  r->mark = r->next;
 }
 
 static void reader_store(bit_reader *r) {
+  reader_sync(r);
   r->source->next = r->next;
   r->source->available = (size_t)(r->end - r->next);
 }
 
-/* The next byte, or -1 at the end. */
+/* The next byte, or -1 at the end (fill_slow counts `loaded` itself). */
 static int reader_byte(bit_reader *r) {
   if (r->next == r->end) {
-    reader_store(r);
+    r->source->next = r->next;
+    r->source->available = 0;
     if (cmd_source_fill(r->source) == 0) return -1;
     reader_load(r);
   }
   return *r->next++;
 }
 
+/* A refill a byte at a time: stuffed zeros, markers, the end of the bytes at hand. */
 static void fill_slow(bit_reader *r) {
+  reader_sync(r);
+  if (r->marker == 0 && !r->ended) {
+    /* Data bytes and stuffed 0xFFs inside the bytes at hand, in locals. */
+    uint64_t buffer = r->buffer, loaded = r->loaded;
+    int bits = r->bits;
+    const uint8_t *next = r->next;
+    while (bits <= 56 && r->end - next >= 2) {
+      uint8_t c = next[0];
+      if (c == 0xFF) {
+        if (next[1] != 0) break;
+        next++;
+      }
+      next++;
+      buffer |= (uint64_t)c << (56 - bits);
+      bits += 8;
+      loaded++;
+    }
+    r->buffer = buffer, r->bits = bits, r->next = next, r->loaded = loaded;
+  }
   while (r->bits <= 56) {
     int c = 0;
     if (r->marker != 0 || r->ended) {
@@ -245,28 +309,76 @@ static void fill_slow(bit_reader *r) {
     r->bits += 8;
     r->loaded++;
   }
+  r->mark = r->next; /* the bytes taken here are counted */
+  find_fast_end(r);
 }
 
-/* At least 32 bits at hand (57 after a refill): eight bytes at once when none is 0xFF. */
-HOT void fill(bit_reader *r) {
-  if (r->bits >= 32) return;
-  if (r->marker == 0 && r->end - r->next >= 8) {
-    uint64_t word;
-    memcpy(&word, r->next, 8);
-    uint64_t inverted = ~word;
-    if (((inverted - 0x0101010101010101ull) & ~inverted & 0x8080808080808080ull) == 0) {
-      word = __builtin_bswap64(word);
-      r->buffer |= word >> r->bits;
-      int bytes = (63 - r->bits) >> 3;
-      r->next += bytes;
-      r->bits += bytes * 8;
-      r->loaded += (uint64_t)bytes;
-      /* The bits below are the next bytes themselves, so a later fill ORs the same values. */
-      return;
-    }
+/* A refill that meets a 0xFF: a stuffed one (0xFF 0x00) within the next eight bytes is taken
+ * by one load with the zero cut out; anything else goes byte by byte. Bits below the ones
+ * counted must be the next data bits or zeros (a later refill ORs over them), so the load is cut
+ * at the next 0xFF. */
+static void refill_stuffed(bit_reader *r) {
+  const uint8_t *next = r->next, *ff = r->ff;
+  if (ff == NULL || ff < next || ff - next >= 8 || r->end - next < 10 || ff[1] != 0) {
+    fill_slow(r);
+    return;
   }
-  fill_slow(r);
+  uint64_t word;
+  memcpy(&word, next, 8);
+  word = __builtin_bswap64(word);
+  int through = (int)(ff - next) + 1; /* bytes up to the 0xFF, it included: 1 … 8 */
+  int bytes = (63 - r->bits) >> 3;
+  if (bytes < through) {
+    /* The 0xFF is not reached: what follows it is left out. */
+    if (through < 8) word &= ~0ull << (64 - 8 * through);
+    r->buffer |= word >> r->bits;
+    r->bits |= 56;
+    r->next = next + bytes;
+    return;
+  }
+  /* Past the 0xFF: data bytes up to the next 0xFF, the zero cut out. */
+  const uint8_t *after = ff + 2;
+  const uint8_t *following = memchr(after, 0xFF, (size_t)(r->end - after));
+  int safe = through + (following == NULL || following - after >= 8 ? 8 : (int)(following - after));
+  if (safe < bytes) {
+    fill_slow(r);
+    return;
+  }
+  if (through < 8) {
+    uint64_t kept = ~0ull << (64 - 8 * through);
+    word = (word & kept) | ((word << 8) & ~kept);
+  }
+  if (safe < 8) word &= ~0ull << (64 - 8 * safe);
+  r->buffer |= word >> r->bits;
+  r->bits |= 56;
+  r->next = next + bytes + 1;
+  r->mark++; /* the zero: `loaded` counts data bytes */
+  r->ff = following;
+  const uint8_t *stop = following != NULL ? following : r->end;
+  r->fast_end = stop - r->next >= 8 ? (uintptr_t)(stop - 8) : 0;
 }
+
+/* At least 32 bits at hand (56 or more after a refill): seven or eight bytes by one load when
+ * none of the next eight is 0xFF. The bits below the ones counted are the next byte's own, so a
+ * later refill ORs the same values. */
+#define REFILL(B, N, P, R)                                                                         \
+  do {                                                                                             \
+    if ((N) < 32) {                                                                                \
+      if ((uintptr_t)(P) <= (R)->fast_end) {                                                       \
+        uint64_t word_;                                                                            \
+        memcpy(&word_, (P), 8);                                                                    \
+        (B) |= __builtin_bswap64(word_) >> (N);                                                    \
+        (P) += (63 - (N)) >> 3;                                                                    \
+        (N) |= 56;                                                                                 \
+      } else {                                                                                     \
+        (R)->buffer = (B), (R)->bits = (N), (R)->next = (P);                                       \
+        refill_stuffed(R);                                                                         \
+        (B) = (R)->buffer, (N) = (R)->bits, (P) = (R)->next;                                       \
+      }                                                                                            \
+    }                                                                                              \
+  } while (0)
+
+HOT void fill(bit_reader *r) { REFILL(r->buffer, r->bits, r->next, r); }
 
 HOT uint32_t peek(const bit_reader *r, int n) { return (uint32_t)(r->buffer >> (64 - n)); }
 
@@ -466,71 +578,78 @@ static int read_frame(dc_decoder *d, int marker) {
 
 /* ---- Scans ------------------------------------------------------------------------------- */
 
-/* Skips the AC coefficients of one block in a sequential scan. The reader's state is kept in
- * locals (registers) for the loop, which is where a baseline file's time goes. */
-HOT int skip_ac(bit_reader *r, huff_table *t) {
-  const uint16_t *skip = t->skip;
+/* One block of a sequential scan: its DC difference, and its AC codes skipped several at a time
+ * through the skip table. The reader's state is kept in locals (registers) for the block, which
+ * is where a baseline file's time goes. CMD_OK or CMD_ERR_CORRUPT (a code the table lacks). */
+HOT int sequential_block(bit_reader *r, const huff_table *dc, const huff_table *ac, int32_t *diff) {
   uint64_t buffer = r->buffer;
   int bits = r->bits;
   const uint8_t *next = r->next;
-  const uint8_t *const end = r->end;
+  REFILL(buffer, bits, next, r);
+  /* The DC difference: a code of up to 16 bits and up to 15 more (32 at hand). */
+  uint32_t entry = dc->fast[buffer >> (64 - FAST_BITS)];
+  int length, size;
+  if (entry != 0) {
+    length = (int)(entry >> 8);
+    size = (int)(entry & 0xFF);
+  } else {
+    r->buffer = buffer, r->bits = bits;
+    size = decode_symbol(r, dc);
+    buffer = r->buffer, bits = r->bits;
+    length = 0; /* dropped already */
+  }
+  if (size < 0 || size > 15) {
+    r->buffer = buffer, r->bits = bits, r->next = next;
+    return CMD_ERR_CORRUPT;
+  }
+  {
+    /* Section F.2.2.1: `size` bits, negative when the first is 0 (size 0: nothing). */
+    uint64_t after = buffer << length;
+    int32_t value = (int32_t)((after >> 1) >> (63 - size));
+    int32_t half = (int32_t)((1u << size) >> 1);
+    *diff = value < half ? value + 1 - (int32_t)(1u << size) : value;
+    buffer = after << size;
+    bits -= length + size;
+  }
+  const uint16_t *skip = ac->skip;
   int k = 1;
-  int status = CMD_OK;
-  int clean = r->marker == 0; /* no marker met yet: the fast refill may read ahead */
-  while (k < 64) {
-    if (bits < 32) {
-      uint64_t word;
-      if (clean && end - next >= 8 && (memcpy(&word, next, 8), 1) &&
-          ((~word - 0x0101010101010101ull) & word & 0x8080808080808080ull) == 0) {
-        /* As in fill: eight bytes without 0xFF at once. (~word has a zero byte where word has
-         * 0xFF; the test above is the usual "has a zero byte" on ~word.) */
-        buffer |= __builtin_bswap64(word) >> bits;
-        int bytes = (63 - bits) >> 3;
-        next += bytes;
-        bits += bytes * 8;
-        r->loaded += (uint64_t)bytes;
-      } else {
-        r->buffer = buffer, r->bits = bits, r->next = next;
-        fill_slow(r);
-        buffer = r->buffer, bits = r->bits, next = r->next;
-        clean = r->marker == 0;
-      }
-    }
+  for (;;) {
+    REFILL(buffer, bits, next, r);
     /* Whole codes within the block: one lookup, one test. */
-    uint32_t entry = skip[buffer >> (64 - SKIP_BITS)];
-    int need = (int)(entry >> 4) & 127;
-    if (k + need <= 64) {
-      int used = (int)(entry & 15);
-      buffer <<= used;
-      bits -= used;
-      if (entry & 0x800) break;
-      k += need;
+    entry = skip[buffer >> (64 - SKIP_BITS)];
+    int reached = k + (int)(entry >> 6);
+    if (reached < 64) {
+      buffer <<= entry & 63;
+      bits -= (int)(entry & 63);
+      k = reached;
       continue;
     }
-    /* A code the table cannot take whole (a long one, or one that ends the block at 63): one
-     * at a time. */
-    r->buffer = buffer, r->bits = bits, r->next = next;
-    int symbol = decode_symbol(r, t);
-    if (symbol < 0) {
-      status = CMD_ERR_CORRUPT;
+    if (reached == 64 || (unsigned)(reached - SKIP_EOB) <= 64) {
+      /* The block's last codes: coefficient 63, or an end of block. */
+      buffer <<= entry & 63;
+      bits -= (int)(entry & 63);
       break;
     }
-    int size = symbol & 15, run = symbol >> 4;
-    if (size != 0) {
+    /* A code the table cannot take whole (a long one, or one that would pass coefficient 63):
+     * one at a time. */
+    r->buffer = buffer, r->bits = bits, r->next = next;
+    int symbol = decode_symbol(r, ac);
+    if (symbol < 0) return CMD_ERR_CORRUPT;
+    int ac_size = symbol & 15, run = symbol >> 4;
+    if (ac_size != 0) {
       fill(r);
-      drop(r, size);
+      drop(r, ac_size);
       k += run + 1;
     } else if (run == 15) {
       k += 16;
     } else {
-      buffer = r->buffer, bits = r->bits, next = r->next;
-      break;
+      k = 64;
     }
     buffer = r->buffer, bits = r->bits, next = r->next;
-    clean = r->marker == 0;
+    if (k >= 64) break;
   }
   r->buffer = buffer, r->bits = bits, r->next = next;
-  return status;
+  return CMD_OK;
 }
 
 /* Finds restart marker `expected` after an interval. */
@@ -576,10 +695,18 @@ HOT int decode_units(dc_decoder *d, component *const *in_scan, int ns, int mode,
         int rows = ns == 1 ? 1 : comp->v, columns = ns == 1 ? 1 : comp->h;
         int16_t *unit = comp->dc + (size_t)uy * (size_t)rows * comp->pbw + (size_t)ux * (size_t)columns;
         const huff_table *dc = &d->dc[comp->dc_table];
-        huff_table *ac = &d->ac[comp->ac_table];
+        const huff_table *ac = &d->ac[comp->ac_table];
         for (int by = 0; by < rows; by++) {
           for (int bx = 0; bx < columns; bx++) {
             int16_t *coef = unit + (size_t)by * comp->pbw + (size_t)bx;
+            if (mode == SEQUENTIAL) {
+              int32_t diff;
+              if (sequential_block(r, dc, ac, &diff) != CMD_OK)
+                return fail(d, CMD_ERR_CORRUPT, "Corrupt JPEG data: bad Huffman code");
+              comp->pred = (int32_t)((uint32_t)comp->pred + (uint32_t)diff);
+              *coef = (int16_t)comp->pred;
+              continue;
+            }
             fill(r);
             if (mode == DC_REFINE) {
               if (peek(r, 1)) *coef = (int16_t)((uint16_t)*coef | (1u << al));
@@ -592,8 +719,6 @@ HOT int decode_units(dc_decoder *d, component *const *in_scan, int ns, int mode,
             /* Unsigned arithmetic: a hostile file may push the sum out of range. */
             comp->pred = (int32_t)((uint32_t)comp->pred + (uint32_t)receive_extend(r, size));
             *coef = (int16_t)((uint32_t)comp->pred << al);
-            if (mode == SEQUENTIAL && skip_ac(r, ac) != CMD_OK)
-              return fail(d, CMD_ERR_CORRUPT, "Corrupt JPEG data: bad Huffman code");
           }
         }
       }
@@ -612,16 +737,26 @@ HOT int decode_units(dc_decoder *d, component *const *in_scan, int ns, int mode,
  * started at an arbitrary byte falls into step with the true code and block boundaries after a
  * few codes (Huffman codes synchronize themselves), so a second thread decodes the second half
  * of the file from its middle, assuming an MCU starts there, and records where each of its MCUs
- * starts (in bits of unstuffed data from the start of the scan) with the DC differences it
- * found. The first thread decodes from the start; when it reaches an MCU start the second
- * thread also recorded, both were in the same state there (same bit, same block), so from that
- * MCU on the second thread's results are exactly what the first would find: the first thread
- * takes them, adding its own DC predictions. If no such MCU comes (or the second thread met an
- * error, or did not get to the end), the first thread simply goes on alone: the result never
- * depends on the guess. Used for files without restart markers (those could be split at a
- * marker instead) and large enough to pay for a thread. */
+ * starts (in bits of unstuffed data from the middle) with the DC differences it found. The
+ * first thread decodes from the start; when it reaches an MCU start the second thread also
+ * recorded, both were in the same state there (same bit, same block), so from that MCU on the
+ * second thread's results are exactly what the first would find: the first thread takes them,
+ * adding its own DC predictions. If the second thread has not got to the end by then (it
+ * started later, or a busy machine gave it less time), the first stops it and goes on from the
+ * last of its MCUs it kept the reader's state at (every SNAPSHOT_EVERY MCUs), so no work is
+ * thrown away and nobody waits. If no such MCU comes (or the second thread met an error), the
+ * first thread simply goes on alone: the result never depends on the guess. Used for files
+ * without restart markers (those could be split at a marker instead) and large enough to pay
+ * for a thread. */
 
-enum { PARALLEL_MIN_UNITS = 4096, PARALLEL_MIN_BYTES = 256 * 1024 };
+enum { PARALLEL_MIN_UNITS = 4096, PARALLEL_MIN_BYTES = 256 * 1024, SNAPSHOT_EVERY = 32 };
+
+/* A reader's state at an MCU start, from which the first thread can go on. */
+typedef struct reader_snapshot {
+  uint64_t buffer;
+  uint64_t offset; /* the reader's next byte, as an offset into the scan's source */
+  int bits, fake_bits, marker, ended;
+} reader_snapshot;
 
 typedef struct second_half {
   dc_decoder *d;
@@ -629,17 +764,16 @@ typedef struct second_half {
   int ns;
   int blocks; /* blocks per MCU */
   uint32_t total;
+  uint64_t middle; /* where it starts in the source */
   cmd_source source;
   bit_reader reader;
-  uint64_t *starts;  /* bit position of each MCU it decoded */
+  uint64_t *starts;  /* bit position of each MCU it decoded, from the middle */
   int32_t *diffs;    /* its DC differences, `blocks` per MCU */
+  reader_snapshot *snapshots; /* the reader at MCUs 0, SNAPSHOT_EVERY, 2·SNAPSHOT_EVERY, … */
   uint32_t published; /* starts[0 ..< published] are written (atomic) */
-  uint32_t completed; /* MCUs decoded without running past the data */
-  int failed;
+  uint32_t completed; /* MCUs decoded cleanly, their differences and snapshots written (atomic) */
   int stop; /* set by the first thread (atomic) */
-  uint64_t end_offset; /* where in the file its reading stopped */
-  int end_marker;
-  int end_ended;
+  reader_snapshot end; /* where its reading stopped */
 } second_half;
 
 /* The DC differences of one sequential MCU (AC codes skipped); CMD_OK or CMD_ERR_CORRUPT. */
@@ -650,14 +784,9 @@ HOT int sequential_mcu(bit_reader *r, const dc_decoder *d, component *const *in_
     const component *comp = in_scan[i];
     int count = ns == 1 ? 1 : comp->h * comp->v;
     const huff_table *dc = &d->dc[comp->dc_table];
-    huff_table *ac = (huff_table *)&d->ac[comp->ac_table];
+    const huff_table *ac = &d->ac[comp->ac_table];
     for (int k = 0; k < count; k++) {
-      fill(r);
-      int size = decode_symbol(r, dc);
-      if (size < 0 || size > 15) return CMD_ERR_CORRUPT;
-      fill(r);
-      diffs[b++] = receive_extend(r, size);
-      if (skip_ac(r, ac) != CMD_OK) return CMD_ERR_CORRUPT;
+      if (sequential_block(r, dc, ac, &diffs[b++]) != CMD_OK) return CMD_ERR_CORRUPT;
     }
   }
   return CMD_OK;
@@ -681,7 +810,38 @@ HOT void store_mcu(component *const *in_scan, int ns, uint32_t units_x, uint32_t
   }
 }
 
-static uint64_t bit_position(const bit_reader *r) { return r->loaded * 8 - (uint64_t)r->bits; }
+static uint64_t bit_position(const bit_reader *r) {
+  return (r->loaded + (uint64_t)(r->next - r->mark)) * 8 - (uint64_t)r->bits;
+}
+
+/* The reader's state; `base` is where its source starts in the scan's source. */
+static reader_snapshot snapshot_of(const bit_reader *r, uint64_t base) {
+  const cmd_source *s = r->source;
+  reader_snapshot snapshot = {r->buffer, 0, r->bits, r->fake_bits, r->marker, r->ended};
+  snapshot.offset = s->fd >= 0 ? s->file_offset - (uint64_t)(r->end - r->next)
+                               : base + (uint64_t)(r->next - s->memory);
+  return snapshot;
+}
+
+/* Puts the decoder's reader where a snapshot was taken. */
+static void resume_at(dc_decoder *d, const reader_snapshot *snapshot) {
+  bit_reader *r = &d->reader;
+  cmd_source *source = d->source;
+  r->buffer = snapshot->buffer;
+  r->bits = snapshot->bits;
+  r->fake_bits = snapshot->fake_bits;
+  r->marker = snapshot->marker;
+  r->ended = snapshot->ended;
+  if (source->fd >= 0) {
+    source->file_offset = snapshot->offset;
+    source->next = source->buffer;
+    source->available = 0;
+  } else {
+    source->next = source->memory + snapshot->offset;
+    source->available = source->memory_length - (size_t)snapshot->offset;
+  }
+  reader_load(r);
+}
 
 static void *second_half_run(void *argument) {
   second_half *half = argument;
@@ -692,28 +852,50 @@ static void *second_half_run(void *argument) {
   for (uint32_t i = 0; i < half->total; i++) {
     if (__atomic_load_n(&half->stop, __ATOMIC_ACQUIRE) || ((i & 255) == 0 && cmd_past(deadline))) break;
     fill(r);
+    if (i % SNAPSHOT_EVERY == 0) half->snapshots[i / SNAPSHOT_EVERY] = snapshot_of(r, half->middle);
     half->starts[i] = bit_position(r);
     __atomic_store_n(&half->published, i + 1, __ATOMIC_RELEASE);
-    if (sequential_mcu(r, half->d, half->in_scan, half->ns, half->diffs + (size_t)i * half->blocks) != CMD_OK) {
-      half->failed = 1;
+    if (sequential_mcu(r, half->d, half->in_scan, half->ns, half->diffs + (size_t)i * half->blocks) != CMD_OK)
       break;
-    }
     if (overran(r)) break;
-    half->completed = i + 1;
+    __atomic_store_n(&half->completed, i + 1, __ATOMIC_RELEASE);
   }
-  reader_store(r);
-  half->end_offset = r->source->fd >= 0 ? r->source->file_offset - r->source->available
-                                        : (uint64_t)(r->source->next - r->source->memory);
-  half->end_marker = r->marker;
-  half->end_ended = r->ended;
+  half->end = snapshot_of(r, half->middle);
   return NULL;
 }
 
-/* Data bytes (stuffing removed) in source bytes [from, to), or -1 when a marker lies there. */
-static int64_t data_bytes(cmd_source *source, uint64_t from, uint64_t to) {
-  uint8_t buffer[16384];
+/* Counts the 0xFF bytes in `bytes` (each must be followed by a stuffed zero: `pending` says the
+ * last one's zero is in the next block); -1 when a marker is there. */
+static int64_t stuffed_bytes(const uint8_t *bytes, size_t count, int *pending) {
   int64_t stuffed = 0;
-  int last_ff = 0;
+  size_t i = 0;
+  if (*pending && count > 0) {
+    if (bytes[0] != 0) return -1;
+    *pending = 0;
+    i = 1;
+  }
+  while (i < count) {
+    /* From one 0xFF to the next with memchr: this runs over half the scan. */
+    const uint8_t *ff = memchr(bytes + i, 0xFF, count - i);
+    if (ff == NULL) break;
+    size_t at = (size_t)(ff - bytes);
+    stuffed++;
+    if (at + 1 == count) {
+      *pending = 1;
+      break;
+    }
+    if (bytes[at + 1] != 0) return -1;
+    i = at + 2;
+  }
+  return stuffed;
+}
+
+/* Data bytes (stuffing removed) in source bytes [from, to), or -1 when a marker lies there. A
+ * 0xFF at to − 1 is data (its stuffed zero is at `to`, checked by the caller). */
+static int64_t data_bytes(cmd_source *source, uint64_t from, uint64_t to) {
+  uint8_t buffer[65536];
+  int64_t stuffed = 0;
+  int pending = 0;
   for (uint64_t at = from; at < to;) {
     size_t want = to - at < sizeof buffer ? (size_t)(to - at) : sizeof buffer;
     const uint8_t *bytes;
@@ -727,30 +909,13 @@ static int64_t data_bytes(cmd_source *source, uint64_t from, uint64_t to) {
       bytes = source->memory + at;
       got = want;
     }
-    /* From one 0xFF to the next with memchr: this runs over half the scan before the second
-     * thread can start, so a byte-by-byte loop here cost a tenth of the whole decode. */
-    size_t i = 0;
-    if (last_ff && got > 0) {
-      if (bytes[0] != 0) return -1;
-      stuffed++;
-      i = 1;
-    }
-    last_ff = 0;
-    while (i < got) {
-      const uint8_t *ff = memchr(bytes + i, 0xFF, got - i);
-      if (ff == NULL) break;
-      size_t at_ff = (size_t)(ff - bytes);
-      if (at_ff + 1 == got) {
-        last_ff = 1;
-        break;
-      }
-      if (bytes[at_ff + 1] != 0) return -1;
-      stuffed++;
-      i = at_ff + 2;
-    }
+    int64_t count = stuffed_bytes(bytes, got, &pending);
+    if (count < 0) return -1;
+    stuffed += count;
     at += got;
   }
-  return (int64_t)(to - from) - stuffed;
+  /* A 0xFF last counts as data: its zero is past `to`. */
+  return (int64_t)(to - from) - stuffed + pending;
 }
 
 /* A sequential scan on two threads; returns CMD_FALLBACK (having done nothing) when the scan
@@ -781,14 +946,12 @@ static int decode_sequential_parallel(dc_decoder *d, component *const *in_scan, 
 
   /* The second half starts at the middle byte (after a stuffed zero if it falls on one). */
   uint64_t middle = start + (size - start) / 2;
-  int64_t before = data_bytes(source, start, middle);
-  if (before < 0) return CMD_FALLBACK;
   if (middle > start) {
     uint8_t previous = 0;
     if (source->fd >= 0 ? pread(source->fd, &previous, 1, (off_t)(middle - 1)) != 1
                         : (previous = source->memory[middle - 1], 0))
       return CMD_FALLBACK;
-    if (previous == 0xFF) middle++, before--; /* the zero after it is stuffing */
+    if (previous == 0xFF) middle++; /* the zero after it is stuffing */
   }
   second_half *half = calloc(1, sizeof *half);
   if (half == NULL) return CMD_FALLBACK;
@@ -797,9 +960,11 @@ static int decode_sequential_parallel(dc_decoder *d, component *const *in_scan, 
   half->ns = ns;
   half->blocks = blocks;
   half->total = total;
+  half->middle = middle;
   half->starts = malloc(sizeof(uint64_t) * total);
   half->diffs = malloc(sizeof(int32_t) * (size_t)total * (size_t)blocks);
-  int ready = half->starts != NULL && half->diffs != NULL;
+  half->snapshots = malloc(sizeof(reader_snapshot) * (total / SNAPSHOT_EVERY + 1));
+  int ready = half->starts != NULL && half->diffs != NULL && half->snapshots != NULL;
   if (ready) {
     if (source->fd >= 0) {
       ready = cmd_source_file(&half->source, source->fd) == CMD_OK;
@@ -809,56 +974,65 @@ static int decode_sequential_parallel(dc_decoder *d, component *const *in_scan, 
     }
   }
   half->reader.source = &half->source;
-  half->reader.loaded = (uint64_t)before;
   pthread_t thread;
   if (!ready || pthread_create(&thread, NULL, second_half_run, half) != 0) {
     cmd_source_close(&half->source);
     free(half->starts);
     free(half->diffs);
+    free(half->snapshots);
     free(half);
     return CMD_FALLBACK;
   }
+  /* Where the middle is in data bits, counted while the second thread gets going. */
+  int64_t before = data_bytes(source, start, middle);
 
   /* The first half, looking for an MCU start the second thread shares. */
   bit_reader *r = &d->reader;
   int32_t diffs[64];
-  uint64_t from_bits = (uint64_t)before * 8;
+  uint64_t from_bits = (uint64_t)(before < 0 ? 0 : before) * 8;
   uint32_t match = 0;
-  int joined = 0, status = CMD_OK;
-  for (uint32_t unit = 0; unit < total; unit++) {
+  int taken = before < 0, joined = 0, status = CMD_OK;
+  uint32_t unit = 0;
+  while (unit < total) {
     if (unit % units_x == 0 && cmd_past(d->deadline)) {
       status = fail(d, CMD_ERR_TIMEOUT, "JPEG decoding ran out of time");
       break;
     }
     fill(r);
     uint64_t here = bit_position(r);
-    if (!joined && here >= from_bits) {
+    if (!taken && here >= from_bits) {
       uint32_t published = __atomic_load_n(&half->published, __ATOMIC_ACQUIRE);
-      while (match < published && half->starts[match] < here) match++;
-      if (match < published && half->starts[match] == here) {
-        /* In step: the rest is the second thread's, if it got to the end cleanly. When it has
-         * not done half of the rest yet (a busy machine gave it little time), waiting for it
-         * would be slower than going on alone, so it is stopped. */
-        if ((uint64_t)(published - match) * 2 < (uint64_t)(total - unit))
-          __atomic_store_n(&half->stop, 1, __ATOMIC_RELEASE);
-        pthread_join(thread, NULL);
-        joined = 1;
+      while (match < published && half->starts[match] + from_bits < here) match++;
+      if (match == published) {
+        /* It has not got this far (it started late, or the machine is busy), so it could only
+         * catch up if this thread stopped: it stops instead. */
+        __atomic_store_n(&half->stop, 1, __ATOMIC_RELEASE);
+        taken = 1;
+      } else if (half->starts[match] + from_bits == here) {
+        /* In step from its MCU `match` on. */
+        taken = 1;
+        uint32_t completed = __atomic_load_n(&half->completed, __ATOMIC_ACQUIRE);
         uint32_t rest = total - unit;
-        if (!half->failed && half->completed >= match && half->completed - match >= rest) {
+        if (completed >= match && completed - match >= rest) {
+          /* It got to the end: the rest is its. */
+          pthread_join(thread, NULL);
+          joined = 1;
           for (uint32_t k = 0; k < rest; k++)
             store_mcu(in_scan, ns, units_x, unit + k, half->diffs + (size_t)(match + k) * blocks);
-          reset_bits(r);
-          r->marker = half->end_marker;
-          r->ended = half->end_ended;
-          if (source->fd >= 0) {
-            source->file_offset = half->end_offset;
-            source->available = 0;
-          } else {
-            source->next = source->memory + middle + half->end_offset;
-            source->available = source->memory_length - middle - (size_t)half->end_offset;
-          }
-          reader_load(r);
+          reader_snapshot end = half->end;
+          end.buffer = 0, end.bits = 0, end.fake_bits = 0; /* what is left is padding */
+          resume_at(d, &end);
           break;
+        }
+        /* Still going: it stops, and this thread goes on from its last snapshot. */
+        __atomic_store_n(&half->stop, 1, __ATOMIC_RELEASE);
+        uint32_t snapshot = completed > match ? (completed - 1) / SNAPSHOT_EVERY * SNAPSHOT_EVERY : 0;
+        if (snapshot > match) {
+          for (uint32_t k = 0; k < snapshot - match; k++)
+            store_mcu(in_scan, ns, units_x, unit + k, half->diffs + (size_t)(match + k) * blocks);
+          unit += snapshot - match;
+          resume_at(d, &half->snapshots[snapshot / SNAPSHOT_EVERY]);
+          continue;
         }
       }
     }
@@ -872,6 +1046,7 @@ static int decode_sequential_parallel(dc_decoder *d, component *const *in_scan, 
       break;
     }
     store_mcu(in_scan, ns, units_x, unit, diffs);
+    unit++;
   }
   if (!joined) {
     __atomic_store_n(&half->stop, 1, __ATOMIC_RELEASE);
@@ -880,6 +1055,7 @@ static int decode_sequential_parallel(dc_decoder *d, component *const *in_scan, 
   cmd_source_close(&half->source);
   free(half->starts);
   free(half->diffs);
+  free(half->snapshots);
   free(half);
   return status;
 }
@@ -990,53 +1166,77 @@ static int emit_rows(dc_decoder *d, cmd_sink *sink, char *err, size_t errlen) {
   if (last_column > out_w) last_column = out_w;
   if (first_column >= last_column) return CMD_OK;
   uint32_t count = last_column - first_column;
+  /* Per component: the sample row (one per block, made when the block row changes) and which
+   * of its samples each output column takes. */
+  typedef struct plane {
+    uint8_t *samples;
+    uint32_t *column;
+    uint32_t first, count, row; /* the blocks the samples hold; row UINT32_MAX: none yet */
+    int q;
+  } plane;
+  plane planes[MAX_COMPONENTS] = {{0}};
+  /* libjpeg's colour terms (jdcolor.c), by sample, and its range limit for the sums. */
+  int32_t *terms = malloc(sizeof(int32_t) * 4 * 256);
   uint8_t *row = malloc((size_t)count * 3);
-  if (row == NULL) return fail(d, CMD_ERR_NO_MEMORY, "no memory for a row");
-  /* The 1 × 1 inverse DCT: (coefficient × quantizer + 4) >> 3, centred on 128. */
-  int q[MAX_COMPONENTS];
-  for (int c = 0; c < d->ncomp; c++) q[c] = d->quant[d->comp[c].quant];
+  int ready = terms != NULL && row != NULL;
+  for (int c = 0; c < d->ncomp && ready; c++) {
+    const component *comp = &d->comp[c];
+    uint32_t hstep = (uint32_t)(d->hmax / comp->h);
+    plane *p = &planes[c];
+    p->first = first_column / hstep;
+    p->count = (last_column - 1) / hstep - p->first + 1;
+    p->row = UINT32_MAX;
+    p->q = d->quant[comp->quant];
+    p->samples = malloc(p->count);
+    p->column = malloc(sizeof(uint32_t) * count);
+    ready = p->samples != NULL && p->column != NULL;
+    for (uint32_t i = 0; ready && i < count; i++) p->column[i] = (first_column + i) / hstep - p->first;
+  }
+  if (!ready) {
+    for (int c = 0; c < MAX_COMPONENTS; c++) free(planes[c].samples), free(planes[c].column);
+    free(terms);
+    free(row);
+    return fail(d, CMD_ERR_NO_MEMORY, "no memory for a row");
+  }
+  int32_t *cr_red = terms, *cb_blue = terms + 256, *cb_green = terms + 512, *cr_green = terms + 768;
+  for (int i = 0; i < 256; i++) {
+    int x = i - 128;
+    cr_red[i] = (int32_t)((FIX(1.40200) * x + ONE_HALF) >> SCALEBITS);
+    cb_blue[i] = (int32_t)((FIX(1.77200) * x + ONE_HALF) >> SCALEBITS);
+    cb_green[i] = -FIX(0.34414) * x;
+    cr_green[i] = -FIX(0.71414) * x + ONE_HALF;
+  }
+  uint8_t limit[1024]; /* clamp of value + 384 */
+  for (int i = 0; i < 1024; i++) limit[i] = clamp_sample(i - 384);
   for (uint32_t y = first_row; y < last_row; y++) {
-    const int16_t *planes[MAX_COMPONENTS];
-    uint32_t hstep[MAX_COMPONENTS], column[MAX_COMPONENTS], phase[MAX_COMPONENTS];
     for (int c = 0; c < d->ncomp; c++) {
       const component *comp = &d->comp[c];
+      plane *p = &planes[c];
       uint32_t sy = y / (uint32_t)(d->vmax / comp->v);
-      planes[c] = comp->dc + (size_t)sy * comp->pbw;
-      hstep[c] = (uint32_t)(d->hmax / comp->h);
-      /* Which sample of the component column x takes, counted along (no division a pixel). */
-      column[c] = first_column / hstep[c];
-      phase[c] = first_column % hstep[c];
+      if (sy == p->row) continue;
+      /* The 1 × 1 inverse DCT: (coefficient × quantizer + 4) >> 3, centred on 128. */
+      const int16_t *dc = comp->dc + (size_t)sy * comp->pbw + p->first;
+      for (uint32_t i = 0; i < p->count; i++) p->samples[i] = clamp_sample(((dc[i] * p->q + 4) >> 3) + 128);
+      p->row = sy;
     }
+    const uint8_t *luma = planes[0].samples;
+    const uint32_t *luma_column = planes[0].column;
     if (channels == 1) {
-      for (uint32_t i = 0; i < count; i++) {
-        row[i] = clamp_sample(((planes[0][column[0]] * q[0] + 4) >> 3) + 128);
-        if (++phase[0] == hstep[0]) phase[0] = 0, column[0]++;
-      }
+      for (uint32_t i = 0; i < count; i++) row[i] = luma[luma_column[i]];
     } else {
-      /* Chroma changes once per chroma block: its part of the colour is worked out then. */
-      int last_cb = -1, last_cr = -1, red = 0, green = 0, blue = 0;
+      const uint8_t *cb = planes[1].samples, *cr = planes[2].samples;
+      const uint32_t *cb_column = planes[1].column, *cr_column = planes[2].column;
       for (uint32_t i = 0; i < count; i++) {
-        int luma = clamp_sample(((planes[0][column[0]] * q[0] + 4) >> 3) + 128);
-        int cbs = clamp_sample(((planes[1][column[1]] * q[1] + 4) >> 3) + 128);
-        int crs = clamp_sample(((planes[2][column[2]] * q[2] + 4) >> 3) + 128);
-        if (cbs != last_cb || crs != last_cr) {
-          int cb = cbs - 128, cr = crs - 128;
-          red = (int)((FIX(1.40200) * cr + ONE_HALF) >> SCALEBITS);
-          blue = (int)((FIX(1.77200) * cb + ONE_HALF) >> SCALEBITS);
-          green = (int)((-FIX(0.34414) * cb + ONE_HALF + -FIX(0.71414) * cr) >> SCALEBITS);
-          last_cb = cbs;
-          last_cr = crs;
-        }
-        row[3 * i] = clamp_sample(luma + red);
-        row[3 * i + 1] = clamp_sample(luma + green);
-        row[3 * i + 2] = clamp_sample(luma + blue);
-        for (int c = 0; c < 3; c++) {
-          if (++phase[c] == hstep[c]) phase[c] = 0, column[c]++;
-        }
+        int l = luma[luma_column[i]] + 384, b = cb[cb_column[i]], r = cr[cr_column[i]];
+        row[3 * i] = limit[l + cr_red[r]];
+        row[3 * i + 1] = limit[l + (int)((cb_green[b] + cr_green[r]) >> SCALEBITS)];
+        row[3 * i + 2] = limit[l + cb_blue[b]];
       }
     }
     cmd_sink_row(sink, y, first_column, 1, row, count);
   }
+  for (int c = 0; c < MAX_COMPONENTS; c++) free(planes[c].samples), free(planes[c].column);
+  free(terms);
   free(row);
   return CMD_OK;
 }

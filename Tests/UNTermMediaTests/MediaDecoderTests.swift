@@ -297,6 +297,76 @@ import UNTermTestSupport
     }
   }
 
+  /// A large baseline scan is read by two threads, the second starting at the scan's middle byte
+  /// wherever that falls: inside a code, on a 0xFF, on its stuffed zero. Padding after the end of
+  /// the image moves the middle; every start gives libjpeg's 1/8 pixels, from memory and from a
+  /// file, and so do decodes run side by side (a busy machine: the first thread then takes over
+  /// from the second part way).
+  @Test func theDCPathGivesLibjpegsPixelsWhereverTheSecondThreadStarts() throws {
+    let (width, height) = (1024, 1024)
+    var generator = SeededGenerator(seed: 5)
+    let gray = (0..<width * height).map { i in
+      UInt8((i % width * 3 + i / width) % 180) &+ UInt8.random(in: 0...60, using: &generator)
+    }
+    let jpeg = try F.jpeg(width: width, height: height, components: 1, pixels: gray, quality: 90)
+    let reference = try F.libjpegEighth(jpeg)
+    let (w, h) = (width / 8, height / 8)
+    let sos = try #require(F.markers(jpeg).first { $0.code == 0xDA })
+    let start = sos.offset + 2 + (Int(jpeg[sos.offset + 2]) << 8 | Int(jpeg[sos.offset + 3]))
+    let natural = start + (jpeg.count - start) / 2
+    let stuffed = (natural..<jpeg.count - 1).filter { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0 }.prefix(3)
+    #expect(stuffed.count == 3)
+    // On each 0xFF, on its zero and just after, and a run of bytes from the natural middle.
+    let middles = Array(natural..<natural + 10) + stuffed.flatMap { [$0, $0 + 1, $0 + 2] }
+    let folder = try F.Folder()
+    for middle in middles {
+      var padding = 2 * (middle - start) - (jpeg.count - start)
+      if padding < 0 { padding += 1 }
+      let padded = jpeg + [UInt8](repeating: 0, count: padding)
+      let dc = try decode(padded, size: (w, h))
+      #expect(dc.scaleNumerator == 1 && dc.width == w && dc.height == h)
+      #expect((0..<w * h).allSatisfy { dc.rgb[$0 * 3] == reference[$0] }, "middle at \(middle)")
+      let file = try MediaFile(path: try folder.write("gray-\(middle).jpg", padded).path)
+      let fromFile = try MediaDecoder.decode(
+        .file(file), limits: .standard, size: (w, h), orientation: .up, background: black)
+      #expect(fromFile.rgb == dc.rgb, "middle at \(middle), from a file")
+    }
+    let expected = (0..<w * h).flatMap { [reference[$0], reference[$0], reference[$0]] }
+    let limits = self.limits
+    let background = black
+    DispatchQueue.concurrentPerform(iterations: 6) { _ in
+      let image = try? MediaDecoder.decode(jpeg, limits: limits, size: (w, h), background: background)
+      #expect(image?.rgb == expected, "decoded side by side")
+    }
+  }
+
+  /// The AC skipping at its edges, against libjpeg's 1/8 on a grey picture: noise at quality 100
+  /// fills blocks to coefficient 63 (no end of block) and uses the standard table's 16-bit codes
+  /// (longer than one skip lookup), quieter columns end blocks at every coefficient, and the
+  /// data has stuffed zeros (0xFF 0x00) at every offset of the eight-byte refill.
+  @Test func theDCPathSkipsFullBlocksLongCodesAndStuffedBytesAsLibjpegReadsThem() throws {
+    let (width, height) = (768, 512)
+    var generator = SeededGenerator(seed: 9)
+    let gray = (0..<width * height).map { i in
+      let amplitude = (i % width / 48) * 16 + 15
+      return UInt8(clamping: 128 + Int.random(in: -amplitude...amplitude, using: &generator) / 2)
+    }
+    let jpeg = try F.jpeg(width: width, height: height, components: 1, pixels: gray, quality: 100)
+    // The AC table (class 1) has codes of 16 bits.
+    let dht = try #require(F.markers(jpeg).first { $0.code == 0xC4 && jpeg[$0.offset + 4] >> 4 == 1 })
+    #expect(jpeg[dht.offset + 4 + 16] > 0)
+    let sos = try #require(F.markers(jpeg).first { $0.code == 0xDA })
+    let start = sos.offset + 2 + (Int(jpeg[sos.offset + 2]) << 8 | Int(jpeg[sos.offset + 3]))
+    let offsets = Set(
+      (start..<jpeg.count - 1).filter { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0 }.map { ($0 - start) % 8 })
+    #expect(offsets.count == 8)
+    let (w, h) = (width / 8, height / 8)
+    let reference = try F.libjpegEighth(jpeg)
+    let dc = try decode(jpeg, size: (w, h))
+    #expect(dc.scaleNumerator == 1 && dc.width == w)
+    #expect((0..<w * h).allSatisfy { dc.rgb[$0 * 3] == reference[$0] })
+  }
+
   @Test func aTruncatedJPEGIsRejected() throws {
     for layout in [F.JPEGLayout.baseline, .progressive] {
       let jpeg = try F.jpeg(width: 64, height: 64, pixels: F.noise(count: 64 * 64 * 3), layout: layout)
