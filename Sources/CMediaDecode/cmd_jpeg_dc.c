@@ -265,7 +265,7 @@ static void fill_slow(bit_reader *r) {
     uint64_t buffer = r->buffer, loaded = r->loaded;
     int bits = r->bits;
     const uint8_t *next = r->next;
-    while (bits <= 56 && r->end - next >= 2) {
+    while (bits < 56 && r->end - next >= 2) {
       uint8_t c = next[0];
       if (c == 0xFF) {
         if (next[1] != 0) break;
@@ -278,7 +278,7 @@ static void fill_slow(bit_reader *r) {
     }
     r->buffer = buffer, r->bits = bits, r->next = next, r->loaded = loaded;
   }
-  while (r->bits <= 56) {
+  while (r->bits < 56) {
     int c = 0;
     if (r->marker != 0 || r->ended) {
       r->fake_bits += 8;
@@ -581,11 +581,22 @@ static int read_frame(dc_decoder *d, int marker) {
 /* One block of a sequential scan: its DC difference, and its AC codes skipped several at a time
  * through the skip table. The reader's state is kept in locals (registers) for the block, which
  * is where a baseline file's time goes. CMD_OK or CMD_ERR_CORRUPT (a code the table lacks). */
-HOT int sequential_block(bit_reader *r, const huff_table *dc, const huff_table *ac, int32_t *diff) {
+HOT int sequential_block(bit_reader *r, const huff_table *dc, const huff_table *ac, int16_t *diff) {
   uint64_t buffer = r->buffer;
   int bits = r->bits;
   const uint8_t *next = r->next;
-  REFILL(buffer, bits, next, r);
+  /* 56 bits or more at hand, by one load when no 0xFF is near (a test of the bits at hand would
+   * be an unpredictable branch). Every reader keeps fewer than 64 bits, so the shift is defined;
+   * when 56 or more are there already, the load adds nothing. */
+  if ((uintptr_t)next <= r->fast_end) {
+    uint64_t word;
+    memcpy(&word, next, 8);
+    buffer |= __builtin_bswap64(word) >> bits;
+    next += (63 - bits) >> 3;
+    bits |= 56;
+  } else {
+    REFILL(buffer, bits, next, r);
+  }
   /* The DC difference: a code of up to 16 bits and up to 15 more (32 at hand). */
   uint32_t entry = dc->fast[buffer >> (64 - FAST_BITS)];
   int length, size;
@@ -607,16 +618,28 @@ HOT int sequential_block(bit_reader *r, const huff_table *dc, const huff_table *
     uint64_t after = buffer << length;
     int32_t value = (int32_t)((after >> 1) >> (63 - size));
     int32_t half = (int32_t)((1u << size) >> 1);
-    *diff = value < half ? value + 1 - (int32_t)(1u << size) : value;
+    *diff = (int16_t)(value < half ? value + 1 - (int32_t)(1u << size) : value); /* 15 bits at most */
     buffer = after << size;
     bits -= length + size;
   }
   const uint16_t *skip = ac->skip;
   int k = 1;
   for (;;) {
-    REFILL(buffer, bits, next, r);
+    if ((uintptr_t)next <= r->fast_end) {
+      /* A refill at every lookup, as above: its load runs beside the table's, as the lookup
+       * reads only the top SKIP_BITS, which are at hand (at least 42 after a refill and a
+       * lookup, 25 after the DC code, 17 after a code one at a time). */
+      uint64_t word;
+      memcpy(&word, next, 8);
+      entry = skip[buffer >> (64 - SKIP_BITS)];
+      buffer |= __builtin_bswap64(word) >> bits;
+      next += (63 - bits) >> 3;
+      bits |= 56;
+    } else {
+      REFILL(buffer, bits, next, r);
+      entry = skip[buffer >> (64 - SKIP_BITS)];
+    }
     /* Whole codes within the block: one lookup, one test. */
-    entry = skip[buffer >> (64 - SKIP_BITS)];
     int reached = k + (int)(entry >> 6);
     if (reached < 64) {
       buffer <<= entry & 63;
@@ -700,7 +723,7 @@ HOT int decode_units(dc_decoder *d, component *const *in_scan, int ns, int mode,
           for (int bx = 0; bx < columns; bx++) {
             int16_t *coef = unit + (size_t)by * comp->pbw + (size_t)bx;
             if (mode == SEQUENTIAL) {
-              int32_t diff;
+              int16_t diff;
               if (sequential_block(r, dc, ac, &diff) != CMD_OK)
                 return fail(d, CMD_ERR_CORRUPT, "Corrupt JPEG data: bad Huffman code");
               comp->pred = (int32_t)((uint32_t)comp->pred + (uint32_t)diff);
@@ -731,6 +754,57 @@ HOT int decode_units(dc_decoder *d, component *const *in_scan, int ns, int mode,
   return CMD_OK;
 }
 
+/* The blocks of one unit of a sequential scan, in order, with their tables and where their
+ * coefficients go: one flat loop an MCU (nested loops over components and block rows cost a
+ * mispredicted branch at each level's end). */
+enum { MAX_UNIT_BLOCKS = MAX_COMPONENTS * 16 };
+
+typedef struct unit_plan {
+  int blocks;
+  uint32_t units_x;
+  const huff_table *dc[MAX_UNIT_BLOCKS], *ac[MAX_UNIT_BLOCKS];
+  component *comp[MAX_UNIT_BLOCKS];
+  size_t row_step[MAX_UNIT_BLOCKS], column_step[MAX_UNIT_BLOCKS], offset[MAX_UNIT_BLOCKS];
+} unit_plan;
+
+static void make_plan(unit_plan *plan, const dc_decoder *d, component *const *in_scan, int ns) {
+  plan->blocks = 0;
+  plan->units_x = ns == 1 ? in_scan[0]->bw : d->mcux;
+  for (int i = 0; i < ns; i++) {
+    component *comp = in_scan[i];
+    int rows = ns == 1 ? 1 : comp->v, columns = ns == 1 ? 1 : comp->h;
+    for (int by = 0; by < rows; by++) {
+      for (int bx = 0; bx < columns; bx++) {
+        int b = plan->blocks++;
+        plan->dc[b] = &d->dc[comp->dc_table];
+        plan->ac[b] = &d->ac[comp->ac_table];
+        plan->comp[b] = comp;
+        plan->row_step[b] = (size_t)rows * comp->pbw;
+        plan->column_step[b] = (size_t)columns;
+        plan->offset[b] = (size_t)by * comp->pbw + (size_t)bx;
+      }
+    }
+  }
+}
+
+/* The DC differences of one sequential unit (AC codes skipped); CMD_OK or CMD_ERR_CORRUPT. */
+HOT int sequential_unit(bit_reader *r, const unit_plan *plan, int16_t *diffs) {
+  for (int b = 0; b < plan->blocks; b++) {
+    if (sequential_block(r, plan->dc[b], plan->ac[b], &diffs[b]) != CMD_OK) return CMD_ERR_CORRUPT;
+  }
+  return CMD_OK;
+}
+
+/* Stores one unit's differences as coefficients, carrying the DC predictions. */
+HOT void store_unit(const unit_plan *plan, uint32_t unit, const int16_t *diffs) {
+  size_t ux = unit % plan->units_x, uy = unit / plan->units_x;
+  for (int b = 0; b < plan->blocks; b++) {
+    component *comp = plan->comp[b];
+    comp->pred = (int32_t)((uint32_t)comp->pred + (uint32_t)diffs[b]);
+    comp->dc[uy * plan->row_step[b] + ux * plan->column_step[b] + plan->offset[b]] = (int16_t)comp->pred;
+  }
+}
+
 /* ---- Two threads for a baseline scan --------------------------------------------------------
  *
  * A baseline scan is one stream of Huffman codes, so it cannot simply be split. But a decoder
@@ -759,56 +833,20 @@ typedef struct reader_snapshot {
 } reader_snapshot;
 
 typedef struct second_half {
-  dc_decoder *d;
-  component *const *in_scan;
-  int ns;
-  int blocks; /* blocks per MCU */
+  const dc_decoder *d;
+  const unit_plan *plan;
   uint32_t total;
   uint64_t middle; /* where it starts in the source */
   cmd_source source;
   bit_reader reader;
   uint64_t *starts;  /* bit position of each MCU it decoded, from the middle */
-  int32_t *diffs;    /* its DC differences, `blocks` per MCU */
+  int16_t *diffs;    /* its DC differences, plan->blocks per unit */
   reader_snapshot *snapshots; /* the reader at MCUs 0, SNAPSHOT_EVERY, 2·SNAPSHOT_EVERY, … */
   uint32_t published; /* starts[0 ..< published] are written (atomic) */
   uint32_t completed; /* MCUs decoded cleanly, their differences and snapshots written (atomic) */
   int stop; /* set by the first thread (atomic) */
   reader_snapshot end; /* where its reading stopped */
 } second_half;
-
-/* The DC differences of one sequential MCU (AC codes skipped); CMD_OK or CMD_ERR_CORRUPT. */
-HOT int sequential_mcu(bit_reader *r, const dc_decoder *d, component *const *in_scan, int ns,
-                       int32_t *diffs) {
-  int b = 0;
-  for (int i = 0; i < ns; i++) {
-    const component *comp = in_scan[i];
-    int count = ns == 1 ? 1 : comp->h * comp->v;
-    const huff_table *dc = &d->dc[comp->dc_table];
-    const huff_table *ac = &d->ac[comp->ac_table];
-    for (int k = 0; k < count; k++) {
-      if (sequential_block(r, dc, ac, &diffs[b++]) != CMD_OK) return CMD_ERR_CORRUPT;
-    }
-  }
-  return CMD_OK;
-}
-
-/* Stores one MCU's differences as coefficients, carrying the DC predictions. */
-HOT void store_mcu(component *const *in_scan, int ns, uint32_t units_x, uint32_t unit,
-                   const int32_t *diffs) {
-  uint32_t ux = unit % units_x, uy = unit / units_x;
-  int b = 0;
-  for (int i = 0; i < ns; i++) {
-    component *comp = in_scan[i];
-    int rows = ns == 1 ? 1 : comp->v, columns = ns == 1 ? 1 : comp->h;
-    int16_t *base = comp->dc + (size_t)uy * (size_t)rows * comp->pbw + (size_t)ux * (size_t)columns;
-    for (int by = 0; by < rows; by++) {
-      for (int bx = 0; bx < columns; bx++) {
-        comp->pred = (int32_t)((uint32_t)comp->pred + (uint32_t)diffs[b++]);
-        base[(size_t)by * comp->pbw + (size_t)bx] = (int16_t)comp->pred;
-      }
-    }
-  }
-}
 
 static uint64_t bit_position(const bit_reader *r) {
   return (r->loaded + (uint64_t)(r->next - r->mark)) * 8 - (uint64_t)r->bits;
@@ -855,8 +893,7 @@ static void *second_half_run(void *argument) {
     if (i % SNAPSHOT_EVERY == 0) half->snapshots[i / SNAPSHOT_EVERY] = snapshot_of(r, half->middle);
     half->starts[i] = bit_position(r);
     __atomic_store_n(&half->published, i + 1, __ATOMIC_RELEASE);
-    if (sequential_mcu(r, half->d, half->in_scan, half->ns, half->diffs + (size_t)i * half->blocks) != CMD_OK)
-      break;
+    if (sequential_unit(r, half->plan, half->diffs + (size_t)i * (size_t)half->plan->blocks) != CMD_OK) break;
     if (overran(r)) break;
     __atomic_store_n(&half->completed, i + 1, __ATOMIC_RELEASE);
   }
@@ -918,125 +955,119 @@ static int64_t data_bytes(cmd_source *source, uint64_t from, uint64_t to) {
   return (int64_t)(to - from) - stuffed + pending;
 }
 
-/* A sequential scan on two threads; returns CMD_FALLBACK (having done nothing) when the scan
- * does not suit, else the scan's status. */
-static int decode_sequential_parallel(dc_decoder *d, component *const *in_scan, int ns) {
-  uint32_t units_x = ns == 1 ? in_scan[0]->bw : d->mcux;
+/* A sequential scan without restart markers, on two threads when it is large enough and a
+ * second core is there; CMD_FALLBACK (having done nothing) for a scan with restart markers. */
+static int decode_sequential(dc_decoder *d, component *const *in_scan, int ns) {
+  if (d->restart_interval != 0) return CMD_FALLBACK;
+  unit_plan plan;
+  make_plan(&plan, d, in_scan, ns);
+  uint32_t units_x = plan.units_x;
   uint32_t units_y = ns == 1 ? in_scan[0]->bh : d->mcuy;
   uint64_t total64 = (uint64_t)units_x * units_y;
+  if (total64 > 0x7FFFFFFFu) return CMD_FALLBACK;
+  uint32_t total = (uint32_t)total64;
+  int blocks = plan.blocks;
   cmd_source *source = d->source;
   uint64_t start = source->fd >= 0 ? source->file_offset - source->available
                                    : (uint64_t)(source->next - source->memory);
   uint64_t size = source->memory_length;
   if (source->fd >= 0) {
     struct stat status;
-    if (fstat(source->fd, &status) != 0) return CMD_FALLBACK;
-    size = (uint64_t)status.st_size;
+    size = fstat(source->fd, &status) == 0 ? (uint64_t)status.st_size : 0;
   }
-  if (d->restart_interval != 0 || total64 < PARALLEL_MIN_UNITS || total64 > 0x7FFFFFFFu ||
-      size < start + PARALLEL_MIN_BYTES || sysconf(_SC_NPROCESSORS_ONLN) < 2)
-    return CMD_FALLBACK;
-  uint32_t total = (uint32_t)total64;
-  int blocks = 0;
-  for (int i = 0; i < ns; i++) blocks += ns == 1 ? 1 : in_scan[i]->h * in_scan[i]->v;
-  for (int i = 0; i < ns; i++) {
-    huff_table *ac = &d->ac[in_scan[i]->ac_table];
-    if (ac->skip == NULL && !build_skip(ac)) return CMD_FALLBACK;
-  }
-
-  /* The second half starts at the middle byte (after a stuffed zero if it falls on one). */
-  uint64_t middle = start + (size - start) / 2;
-  if (middle > start) {
+  second_half *half = NULL;
+  pthread_t thread;
+  int64_t before = -1;
+  if (total >= PARALLEL_MIN_UNITS && size >= start + PARALLEL_MIN_BYTES && sysconf(_SC_NPROCESSORS_ONLN) >= 2) {
+    /* The second half starts at the middle byte (after a stuffed zero if it falls on one). */
+    uint64_t middle = start + (size - start) / 2;
     uint8_t previous = 0;
-    if (source->fd >= 0 ? pread(source->fd, &previous, 1, (off_t)(middle - 1)) != 1
-                        : (previous = source->memory[middle - 1], 0))
-      return CMD_FALLBACK;
+    int readable = source->fd >= 0 ? pread(source->fd, &previous, 1, (off_t)(middle - 1)) == 1
+                                   : (previous = source->memory[middle - 1], 1);
     if (previous == 0xFF) middle++; /* the zero after it is stuffing */
-  }
-  second_half *half = calloc(1, sizeof *half);
-  if (half == NULL) return CMD_FALLBACK;
-  half->d = d;
-  half->in_scan = in_scan;
-  half->ns = ns;
-  half->blocks = blocks;
-  half->total = total;
-  half->middle = middle;
-  half->starts = malloc(sizeof(uint64_t) * total);
-  half->diffs = malloc(sizeof(int32_t) * (size_t)total * (size_t)blocks);
-  half->snapshots = malloc(sizeof(reader_snapshot) * (total / SNAPSHOT_EVERY + 1));
-  int ready = half->starts != NULL && half->diffs != NULL && half->snapshots != NULL;
-  if (ready) {
-    if (source->fd >= 0) {
-      ready = cmd_source_file(&half->source, source->fd) == CMD_OK;
-      half->source.file_offset = middle;
-    } else {
-      cmd_source_memory(&half->source, source->memory + middle, source->memory_length - middle);
+    half = readable ? calloc(1, sizeof *half) : NULL;
+    int ready = half != NULL;
+    if (ready) {
+      half->d = d;
+      half->plan = &plan;
+      half->total = total;
+      half->middle = middle;
+      half->starts = malloc(sizeof(uint64_t) * total);
+      half->diffs = malloc(sizeof(int16_t) * (size_t)total * (size_t)blocks);
+      half->snapshots = malloc(sizeof(reader_snapshot) * (total / SNAPSHOT_EVERY + 1));
+      ready = half->starts != NULL && half->diffs != NULL && half->snapshots != NULL;
+      if (ready && source->fd >= 0) {
+        ready = cmd_source_file(&half->source, source->fd) == CMD_OK;
+        half->source.file_offset = middle;
+      } else if (ready) {
+        cmd_source_memory(&half->source, source->memory + middle, source->memory_length - middle);
+      }
+      half->reader.source = &half->source;
+    }
+    if (ready && pthread_create(&thread, NULL, second_half_run, half) == 0) {
+      /* Where the middle is in data bits, counted while the second thread gets going. */
+      before = data_bytes(source, start, middle);
+    } else if (half != NULL) {
+      cmd_source_close(&half->source);
+      free(half->starts);
+      free(half->diffs);
+      free(half->snapshots);
+      free(half);
+      half = NULL;
     }
   }
-  half->reader.source = &half->source;
-  pthread_t thread;
-  if (!ready || pthread_create(&thread, NULL, second_half_run, half) != 0) {
-    cmd_source_close(&half->source);
-    free(half->starts);
-    free(half->diffs);
-    free(half->snapshots);
-    free(half);
-    return CMD_FALLBACK;
-  }
-  /* Where the middle is in data bits, counted while the second thread gets going. */
-  int64_t before = data_bytes(source, start, middle);
 
-  /* The first half, looking for an MCU start the second thread shares. */
+  /* From the start, looking for a unit start the second thread shares. */
   bit_reader *r = &d->reader;
-  int32_t diffs[64];
+  int16_t diffs[MAX_UNIT_BLOCKS];
   uint64_t from_bits = (uint64_t)(before < 0 ? 0 : before) * 8;
   uint32_t match = 0;
-  int taken = before < 0, joined = 0, status = CMD_OK;
+  int taken = half == NULL || before < 0, joined = 0, status = CMD_OK;
   uint32_t unit = 0;
   while (unit < total) {
     if (unit % units_x == 0 && cmd_past(d->deadline)) {
       status = fail(d, CMD_ERR_TIMEOUT, "JPEG decoding ran out of time");
       break;
     }
-    fill(r);
-    uint64_t here = bit_position(r);
-    if (!taken && here >= from_bits) {
-      uint32_t published = __atomic_load_n(&half->published, __ATOMIC_ACQUIRE);
-      while (match < published && half->starts[match] + from_bits < here) match++;
-      if (match == published) {
-        /* It has not got this far (it started late, or the machine is busy), so it could only
-         * catch up if this thread stopped: it stops instead. */
-        __atomic_store_n(&half->stop, 1, __ATOMIC_RELEASE);
-        taken = 1;
-      } else if (half->starts[match] + from_bits == here) {
-        /* In step from its MCU `match` on. */
-        taken = 1;
-        uint32_t completed = __atomic_load_n(&half->completed, __ATOMIC_ACQUIRE);
-        uint32_t rest = total - unit;
-        if (completed >= match && completed - match >= rest) {
-          /* It got to the end: the rest is its. */
-          pthread_join(thread, NULL);
-          joined = 1;
-          for (uint32_t k = 0; k < rest; k++)
-            store_mcu(in_scan, ns, units_x, unit + k, half->diffs + (size_t)(match + k) * blocks);
-          reader_snapshot end = half->end;
-          end.buffer = 0, end.bits = 0, end.fake_bits = 0; /* what is left is padding */
-          resume_at(d, &end);
-          break;
-        }
-        /* Still going: it stops, and this thread goes on from its last snapshot. */
-        __atomic_store_n(&half->stop, 1, __ATOMIC_RELEASE);
-        uint32_t snapshot = completed > match ? (completed - 1) / SNAPSHOT_EVERY * SNAPSHOT_EVERY : 0;
-        if (snapshot > match) {
-          for (uint32_t k = 0; k < snapshot - match; k++)
-            store_mcu(in_scan, ns, units_x, unit + k, half->diffs + (size_t)(match + k) * blocks);
-          unit += snapshot - match;
-          resume_at(d, &half->snapshots[snapshot / SNAPSHOT_EVERY]);
-          continue;
+    if (!taken) {
+      uint64_t here = bit_position(r);
+      if (here >= from_bits) {
+        uint32_t published = __atomic_load_n(&half->published, __ATOMIC_ACQUIRE);
+        while (match < published && half->starts[match] + from_bits < here) match++;
+        if (match == published) {
+          /* It has not got this far (it started late, or the machine is busy), so it could
+           * only catch up if this thread stopped: it stops instead. */
+          __atomic_store_n(&half->stop, 1, __ATOMIC_RELEASE);
+          taken = 1;
+        } else if (half->starts[match] + from_bits == here) {
+          /* In step from its unit `match` on. */
+          taken = 1;
+          uint32_t completed = __atomic_load_n(&half->completed, __ATOMIC_ACQUIRE);
+          uint32_t rest = total - unit;
+          if (completed >= match && completed - match >= rest) {
+            /* It got to the end: the rest is its. */
+            pthread_join(thread, NULL);
+            joined = 1;
+            for (uint32_t k = 0; k < rest; k++) store_unit(&plan, unit + k, half->diffs + (size_t)(match + k) * blocks);
+            reader_snapshot end = half->end;
+            end.buffer = 0, end.bits = 0, end.fake_bits = 0; /* what is left is padding */
+            resume_at(d, &end);
+            break;
+          }
+          /* Still going: it stops, and this thread goes on from its last snapshot. */
+          __atomic_store_n(&half->stop, 1, __ATOMIC_RELEASE);
+          uint32_t snapshot = completed > match ? (completed - 1) / SNAPSHOT_EVERY * SNAPSHOT_EVERY : 0;
+          if (snapshot > match) {
+            for (uint32_t k = 0; k < snapshot - match; k++)
+              store_unit(&plan, unit + k, half->diffs + (size_t)(match + k) * blocks);
+            unit += snapshot - match;
+            resume_at(d, &half->snapshots[snapshot / SNAPSHOT_EVERY]);
+            continue;
+          }
         }
       }
     }
-    if (sequential_mcu(r, d, in_scan, ns, diffs) != CMD_OK) {
+    if (sequential_unit(r, &plan, diffs) != CMD_OK) {
       status = fail(d, CMD_ERR_CORRUPT, "Corrupt JPEG data: bad Huffman code");
       break;
     }
@@ -1045,18 +1076,20 @@ static int decode_sequential_parallel(dc_decoder *d, component *const *in_scan, 
                               : fail(d, CMD_ERR_TRUNCATED, "Premature end of JPEG file");
       break;
     }
-    store_mcu(in_scan, ns, units_x, unit, diffs);
+    store_unit(&plan, unit, diffs);
     unit++;
   }
-  if (!joined) {
-    __atomic_store_n(&half->stop, 1, __ATOMIC_RELEASE);
-    pthread_join(thread, NULL);
+  if (half != NULL) {
+    if (!joined) {
+      __atomic_store_n(&half->stop, 1, __ATOMIC_RELEASE);
+      pthread_join(thread, NULL);
+    }
+    cmd_source_close(&half->source);
+    free(half->starts);
+    free(half->diffs);
+    free(half->snapshots);
+    free(half);
   }
-  cmd_source_close(&half->source);
-  free(half->starts);
-  free(half->diffs);
-  free(half->snapshots);
-  free(half);
   return status;
 }
 
@@ -1132,7 +1165,7 @@ static int read_scan(dc_decoder *d) {
   /* One loop per kind of scan, so each is compiled without the others' tests. */
   switch (mode) {
   case SEQUENTIAL:
-    status = decode_sequential_parallel(d, in_scan, ns);
+    status = decode_sequential(d, in_scan, ns);
     if (status == CMD_FALLBACK) status = decode_units(d, in_scan, ns, SEQUENTIAL, al);
     break;
   case DC_FIRST: status = decode_units(d, in_scan, ns, DC_FIRST, al); break;
