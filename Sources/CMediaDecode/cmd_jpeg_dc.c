@@ -74,6 +74,12 @@ typedef struct bit_reader {
   int marker;    /* a marker met inside the entropy data (0: none) */
   int fake_bits; /* zero bits added after a marker or the end of the file */
   int ended;
+  /* A source offset to count the data bytes before (the second thread's start): the fast refill
+   * stops short of it, and the byte-by-byte refill notes `loaded` there. */
+  int watching;
+  uint64_t watch_offset;
+  const uint8_t *watch; /* it, among the bytes at hand (NULL: not there) */
+  int64_t watched;      /* the data bytes before it, once passed (-1 until then) */
 } bit_reader;
 
 typedef struct dc_decoder {
@@ -224,14 +230,39 @@ static void find_fast_end(bit_reader *r) {
   const uint8_t *ff = left >= 8 ? memchr(r->next, 0xFF, left) : NULL;
   r->ff = ff;
   const uint8_t *stop = ff != NULL ? ff : r->end;
+  if (r->watch != NULL && r->watch >= r->next && r->watch < stop) stop = r->watch;
   if (stop - r->next >= 8) r->fast_end = (uintptr_t)(stop - 8);
+}
+
+/* Where the reader's next byte is in its source. */
+static uint64_t reader_offset(const bit_reader *r) {
+  const cmd_source *s = r->source;
+  return s->fd >= 0 ? s->file_offset - (uint64_t)(r->end - r->next) : (uint64_t)(r->next - s->memory);
+}
+
+/* Finds the watched offset among the bytes at hand, and where the fast refill stops. */
+static void find_watch(bit_reader *r) {
+  r->watch = NULL;
+  if (r->watching) {
+    uint64_t at = reader_offset(r);
+    if (r->watch_offset >= at && r->watch_offset - at < (uint64_t)(r->end - r->next))
+      r->watch = r->next + (r->watch_offset - at);
+  }
+  find_fast_end(r);
+}
+
+/* Notes the data bytes before the watched offset, which the next byte is. */
+static void note_watch(bit_reader *r, uint64_t loaded) {
+  r->watched = (int64_t)loaded;
+  r->watching = 0;
+  r->watch = NULL;
 }
 
 static void reader_load(bit_reader *r) {
   r->next = r->source->next;
   r->end = r->source->next + r->source->available;
   r->mark = r->next;
-  find_fast_end(r);
+  find_watch(r);
 }
 
 /* Counts the bytes taken since the mark into `loaded`. */
@@ -254,6 +285,7 @@ static int reader_byte(bit_reader *r) {
     if (cmd_source_fill(r->source) == 0) return -1;
     reader_load(r);
   }
+  if (r->next == r->watch) note_watch(r, r->loaded);
   return *r->next++;
 }
 
@@ -266,6 +298,7 @@ static void fill_slow(bit_reader *r) {
     int bits = r->bits;
     const uint8_t *next = r->next;
     while (bits < 56 && r->end - next >= 2) {
+      if (next == r->watch) note_watch(r, loaded);
       uint8_t c = next[0];
       if (c == 0xFF) {
         if (next[1] != 0) break;
@@ -319,7 +352,8 @@ static void fill_slow(bit_reader *r) {
  * at the next 0xFF. */
 static void refill_stuffed(bit_reader *r) {
   const uint8_t *next = r->next, *ff = r->ff;
-  if (ff == NULL || ff < next || ff - next >= 8 || r->end - next < 10 || ff[1] != 0) {
+  if (ff == NULL || ff < next || ff - next >= 8 || r->end - next < 10 || ff[1] != 0 ||
+      (r->watch != NULL && r->watch - next < 10)) {
     fill_slow(r);
     return;
   }
@@ -355,6 +389,7 @@ static void refill_stuffed(bit_reader *r) {
   r->mark++; /* the zero: `loaded` counts data bytes */
   r->ff = following;
   const uint8_t *stop = following != NULL ? following : r->end;
+  if (r->watch != NULL && r->watch >= r->next && r->watch < stop) stop = r->watch;
   r->fast_end = stop - r->next >= 8 ? (uintptr_t)(stop - 8) : 0;
 }
 
@@ -888,7 +923,7 @@ static void *second_half_run(void *argument) {
   bit_reader *r = &half->reader;
   reader_load(r);
   for (uint32_t i = 0; i < half->total; i++) {
-    if (__atomic_load_n(&half->stop, __ATOMIC_ACQUIRE) || ((i & 255) == 0 && cmd_past(deadline))) break;
+    if (__atomic_load_n(&half->stop, __ATOMIC_ACQUIRE) || ((i & 1023) == 0 && cmd_past(deadline))) break;
     fill(r);
     if (i % SNAPSHOT_EVERY == 0) half->snapshots[i / SNAPSHOT_EVERY] = snapshot_of(r, half->middle);
     half->starts[i] = bit_position(r);
@@ -899,60 +934,6 @@ static void *second_half_run(void *argument) {
   }
   half->end = snapshot_of(r, half->middle);
   return NULL;
-}
-
-/* Counts the 0xFF bytes in `bytes` (each must be followed by a stuffed zero: `pending` says the
- * last one's zero is in the next block); -1 when a marker is there. */
-static int64_t stuffed_bytes(const uint8_t *bytes, size_t count, int *pending) {
-  int64_t stuffed = 0;
-  size_t i = 0;
-  if (*pending && count > 0) {
-    if (bytes[0] != 0) return -1;
-    *pending = 0;
-    i = 1;
-  }
-  while (i < count) {
-    /* From one 0xFF to the next with memchr: this runs over half the scan. */
-    const uint8_t *ff = memchr(bytes + i, 0xFF, count - i);
-    if (ff == NULL) break;
-    size_t at = (size_t)(ff - bytes);
-    stuffed++;
-    if (at + 1 == count) {
-      *pending = 1;
-      break;
-    }
-    if (bytes[at + 1] != 0) return -1;
-    i = at + 2;
-  }
-  return stuffed;
-}
-
-/* Data bytes (stuffing removed) in source bytes [from, to), or -1 when a marker lies there. A
- * 0xFF at to − 1 is data (its stuffed zero is at `to`, checked by the caller). */
-static int64_t data_bytes(cmd_source *source, uint64_t from, uint64_t to) {
-  uint8_t buffer[65536];
-  int64_t stuffed = 0;
-  int pending = 0;
-  for (uint64_t at = from; at < to;) {
-    size_t want = to - at < sizeof buffer ? (size_t)(to - at) : sizeof buffer;
-    const uint8_t *bytes;
-    size_t got;
-    if (source->fd >= 0) {
-      ssize_t n = pread(source->fd, buffer, want, (off_t)at);
-      if (n <= 0) return -1;
-      bytes = buffer;
-      got = (size_t)n;
-    } else {
-      bytes = source->memory + at;
-      got = want;
-    }
-    int64_t count = stuffed_bytes(bytes, got, &pending);
-    if (count < 0) return -1;
-    stuffed += count;
-    at += got;
-  }
-  /* A 0xFF last counts as data: its zero is past `to`. */
-  return (int64_t)(to - from) - stuffed + pending;
 }
 
 /* A sequential scan without restart markers, on two threads when it is large enough and a
@@ -977,7 +958,6 @@ static int decode_sequential(dc_decoder *d, component *const *in_scan, int ns) {
   }
   second_half *half = NULL;
   pthread_t thread;
-  int64_t before = -1;
   if (total >= PARALLEL_MIN_UNITS && size >= start + PARALLEL_MIN_BYTES && sysconf(_SC_NPROCESSORS_ONLN) >= 2) {
     /* The second half starts at the middle byte (after a stuffed zero if it falls on one). */
     uint64_t middle = start + (size - start) / 2;
@@ -1004,10 +984,7 @@ static int decode_sequential(dc_decoder *d, component *const *in_scan, int ns) {
       }
       half->reader.source = &half->source;
     }
-    if (ready && pthread_create(&thread, NULL, second_half_run, half) == 0) {
-      /* Where the middle is in data bits, counted while the second thread gets going. */
-      before = data_bytes(source, start, middle);
-    } else if (half != NULL) {
+    if (half != NULL && (!ready || pthread_create(&thread, NULL, second_half_run, half) != 0)) {
       cmd_source_close(&half->source);
       free(half->starts);
       free(half->diffs);
@@ -1017,19 +994,31 @@ static int decode_sequential(dc_decoder *d, component *const *in_scan, int ns) {
     }
   }
 
-  /* From the start, looking for a unit start the second thread shares. */
+  /* From the start, looking for a unit start the second thread shares, once the reader has
+   * passed the middle and counted the data bytes before it. */
   bit_reader *r = &d->reader;
+  if (half != NULL) {
+    r->watching = 1;
+    r->watch_offset = half->middle;
+    r->watched = -1;
+    find_watch(r);
+  }
   int16_t diffs[MAX_UNIT_BLOCKS];
-  uint64_t from_bits = (uint64_t)(before < 0 ? 0 : before) * 8;
+  uint64_t from_bits = UINT64_MAX; /* the middle in data bits, once passed */
   uint32_t match = 0;
-  int taken = half == NULL || before < 0, joined = 0, status = CMD_OK;
-  uint32_t unit = 0;
+  int taken = half == NULL, joined = 0, status = CMD_OK;
+  uint32_t unit = 0, until_check = 0;
   while (unit < total) {
-    if (unit % units_x == 0 && cmd_past(d->deadline)) {
-      status = fail(d, CMD_ERR_TIMEOUT, "JPEG decoding ran out of time");
-      break;
+    if (until_check-- == 0) {
+      /* The clock is a system call: every 1,024 units (a fraction of a millisecond). */
+      until_check = 1023;
+      if (cmd_past(d->deadline)) {
+        status = fail(d, CMD_ERR_TIMEOUT, "JPEG decoding ran out of time");
+        break;
+      }
     }
     if (!taken) {
+      if (r->watched >= 0) from_bits = (uint64_t)r->watched * 8;
       uint64_t here = bit_position(r);
       if (here >= from_bits) {
         uint32_t published = __atomic_load_n(&half->published, __ATOMIC_ACQUIRE);
@@ -1079,6 +1068,8 @@ static int decode_sequential(dc_decoder *d, component *const *in_scan, int ns) {
     store_unit(&plan, unit, diffs);
     unit++;
   }
+  r->watching = 0;
+  r->watch = NULL;
   if (half != NULL) {
     if (!joined) {
       __atomic_store_n(&half->stop, 1, __ATOMIC_RELEASE);
