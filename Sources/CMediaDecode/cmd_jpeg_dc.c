@@ -1232,6 +1232,16 @@ static int emit_rows(dc_decoder *d, cmd_sink *sink, char *err, size_t errlen) {
   }
   uint8_t limit[1024]; /* clamp of value + 384 */
   for (int i = 0; i < 1024; i++) limit[i] = clamp_sample(i - 384);
+  /* Cb and Cr with the same columns (the usual case): their colour terms by column. */
+  int shared = channels == 3 && d->comp[1].h == d->comp[2].h && d->comp[1].v == d->comp[2].v;
+  int16_t *offsets = shared ? malloc(sizeof(int16_t) * 3 * planes[1].count) : NULL;
+  uint32_t offsets_row = UINT32_MAX;
+  if (shared && offsets == NULL) {
+    for (int c = 0; c < MAX_COMPONENTS; c++) free(planes[c].samples), free(planes[c].column);
+    free(terms);
+    free(row);
+    return fail(d, CMD_ERR_NO_MEMORY, "no memory for a row");
+  }
   for (uint32_t y = first_row; y < last_row; y++) {
     for (int c = 0; c < d->ncomp; c++) {
       const component *comp = &d->comp[c];
@@ -1247,6 +1257,25 @@ static int emit_rows(dc_decoder *d, cmd_sink *sink, char *err, size_t errlen) {
     const uint32_t *luma_column = planes[0].column;
     if (channels == 1) {
       for (uint32_t i = 0; i < count; i++) row[i] = luma[luma_column[i]];
+    } else if (shared) {
+      /* Cb and Cr share their columns: each column's colour terms once per chroma row. */
+      if (planes[1].row != offsets_row) {
+        for (uint32_t j = 0; j < planes[1].count; j++) {
+          int b = planes[1].samples[j], r = planes[2].samples[j];
+          offsets[3 * j] = (int16_t)cr_red[r];
+          offsets[3 * j + 1] = (int16_t)((cb_green[b] + cr_green[r]) >> SCALEBITS);
+          offsets[3 * j + 2] = (int16_t)cb_blue[b];
+        }
+        offsets_row = planes[1].row;
+      }
+      const uint32_t *chroma_column = planes[1].column;
+      for (uint32_t i = 0; i < count; i++) {
+        int l = luma[luma_column[i]] + 384;
+        const int16_t *o = offsets + 3 * chroma_column[i];
+        row[3 * i] = limit[l + o[0]];
+        row[3 * i + 1] = limit[l + o[1]];
+        row[3 * i + 2] = limit[l + o[2]];
+      }
     } else {
       const uint8_t *cb = planes[1].samples, *cr = planes[2].samples;
       const uint32_t *cb_column = planes[1].column, *cr_column = planes[2].column;
@@ -1260,6 +1289,7 @@ static int emit_rows(dc_decoder *d, cmd_sink *sink, char *err, size_t errlen) {
     cmd_sink_row(sink, y, first_column, 1, row, count);
   }
   for (int c = 0; c < MAX_COMPONENTS; c++) free(planes[c].samples), free(planes[c].column);
+  free(offsets);
   free(terms);
   free(row);
   return CMD_OK;

@@ -316,8 +316,13 @@ import UNTermTestSupport
     let natural = start + (jpeg.count - start) / 2
     let stuffed = (natural..<jpeg.count - 1).filter { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0 }.prefix(3)
     #expect(stuffed.count == 3)
-    // On each 0xFF, on its zero and just after, and a run of bytes from the natural middle.
-    let middles = Array(natural..<natural + 10) + stuffed.flatMap { [$0, $0 + 1, $0 + 2] }
+    // On each 0xFF, on its zero and just after, a run of bytes from the natural middle, and
+    // around the file reader's 64 KB blocks.
+    let blocks = stride(from: 65_536, to: jpeg.count - 1, by: 65_536).filter { $0 > natural }.prefix(2)
+    #expect(blocks.count == 2)
+    let middles =
+      Array(natural..<natural + 10) + stuffed.flatMap { [$0, $0 + 1, $0 + 2] }
+      + blocks.flatMap { [$0 - 1, $0, $0 + 1] }
     let folder = try F.Folder()
     for middle in middles {
       var padding = 2 * (middle - start) - (jpeg.count - start)
@@ -330,6 +335,16 @@ import UNTermTestSupport
       let fromFile = try MediaDecoder.decode(
         .file(file), limits: .standard, size: (w, h), orientation: .up, background: black)
       #expect(fromFile.rgb == dc.rgb, "middle at \(middle), from a file")
+    }
+    // A marker in the first half ends the first thread before the middle: refused, whatever
+    // the second thread found.
+    var broken = jpeg
+    broken[start + 1000] = 0xFF
+    broken[start + 1001] = 0xD5
+    #expect(failure(broken, size: (w, h))?.kind == .corrupt)
+    let brokenFile = try MediaFile(path: try folder.write("broken.jpg", broken).path)
+    #expect(throws: MediaError.self) {
+      try MediaDecoder.decode(.file(brokenFile), limits: .standard, size: (w, h), orientation: .up, background: black)
     }
     let expected = (0..<w * h).flatMap { [reference[$0], reference[$0], reference[$0]] }
     let limits = self.limits
