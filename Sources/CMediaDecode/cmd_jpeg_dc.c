@@ -30,6 +30,7 @@
 enum {
   FAST_BITS = 9,   /* one lookup decodes codes up to this long */
   SKIP_BITS = 14,  /* one lookup skips AC codes (with their extra bits) within this many bits */
+  DIRECT_BITS = 10, /* one lookup gives a DC difference whose code and bits fit in this many */
   MAX_COMPONENTS = 3,
   SEGMENT_MAX = 65535,
 };
@@ -43,6 +44,10 @@ typedef struct huff_table {
   uint16_t fast[1 << FAST_BITS]; /* (length << 8) | symbol; 0 when longer */
   /* AC skipping: one entry for every SKIP_BITS pattern (build_skip). Built on first use. */
   uint16_t *skip;
+  /* DC: for every DIRECT_BITS pattern, the difference × 256 + the bits it takes, 0 when they
+   * do not fit (build_direct). */
+  int direct_built;
+  int32_t direct[1 << DIRECT_BITS];
 } huff_table;
 
 typedef struct component {
@@ -217,6 +222,22 @@ static int build_skip(huff_table *t) {
   }
   free(narrow);
   return 1;
+}
+
+/* DC differences read whole from a pattern's first DIRECT_BITS: code, size and extra bits. */
+static void build_direct(huff_table *t) {
+  for (uint32_t pattern = 0; pattern < (1u << DIRECT_BITS); pattern++) {
+    int length = 0;
+    int size = pattern_symbol(t, pattern, DIRECT_BITS, &length);
+    int32_t entry = 0;
+    if (size >= 0 && size <= 15 && length + size <= DIRECT_BITS) {
+      int32_t value = (int32_t)((pattern >> (DIRECT_BITS - length - size)) & ((1u << size) - 1));
+      if (size > 0 && value < (1 << (size - 1))) value += 1 - (1 << size);
+      entry = value * 256 + length + size;
+    }
+    t->direct[pattern] = entry;
+  }
+  t->direct_built = 1;
 }
 
 /* ---- Bits -------------------------------------------------------------------------------- */
@@ -632,23 +653,30 @@ HOT int sequential_block(bit_reader *r, const huff_table *dc, const huff_table *
   } else {
     REFILL(buffer, bits, next, r);
   }
-  /* The DC difference: a code of up to 16 bits and up to 15 more (32 at hand). */
-  uint32_t entry = dc->fast[buffer >> (64 - FAST_BITS)];
-  int length, size;
-  if (entry != 0) {
-    length = (int)(entry >> 8);
-    size = (int)(entry & 0xFF);
+  /* The DC difference: a code of up to 16 bits and up to 15 more (32 at hand), most often
+   * read whole by one lookup. */
+  int32_t direct = dc->direct[buffer >> (64 - DIRECT_BITS)];
+  uint32_t entry;
+  if (direct != 0) {
+    *diff = (int16_t)(direct >> 8);
+    buffer <<= direct & 255;
+    bits -= direct & 255;
   } else {
-    r->buffer = buffer, r->bits = bits;
-    size = decode_symbol(r, dc);
-    buffer = r->buffer, bits = r->bits;
-    length = 0; /* dropped already */
-  }
-  if (size < 0 || size > 15) {
-    r->buffer = buffer, r->bits = bits, r->next = next;
-    return CMD_ERR_CORRUPT;
-  }
-  {
+    entry = dc->fast[buffer >> (64 - FAST_BITS)];
+    int length, size;
+    if (entry != 0) {
+      length = (int)(entry >> 8);
+      size = (int)(entry & 0xFF);
+    } else {
+      r->buffer = buffer, r->bits = bits;
+      size = decode_symbol(r, dc);
+      buffer = r->buffer, bits = r->bits;
+      length = 0; /* dropped already */
+    }
+    if (size < 0 || size > 15) {
+      r->buffer = buffer, r->bits = bits, r->next = next;
+      return CMD_ERR_CORRUPT;
+    }
     /* Section F.2.2.1: `size` bits, negative when the first is 0 (size 0: nothing). */
     uint64_t after = buffer << length;
     int32_t value = (int32_t)((after >> 1) >> (63 - size));
@@ -1141,6 +1169,7 @@ static int read_scan(dc_decoder *d) {
     if (!(d->progressive && ah != 0) && !d->dc[comp->dc_table].defined)
       return fail(d, CMD_ERR_CORRUPT, "the scan uses an undefined Huffman table");
     if (!d->progressive) {
+      if (!d->dc[comp->dc_table].direct_built) build_direct(&d->dc[comp->dc_table]);
       huff_table *ac = &d->ac[comp->ac_table];
       if (!ac->defined) return fail(d, CMD_ERR_CORRUPT, "the scan uses an undefined Huffman table");
       if (ac->skip == NULL && !build_skip(ac)) return fail(d, CMD_ERR_NO_MEMORY, "no memory");
