@@ -858,13 +858,22 @@ HOT int sequential_unit(bit_reader *r, const unit_plan *plan, int16_t *diffs) {
   return CMD_OK;
 }
 
-/* Stores one unit's differences as coefficients, carrying the DC predictions. */
-HOT void store_unit(const unit_plan *plan, uint32_t unit, const int16_t *diffs) {
-  size_t ux = unit % plan->units_x, uy = unit / plan->units_x;
+/* Stores the differences of the unit at column ux, row uy as coefficients, carrying the DC
+ * predictions. */
+HOT void store_unit(const unit_plan *plan, size_t ux, size_t uy, const int16_t *diffs) {
   for (int b = 0; b < plan->blocks; b++) {
     component *comp = plan->comp[b];
     comp->pred = (int32_t)((uint32_t)comp->pred + (uint32_t)diffs[b]);
     comp->dc[uy * plan->row_step[b] + ux * plan->column_step[b] + plan->offset[b]] = (int16_t)comp->pred;
+  }
+}
+
+/* The same for `count` units in order from unit `unit` on (a division for the first only). */
+static void store_units(const unit_plan *plan, uint32_t unit, uint32_t count, const int16_t *diffs) {
+  uint32_t ux = unit % plan->units_x, uy = unit / plan->units_x;
+  for (uint32_t k = 0; k < count; k++, diffs += plan->blocks) {
+    store_unit(plan, ux, uy, diffs);
+    if (++ux == plan->units_x) ux = 0, uy++;
   }
 }
 
@@ -1035,7 +1044,7 @@ static int decode_sequential(dc_decoder *d, component *const *in_scan, int ns) {
   uint64_t from_bits = UINT64_MAX; /* the middle in data bits, once passed */
   uint32_t match = 0;
   int taken = half == NULL, joined = 0, status = CMD_OK;
-  uint32_t unit = 0, until_check = 0;
+  uint32_t unit = 0, until_check = 0, ux = 0, uy = 0;
   while (unit < total) {
     if (until_check-- == 0) {
       /* The clock is a system call: every 1,024 units (a fraction of a millisecond). */
@@ -1065,7 +1074,7 @@ static int decode_sequential(dc_decoder *d, component *const *in_scan, int ns) {
             /* It got to the end: the rest is its. */
             pthread_join(thread, NULL);
             joined = 1;
-            for (uint32_t k = 0; k < rest; k++) store_unit(&plan, unit + k, half->diffs + (size_t)(match + k) * blocks);
+            store_units(&plan, unit, rest, half->diffs + (size_t)match * blocks);
             reader_snapshot end = half->end;
             end.buffer = 0, end.bits = 0, end.fake_bits = 0; /* what is left is padding */
             resume_at(d, &end);
@@ -1075,9 +1084,9 @@ static int decode_sequential(dc_decoder *d, component *const *in_scan, int ns) {
           __atomic_store_n(&half->stop, 1, __ATOMIC_RELEASE);
           uint32_t snapshot = completed > match ? (completed - 1) / SNAPSHOT_EVERY * SNAPSHOT_EVERY : 0;
           if (snapshot > match) {
-            for (uint32_t k = 0; k < snapshot - match; k++)
-              store_unit(&plan, unit + k, half->diffs + (size_t)(match + k) * blocks);
+            store_units(&plan, unit, snapshot - match, half->diffs + (size_t)match * blocks);
             unit += snapshot - match;
+            ux = unit % units_x, uy = unit / units_x;
             resume_at(d, &half->snapshots[snapshot / SNAPSHOT_EVERY]);
             continue;
           }
@@ -1093,8 +1102,9 @@ static int decode_sequential(dc_decoder *d, component *const *in_scan, int ns) {
                               : fail(d, CMD_ERR_TRUNCATED, "Premature end of JPEG file");
       break;
     }
-    store_unit(&plan, unit, diffs);
+    store_unit(&plan, ux, uy, diffs);
     unit++;
+    if (++ux == units_x) ux = 0, uy++;
   }
   r->watching = 0;
   r->watch = NULL;
