@@ -42,8 +42,8 @@ public final class UNTermSession {
     /// Append every response to this file (JSON Lines).
     public var logFile: String?
     /// Your app's bundle identifier: local notifications (`center.add`) and payloads that name
-    /// no app are its, the categories you register are its, and it is the app in the
-    /// foreground. Other apps' notifications (`unterm push --bundle`, a payload's `Simulator
+    /// no app are its, the categories you register are its, your center lists and removes only
+    /// its delivered notifications (as on iOS), and it is the app in the foreground. Other apps' notifications (`unterm push --bundle`, a payload's `Simulator
     /// Target Bundle` or `apns-topic`) show under their own names.
     public var bundleIdentifier = "com.example.app"
     /// Your app's name in headers (by default the bundle identifier's last part, capitalized).

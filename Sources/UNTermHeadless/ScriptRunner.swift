@@ -268,7 +268,7 @@ package final class ScriptRunner {
         state.store.delivered(id) == nil && state.store.pending[id] == nil
           && !state.held.contains { $0.request.identifier == id }
       }
-      session.send(.center(.removeDelivered(ids)))
+      session.send(.center(.removeDelivered(ids, .everyApp)))
       session.send(.center(.removePending(ids)))
       if !unknown.isEmpty {
         return .failed(
@@ -276,7 +276,7 @@ package final class ScriptRunner {
         )
       }
     case .clear:
-      session.send(.center(.removeAllDelivered))
+      session.send(.center(.removeAllDelivered(.everyApp)))
     case .mediaDirectory(let path):
       let folder = resolve(path)
       try SessionConfiguration.checkMediaFolder(folder, named: "media-dir")

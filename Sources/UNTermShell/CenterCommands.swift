@@ -3,7 +3,8 @@ import UNTermCore
 import UNTermHeadless
 import UserNotificationsModel
 
-/// The center's calls `unterm center` makes over the session socket, as an app makes them:
+/// The center's calls `unterm center` makes over the session socket, as an app makes them but
+/// for every app (the tester's view of the device; an app's own center reaches only its own):
 /// list the delivered and pending notifications (`getDeliveredNotifications`,
 /// `getPendingNotificationRequests`), remove some (`removeDeliveredNotifications`,
 /// `removePendingNotificationRequests`), or clear them all (`removeAllDeliveredNotifications`).
@@ -55,7 +56,7 @@ package enum CenterCommands {
       let known =
         state.store.delivered(id) != nil || state.store.pending[id] != nil
         || state.held.contains { $0.request.identifier == id }
-      session.send(.center(.removeDelivered([id])))
+      session.send(.center(.removeDelivered([id], .everyApp)))
       session.send(.center(.removePending([id])))
       if known {
         session.send(.notice(.info, "Removed \(id) (unterm center remove)", revealsContent: false))
@@ -63,7 +64,7 @@ package enum CenterCommands {
       return "OK " + (known ? removed : unknown)
     case .clear:
       let count = session.state.store.deliveredCount + session.state.held.count
-      session.send(.center(.removeAllDelivered))
+      session.send(.center(.removeAllDelivered(.everyApp)))
       session.send(.notice(.info, "Cleared \(count) notification\(count == 1 ? "" : "s") (unterm center clear)"))
       return "OK \(count)"
     }

@@ -141,7 +141,8 @@ public final class UNTermHarness {
   // MARK: - The app's code
 
   /// The app's notification center, connected to the harness: `add` a request and it is
-  /// delivered, as `UNUserNotificationCenter.current()` is in an app.
+  /// delivered, as `UNUserNotificationCenter.current()` is in an app. Like an app's, it lists
+  /// and removes only the harness app's notifications (`deliveredNotifications` has every app's).
   public var notificationCenter: UNUserNotificationCenter { center }
 
   /// The app's delegate: told about foreground notifications (`willPresent`) and every
@@ -303,7 +304,8 @@ public final class UNTermHarness {
   /// Every response handed to the app, in order (`UNTextInputNotificationResponse` for replies).
   public var responses: [UNNotificationResponse] { onSession { _ in recorded.list } }
 
-  /// The notifications in the notification list, newest first.
+  /// Every app's notifications in the notification list, newest first: the tester's view, as
+  /// the screen shows them (`notificationCenter` sees only the harness app's).
   public var deliveredNotifications: [UNNotification] {
     onSession { session in
       session.drain()

@@ -280,6 +280,33 @@ package struct NotificationStore: @unchecked Sendable {
     records.filter { $0.content != nil }.sorted { $0.sequence > $1.sequence }.compactMap(\.notification)
   }
 
+  /// One app's delivered notifications, newest first: what that app's center reports, as an
+  /// app sees only its own.
+  package func deliveredNewestFirst(of app: String) -> [UNNotification] {
+    records.filter { $0.content != nil && self.app(of: $0) == app }.sorted { $0.sequence > $1.sequence }
+      .compactMap(\.notification)
+  }
+
+  /// The app a record belongs to, as `app(of:)` tells for its request.
+  private func app(of record: Record) -> String { record.remote?.info.app ?? registry.defaultApp }
+
+  /// Removes one app's delivered notifications with these identifiers, as that app's center
+  /// does: another app's notification with one of them stays, as an unknown identifier is
+  /// ignored.
+  package mutating func removeDelivered(_ ids: some Sequence<String>, of app: String) {
+    removeDelivered(ids.filter { id in slot(of: id).map { self.app(of: records[Int($0)]) == app } ?? false })
+  }
+
+  /// Removes every delivered notification of one app, as that app's center does.
+  package mutating func removeAllDelivered(of app: String) {
+    let ids = records.filter { $0.content != nil && self.app(of: $0) == app }.map(\.identifier)
+    if ids.count == liveCount {
+      removeAllDelivered()
+    } else {
+      removeDelivered(ids)
+    }
+  }
+
   @discardableResult
   private mutating func removeEntry(_ id: String) -> UNNotification? {
     guard let slot = slot(of: id), let notification = records[Int(slot)].notification else { return nil }

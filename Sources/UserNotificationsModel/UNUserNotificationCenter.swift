@@ -3,14 +3,28 @@
 @_exported import Foundation
 
 /// A change to the notification center's data, applied by whoever holds the store.
+///
+/// Requests, categories, pending requests and the badge are the default app's (the app whose
+/// code runs in the session: every pending request is one it added). A removal of delivered
+/// notifications says whose it reaches, so every sender chooses.
 package enum UNCenterOperation: @unchecked Sendable {
   case add(UNNotificationRequest)
   case setCategories([UNNotificationCategory])
-  case removeDelivered([String])
-  case removeAllDelivered
+  case removeDelivered([String], UNRemovalReach)
+  case removeAllDelivered(UNRemovalReach)
   case removePending([String])
   case removeAllPending
   case setBadge(Int)
+}
+
+/// Whose delivered notifications a removal reaches.
+package enum UNRemovalReach: Sendable, Equatable {
+  /// The default app's only, as an app's center removes only its own notifications (iOS): an
+  /// identifier of another app's notification is ignored, as an unknown one is.
+  case ownApp
+  /// Every app's: the tester's view of the device (`unterm center`, a script's `remove` and
+  /// `clear`), not an app's.
+  case everyApp
 }
 
 /// A running session that holds the center's store and presents what is added to it.
@@ -46,8 +60,10 @@ extension NotificationStore {
         applyBadge(of: request)
       }
     case .setCategories(let categories): setCategories(categories)
-    case .removeDelivered(let ids): removeDelivered(ids)
-    case .removeAllDelivered: removeAllDelivered()
+    case .removeDelivered(let ids, .ownApp): removeDelivered(ids, of: defaultApp)
+    case .removeDelivered(let ids, .everyApp): removeDelivered(ids)
+    case .removeAllDelivered(.ownApp): removeAllDelivered(of: defaultApp)
+    case .removeAllDelivered(.everyApp): removeAllDelivered()
     case .removePending(let ids): removePending(ids)
     case .removeAllPending: removeAllPending()
     case .setBadge(let value): setBadge(value)
@@ -208,7 +224,8 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     if let error = box.get() { throw error }
   }
 
-  /// The requests waiting for their triggers.
+  /// The requests waiting for their triggers: the app's own, as only the app adds them (a
+  /// push is delivered at once, never pending).
   open func getPendingNotificationRequests(
     completionHandler: @escaping @Sendable ([UNNotificationRequest]) -> Void
   ) {
@@ -232,23 +249,31 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
   // MARK: - Delivered notifications
 
-  /// The notifications still in the notification list, newest first.
+  /// The app's notifications still in the notification list, newest first: the session's
+  /// default app's only, as an app sees only its own (other apps' stay on screen).
   open func getDeliveredNotifications(
     completionHandler: @escaping @Sendable ([UNNotification]) -> Void
   ) {
-    completionHandler(store.deliveredNewestFirst)
+    completionHandler(ownDelivered())
   }
 
-  /// The notifications still in the notification list, newest first.
-  open func deliveredNotifications() async -> [UNNotification] { store.deliveredNewestFirst }
+  /// The app's notifications still in the notification list, newest first: the session's
+  /// default app's only, as an app sees only its own.
+  open func deliveredNotifications() async -> [UNNotification] { ownDelivered() }
 
-  /// Removes delivered notifications; identifiers not in the list are ignored.
+  private func ownDelivered() -> [UNNotification] {
+    let store = self.store
+    return store.deliveredNewestFirst(of: store.defaultApp)
+  }
+
+  /// Removes the app's delivered notifications with these identifiers; identifiers not in the
+  /// list, and those of other apps' notifications, are ignored.
   open func removeDeliveredNotifications(withIdentifiers identifiers: [String]) {
-    perform(.removeDelivered(identifiers))
+    perform(.removeDelivered(identifiers, .ownApp))
   }
 
-  /// Removes every delivered notification.
-  open func removeAllDeliveredNotifications() { perform(.removeAllDelivered) }
+  /// Removes every delivered notification of the app; other apps' stay.
+  open func removeAllDeliveredNotifications() { perform(.removeAllDelivered(.ownApp)) }
 
   // MARK: - Badge
 

@@ -252,17 +252,20 @@ extension Help {
 
   static var center: String {
     """
-    unterm center — the running session's notifications, as the app's center sees them
+    unterm center — the running session's notifications, every app's: the device as a tester
+    sees it (an app's own center sees and removes only that app's)
 
     Usage: \(usage(.center))
 
-      list        the delivered notifications (newest first), those held for the Scheduled
-                  Summary and the pending requests, with identifier, thread, category and date
-      remove ID…  remove notifications by request identifier, delivered, held or pending (as
-                  removeDeliveredNotifications and removePendingNotificationRequests do); an
-                  identifier nothing has is reported, and the exit code is 1
-      clear       remove every delivered notification, and what the summary holds
-                  (removeAllDeliveredNotifications); pending requests stay
+      list        every app's delivered notifications (newest first), those held for the
+                  Scheduled Summary and the pending requests, with identifier, thread, category,
+                  date and app
+      remove ID…  remove notifications of any app by request identifier, delivered, held or
+                  pending (as removeDeliveredNotifications and removePendingNotificationRequests
+                  do for an app's own); an identifier nothing has is reported, and the exit code
+                  is 1
+      clear       remove every app's delivered notifications, and what the summary holds (as
+                  removeAllDeliveredNotifications does for an app's own); pending requests stay
     Talks to the session's socket as `unterm push` does: only a session of your own user.
 
     Exit codes: 0 done · 1 no session is running, or an identifier was unknown · 2 usage error

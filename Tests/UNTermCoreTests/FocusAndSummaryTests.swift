@@ -122,7 +122,7 @@ struct FocusAndSummaryTests {
     #expect(s.silenced["a"] == nil)
     _ = s.handle(.command(.setFocusMode(.doNotDisturb, allow: nil)))
     deliver(notification("b"), into: &s)
-    _ = s.handle(.center(.removeDelivered(["b"])))
+    _ = s.handle(.center(.removeDelivered(["b"], .ownApp)))
     #expect(s.silenced["b"] == nil)
   }
 
@@ -192,7 +192,7 @@ struct FocusAndSummaryTests {
     var s = summaryState()
     deliver(notification("a"), into: &s)
     deliver(notification("b"), into: &s)
-    _ = s.handle(.center(.removeDelivered(["a"])))
+    _ = s.handle(.center(.removeDelivered(["a"], .ownApp)))
     #expect(s.held.map(\.request.identifier) == ["b"])
     _ = s.handle(.command(.setSummary([])))
     #expect(s.held.isEmpty)
@@ -200,7 +200,7 @@ struct FocusAndSummaryTests {
     deliver(notification("c"), into: &s)
     #expect(s.banner?.notification.request.identifier == "c")
     // Clearing the center empties the list, and with it the summary's name.
-    _ = s.handle(.center(.removeAllDelivered))
+    _ = s.handle(.center(.removeAllDelivered(.ownApp)))
     #expect(s.summaries.isEmpty)
   }
 

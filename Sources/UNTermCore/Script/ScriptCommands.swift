@@ -366,14 +366,15 @@ extension ScriptCommand {
     },
     .init(
       "remove", "ID ...",
-      "remove notifications by request identifier, delivered, held or pending, as removeDeliveredNotifications and removePendingNotificationRequests do (a failure if none has the identifier)"
+      "remove notifications of any app by request identifier, delivered, held or pending, as removeDeliveredNotifications and removePendingNotificationRequests do for an app's own (a failure if none has the identifier)"
     ) { a throws(SessionScript.ParseError) in
       var ids = [try a.next("a request identifier").text]
       while let more = a.optional() { ids.append(more.text) }
       return .init(.remove(ids), caption: "remove \(ids.joined(separator: ", "))")
     },
     .init(
-      "clear", "remove every delivered notification, as removeAllDeliveredNotifications does", .clear,
+      "clear", "remove every app's delivered notifications, as removeAllDeliveredNotifications does for an app's own",
+      .clear,
       caption: "clear Notification Center"),
     .init(
       "media-dir", "PATH",

@@ -300,18 +300,24 @@ extension CenterState {
     case .add(let request):
       // Requests normally arrive presented (`deliver`); a bare add lands in the list.
       try? store.apply(.add(request), now: now)
-    case .removeDelivered(let ids):
-      // Notifications held for the summary were delivered to the device: they go too.
+    case .removeDelivered(let ids, let reach):
+      // Notifications held for the summary were delivered to the device: they go too (the
+      // app's own only, when the app's center asks).
       let gone = Set(ids)
-      held.removeAll { gone.contains($0.request.identifier) }
+      held = held.filter { !(gone.contains($0.request.identifier) && reaches(reach, $0)) }
       try? store.apply(operation, now: now)
-    case .removeAllDelivered:
-      held = []
+    case .removeAllDelivered(let reach):
+      held = held.filter { !reaches(reach, $0) }
       try? store.apply(operation, now: now)
     default:
       try? store.apply(operation, now: now)
     }
     forgetRemoved()
+  }
+
+  /// Whether a removal of this reach takes the notification: every app's, or the default app's.
+  private func reaches(_ reach: UNRemovalReach, _ notification: UNNotification) -> Bool {
+    reach == .everyApp || store.app(of: notification.request) == store.defaultApp
   }
 
   /// Drops references to notifications no longer delivered.
