@@ -204,6 +204,21 @@ struct FocusAndSummaryTests {
     #expect(s.summaries.isEmpty)
   }
 
+  /// The app's center removes only its own held notifications (issue 17.4): another app's
+  /// stay held for the summary; the tester's `clear` (every app's) takes them too.
+  @Test func theAppsCenterRemovesOnlyItsOwnHeldNotifications() {
+    var s = summaryState()
+    deliver(notification("a"), into: &s)
+    deliver(notification("b", bundle: "com.t.other"), into: &s)
+    deliver(notification("c"), into: &s)
+    _ = s.handle(.center(.removeDelivered(["a", "b"], .ownApp)))
+    #expect(s.held.map(\.request.identifier) == ["b", "c"])
+    _ = s.handle(.center(.removeAllDelivered(.ownApp)))
+    #expect(s.held.map(\.request.identifier) == ["b"])
+    _ = s.handle(.center(.removeDelivered(["b"], .everyApp)))
+    #expect(s.held.isEmpty)
+  }
+
   @Test func aHeldNotificationReplacesTheOneDeliveredWithItsIdentifier() {
     var s = state()
     deliver(notification("x"), into: &s)
