@@ -123,7 +123,8 @@ struct ReviewRegressionTests {
     try session.push(try Payload.load(Fixtures.sample("security-alert.apns")))
     session.send(.command(.longPress))
     session.send(.command(.chooseAction("approve")))
-    session.send(.center(.removeDelivered(["req-1"], .ownApp)))
+    // The sample is the Bank's, not the session's app: removed as `unterm center remove` does.
+    session.send(.center(.removeDelivered(["req-1"], .everyApp)))
     #expect(session.state.overlay == nil)
     session.send(.command(.unlock(nil)))
     #expect(got.isEmpty)
@@ -139,7 +140,7 @@ struct ReviewRegressionTests {
       try session.push(try Payload.load(Fixtures.sample("security-alert.apns")))
       session.send(.command(command))
       #expect(session.state.passcodePrompt != nil)
-      session.send(.center(.removeDelivered(["req-1"], .ownApp)))
+      session.send(.center(.removeDelivered(["req-1"], .everyApp)))
       #expect(session.state.overlay == nil, "\(command)")
       session.send(.command(.unlock(nil)))
       #expect(got.isEmpty && session.state.expanded == nil)
