@@ -77,6 +77,27 @@ static inline int cmd_source_byte(cmd_source *source) {
   return *source->next++;
 }
 
+/* ---- Inflating (cmd_inflate.c) --------------------------------------------------------- */
+
+/**
+ * A zlib stream's decoder that reads its input through `fill` (which copies up to `capacity`
+ * bytes into `into` and returns how many; 0 once there are no more) and keeps its output in a
+ * window the caller reads in place: cmd_inflate_need makes `count` bytes from the first one not
+ * yet taken available at *data (valid until the next call), cmd_inflate_take takes them.
+ */
+typedef size_t (*cmd_inflate_fill)(void *context, uint8_t *into, size_t capacity);
+typedef struct cmd_inflate cmd_inflate;
+
+/** A decoder whose requests are at most `largest_request` bytes; NULL without memory. */
+cmd_inflate *cmd_inflate_new(size_t largest_request, cmd_inflate_fill fill, void *context);
+void cmd_inflate_free(cmd_inflate *z);
+
+/** CMD_OK, CMD_ERR_TRUNCATED (the stream or its input ended first: "Not enough image data"),
+ *  CMD_ERR_CORRUPT (zlib's words in cmd_inflate_message) or CMD_ERR_NO_MEMORY. */
+int cmd_inflate_need(cmd_inflate *z, size_t count, const uint8_t **data);
+void cmd_inflate_take(cmd_inflate *z, size_t count);
+const char *cmd_inflate_message(const cmd_inflate *z);
+
 /* ---- Output ----------------------------------------------------------------------------- */
 
 /**

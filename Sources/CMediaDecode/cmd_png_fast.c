@@ -59,14 +59,16 @@ typedef struct png_fast {
   uint8_t palette[256][4];
   uint32_t palette_size;
   int has_palette, has_trns;
-  /* The image data. */
-  z_stream z;
-  int z_ready;
-  int z_ended;        /* inflate reported the end of the stream */
+  /* The image data: the inflater reads it through fill_idat, which walks the IDAT chunks. */
+  cmd_inflate *inflater;
   uint32_t idat_left; /* bytes of the current IDAT not yet read */
   uint32_t crc;       /* CRC of the current IDAT so far */
   int idat_over;      /* the IDAT chunks ended (a chunk of another type follows) */
   uint32_t after_length, after_type; /* that chunk's header */
+  /* An error met while reading ahead for the inflater (a CRC, the file's end): reported once
+   * the inflater needs what it stopped, or when the file is read to its end. */
+  int feed_status;
+  char feed_message[64];
   uint8_t *rows;      /* two row buffers and an expansion row, each padded */
   /* Row buffers: line[0] is the row above (unfiltered), line[1 ...] rows read but not yet
    * unfiltered (up to four, to unfilter Paeth rows together). */
@@ -183,24 +185,29 @@ static int read_chunks(png_fast *f) {
   return CMD_OK;
 }
 
-/* Gives zlib the next stretch of image data, moving to the next IDAT chunk (checking the
- * finished one's CRC) when this one is used up. 0: no more image data. */
-static int feed(png_fast *f, int *status) {
+static void feed_fail(png_fast *f, int status, const char *message) {
+  f->feed_status = status;
+  snprintf(f->feed_message, sizeof f->feed_message, "%s", message);
+}
+
+/* Moves to the next IDAT chunk once the current one is used up, checking the finished one's
+ * CRC. 1: image data follows; 0: it ended (idat_over) or an error was recorded. */
+static int next_idat(png_fast *f) {
   cmd_source *s = f->source;
   while (f->idat_left == 0) {
-    if (f->idat_over) return 0;
+    if (f->idat_over || f->feed_status != CMD_OK) return 0;
     uint8_t crc_bytes[4];
     if (cmd_source_read(s, crc_bytes, 4) != 4) {
-      *status = fail(f, CMD_ERR_TRUNCATED, "read beyond end of data");
+      feed_fail(f, CMD_ERR_TRUNCATED, "read beyond end of data");
       return 0;
     }
     if (be32(crc_bytes) != f->crc) {
-      *status = fail(f, CMD_ERR_CORRUPT, "IDAT: CRC error");
+      feed_fail(f, CMD_ERR_CORRUPT, "IDAT: CRC error");
       return 0;
     }
     uint32_t length, type;
     if (!read_header(f, &length, &type)) {
-      *status = fail(f, CMD_ERR_TRUNCATED, "read beyond end of data");
+      feed_fail(f, CMD_ERR_TRUNCATED, "read beyond end of data");
       return 0;
     }
     if (type != CHUNK_IDAT) {
@@ -210,60 +217,58 @@ static int feed(png_fast *f, int *status) {
       return 0;
     }
     if (length > 0x7FFFFFFFu) {
-      *status = fail(f, CMD_ERR_CORRUPT, "PNG unsigned integer out of range");
+      feed_fail(f, CMD_ERR_CORRUPT, "PNG unsigned integer out of range");
       return 0;
     }
     uint8_t type_bytes[4] = {'I', 'D', 'A', 'T'};
     f->crc = (uint32_t)crc32(0, type_bytes, 4);
     f->idat_left = length;
   }
-  if (s->available == 0 && cmd_source_fill(s) == 0) {
-    *status = fail(f, CMD_ERR_TRUNCATED, "read beyond end of data");
-    return 0;
-  }
-  size_t give = s->available < f->idat_left ? s->available : f->idat_left;
-  f->z.next_in = (Bytef *)s->next;
-  f->z.avail_in = give > 0x40000000u ? 0x40000000u : (uInt)give;
-  return 1;
+  return f->feed_status == CMD_OK;
 }
 
-/* Accounts for the input zlib took from the source. */
-static void consumed(png_fast *f, const uint8_t *from) {
-  size_t used = (size_t)(f->z.next_in - from);
-  if (used == 0) return;
-  f->crc = (uint32_t)crc32(f->crc, from, (uInt)used);
-  f->source->next += used;
-  f->source->available -= used;
-  f->idat_left -= (uint32_t)used;
+/* The inflater's input: the IDAT chunks' data, copied out of the source (CRCs checked). */
+static size_t fill_idat(void *context, uint8_t *into, size_t capacity) {
+  png_fast *f = context;
+  cmd_source *s = f->source;
+  size_t given = 0;
+  while (given < capacity && next_idat(f)) {
+    if (s->available == 0 && cmd_source_fill(s) == 0) {
+      feed_fail(f, CMD_ERR_TRUNCATED, "read beyond end of data");
+      break;
+    }
+    size_t take = s->available < f->idat_left ? s->available : f->idat_left;
+    if (take > capacity - given) take = capacity - given;
+    memcpy(into + given, s->next, take);
+    f->crc = (uint32_t)crc32(f->crc, s->next, (uInt)take);
+    s->next += take;
+    s->available -= take;
+    f->idat_left -= (uint32_t)take;
+    given += take;
+  }
+  return given;
 }
 
-/* Inflates exactly `length` bytes (a filter byte and a row) into out. */
-static int inflate_row(png_fast *f, uint8_t *out, size_t length) {
-  f->z.next_out = out;
-  f->z.avail_out = (uInt)length;
-  while (f->z.avail_out > 0) {
-    if (f->z_ended) return fail(f, CMD_ERR_TRUNCATED, "Not enough image data");
-    if (f->z.avail_in == 0) {
-      int status = CMD_OK;
-      if (!feed(f, &status)) return status != CMD_OK ? status : fail(f, CMD_ERR_TRUNCATED, "Not enough image data");
-    }
-    const uint8_t *from = f->z.next_in;
-    int result = inflate(&f->z, Z_NO_FLUSH);
-    consumed(f, from);
-    if (result == Z_STREAM_END) {
-      f->z_ended = 1;
-    } else if (result == Z_MEM_ERROR) {
-      return fail(f, CMD_ERR_NO_MEMORY, "out of memory");
-    } else if (result != Z_OK && result != Z_BUF_ERROR) {
-      char message[160];
-      snprintf(message, sizeof message, "IDAT: %s", f->z.msg != NULL ? f->z.msg : "invalid compressed data");
-      return fail(f, CMD_ERR_CORRUPT, message);
-    }
+/* `count` bytes of image data at *data (in the inflater's window, until the next call). */
+static int image_data(png_fast *f, size_t count, const uint8_t **data) {
+  int status = cmd_inflate_need(f->inflater, count, data);
+  if (status == CMD_OK) return CMD_OK;
+  /* The inflater stopped where reading ahead had met an error: that error is the cause. */
+  if (status == CMD_ERR_TRUNCATED && f->feed_status != CMD_OK) return fail(f, f->feed_status, f->feed_message);
+  if (status == CMD_ERR_CORRUPT) {
+    char message[160];
+    snprintf(message, sizeof message, "IDAT: %s", cmd_inflate_message(f->inflater));
+    return fail(f, status, message);
   }
-  return CMD_OK;
+  return fail(f, status, status == CMD_ERR_NO_MEMORY ? "out of memory" : cmd_inflate_message(f->inflater));
 }
 
 /* ---- Unfiltering ------------------------------------------------------------------------- */
+
+/* Every filter reads the row as inflated (`raw`, in the inflater's window, which must stay as
+ * it is: later matches copy from it) and writes the unfiltered row to `row`, its own buffer,
+ * beside the row above (`prev`, unfiltered). Rows are padded, so a pixel of 3 bytes may be
+ * loaded and stored as 4: the extra byte stored is the next pixel's, written again after. */
 
 static inline uint8_t paeth(int a, int b, int c) {
   int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
@@ -271,24 +276,16 @@ static inline uint8_t paeth(int a, int b, int c) {
 }
 
 #ifdef __SSE2__
-/* Pixels of 3 or 4 bytes in 16-bit lanes, one at a time (each depends on the one before).
- * Four bytes are always loaded (rows are padded), and exactly `bpp` stored: going through a
- * stack copy of `bpp` bytes instead stalls every load on the store before it. */
+/* Pixels of 3 or 4 bytes in 16-bit lanes, one at a time (each depends on the one before). */
 static inline __attribute__((always_inline)) __m128i load_pixel(const uint8_t *p) {
   int32_t value;
   memcpy(&value, p, 4);
   return _mm_unpacklo_epi8(_mm_cvtsi32_si128(value), _mm_setzero_si128());
 }
 
-static inline __attribute__((always_inline)) void store_pixel(uint8_t *p, __m128i pixel, uint32_t bpp) {
-  uint32_t value = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(pixel, pixel));
-  if (bpp == 4) {
-    memcpy(p, &value, 4);
-  } else {
-    uint16_t low = (uint16_t)value;
-    memcpy(p, &low, 2);
-    p[2] = (uint8_t)(value >> 16);
-  }
+static inline __attribute__((always_inline)) void store_pixel(uint8_t *p, __m128i pixel) {
+  int32_t value = _mm_cvtsi128_si32(_mm_packus_epi16(pixel, pixel));
+  memcpy(p, &value, 4);
 }
 
 /* One Paeth step on pixels in 16-bit lanes: d plus the one of a (left), b (above) and c
@@ -307,12 +304,13 @@ static inline __attribute__((always_inline)) __m128i paeth_step(__m128i a, __m12
   return _mm_and_si128(_mm_add_epi16(d, nearest), _mm_set1_epi16(0xFF));
 }
 
-static inline __attribute__((always_inline)) void paeth_sse2(uint8_t *row, const uint8_t *prev, size_t length, uint32_t bpp) {
+static inline __attribute__((always_inline)) void paeth_sse2(uint8_t *row, const uint8_t *raw, const uint8_t *prev,
+                                                             size_t length, uint32_t bpp) {
   __m128i a = _mm_setzero_si128(), c = _mm_setzero_si128();
   for (size_t i = 0; i + bpp <= length; i += bpp) {
     __m128i b = load_pixel(prev + i);
-    a = paeth_step(a, b, c, load_pixel(row + i));
-    store_pixel(row + i, a, bpp);
+    a = paeth_step(a, b, c, load_pixel(raw + i));
+    store_pixel(row + i, a);
     c = b;
   }
 }
@@ -326,25 +324,26 @@ static inline __attribute__((always_inline)) void paeth_sse2(uint8_t *row, const
  */
 typedef struct paeth_pair {
   uint8_t *first, *second;
+  const uint8_t *raw_first, *raw_second;
   __m128i a, c; /* a = [A(i), B(i-1)], c = [prev(i), A(i-1)] */
 } paeth_pair;
 
 /* The first row's pixel 0 (nothing to its left), alone: a = [A0, 0], c = [prev0, 0]. `above`
  * is the pixel above it (in the low lanes). */
-static inline __attribute__((always_inline)) void pair_start(paeth_pair *p, __m128i above, uint32_t bpp) {
+static inline __attribute__((always_inline)) void pair_start(paeth_pair *p, __m128i above) {
   p->c = _mm_move_epi64(above);
-  p->a = paeth_step(_mm_setzero_si128(), p->c, _mm_setzero_si128(), load_pixel(p->first));
-  store_pixel(p->first, p->a, bpp);
+  p->a = paeth_step(_mm_setzero_si128(), p->c, _mm_setzero_si128(), load_pixel(p->raw_first));
+  store_pixel(p->first, p->a);
 }
 
 /* Step i (i + 1 < pixels): A(i + 1) and B(i), given the pixel above A(i + 1) in the low lanes.
  * Returns [A(i + 1), B(i)]. */
 static inline __attribute__((always_inline)) __m128i pair_step(paeth_pair *p, size_t i, __m128i above, uint32_t bpp) {
   __m128i b = _mm_unpacklo_epi64(above, p->a);
-  __m128i d = _mm_unpacklo_epi64(load_pixel(p->first + (i + 1) * bpp), load_pixel(p->second + i * bpp));
+  __m128i d = _mm_unpacklo_epi64(load_pixel(p->raw_first + (i + 1) * bpp), load_pixel(p->raw_second + i * bpp));
   __m128i next = paeth_step(p->a, b, p->c, d);
-  store_pixel(p->first + (i + 1) * bpp, next, bpp);
-  store_pixel(p->second + i * bpp, _mm_srli_si128(next, 8), bpp);
+  store_pixel(p->first + (i + 1) * bpp, next);
+  store_pixel(p->second + i * bpp, _mm_srli_si128(next, 8));
   p->a = next;
   p->c = b;
   return next;
@@ -353,38 +352,38 @@ static inline __attribute__((always_inline)) __m128i pair_step(paeth_pair *p, si
 /* The second row's last pixel, alone (in the low lanes of the result). */
 static inline __attribute__((always_inline)) __m128i pair_end(paeth_pair *p, size_t n, uint32_t bpp) {
   __m128i last =
-    paeth_step(_mm_srli_si128(p->a, 8), p->a, _mm_srli_si128(p->c, 8), load_pixel(p->second + (n - 1) * bpp));
-  store_pixel(p->second + (n - 1) * bpp, last, bpp);
+    paeth_step(_mm_srli_si128(p->a, 8), p->a, _mm_srli_si128(p->c, 8), load_pixel(p->raw_second + (n - 1) * bpp));
+  store_pixel(p->second + (n - 1) * bpp, last);
   return last;
 }
 
-static inline __attribute__((always_inline)) void paeth_pair_sse2(uint8_t *first, uint8_t *second, const uint8_t *prev,
-                                                                  size_t length, uint32_t bpp) {
+static inline __attribute__((always_inline)) void paeth_pair_sse2(uint8_t *const rows[2], const uint8_t *const raw[2],
+                                                                  const uint8_t *prev, size_t length, uint32_t bpp) {
   size_t n = length / bpp;
   if (n == 0) return;
-  paeth_pair p = {first, second, _mm_setzero_si128(), _mm_setzero_si128()};
-  pair_start(&p, load_pixel(prev), bpp);
+  paeth_pair p = {rows[0], rows[1], raw[0], raw[1], _mm_setzero_si128(), _mm_setzero_si128()};
+  pair_start(&p, load_pixel(prev));
   for (size_t i = 0; i + 1 < n; i++) pair_step(&p, i, load_pixel(prev + (i + 1) * bpp), bpp);
   pair_end(&p, n, bpp);
 }
 
 /* Four Paeth rows: the pair below (rows 2 and 3, whose row above is row 1) runs one step behind
  * the pair above, reading row 1's pixels once they are stored, so the two chains overlap. */
-static inline __attribute__((always_inline)) void paeth_quad_sse2(uint8_t *const rows[4], const uint8_t *prev,
-                                                                  size_t length, uint32_t bpp) {
+static inline __attribute__((always_inline)) void paeth_quad_sse2(uint8_t *const rows[4], const uint8_t *const raw[4],
+                                                                  const uint8_t *prev, size_t length, uint32_t bpp) {
   size_t n = length / bpp;
   if (n < 2) {
-    paeth_pair_sse2(rows[0], rows[1], prev, length, bpp);
-    paeth_pair_sse2(rows[2], rows[3], rows[1], length, bpp);
+    paeth_pair_sse2(rows, raw, prev, length, bpp);
+    paeth_pair_sse2(rows + 2, raw + 2, rows[1], length, bpp);
     return;
   }
-  paeth_pair upper = {rows[0], rows[1], _mm_setzero_si128(), _mm_setzero_si128()};
-  paeth_pair lower = {rows[2], rows[3], _mm_setzero_si128(), _mm_setzero_si128()};
-  pair_start(&upper, load_pixel(prev), bpp);
+  paeth_pair upper = {rows[0], rows[1], raw[0], raw[1], _mm_setzero_si128(), _mm_setzero_si128()};
+  paeth_pair lower = {rows[2], rows[3], raw[2], raw[3], _mm_setzero_si128(), _mm_setzero_si128()};
+  pair_start(&upper, load_pixel(prev));
   __m128i done = pair_step(&upper, 0, load_pixel(prev + bpp), bpp); /* row 1's pixel 0 */
-  pair_start(&lower, _mm_srli_si128(done, 8), bpp);
+  pair_start(&lower, _mm_srli_si128(done, 8));
   /* Upper step t gives row 1's pixel t, which lower step t - 1 needs (in registers: reading
-   * it back from memory stalls on the narrower stores just made). */
+   * it back from memory stalls on the stores just made). */
   for (size_t t = 1; t + 1 < n; t++) {
     done = pair_step(&upper, t, load_pixel(prev + (t + 1) * bpp), bpp);
     pair_step(&lower, t - 1, _mm_srli_si128(done, 8), bpp);
@@ -394,55 +393,57 @@ static inline __attribute__((always_inline)) void paeth_quad_sse2(uint8_t *const
   pair_end(&lower, n, bpp);
 }
 
-static inline __attribute__((always_inline)) void average_sse2(uint8_t *row, const uint8_t *prev, size_t length, uint32_t bpp) {
+static inline __attribute__((always_inline)) void average_sse2(uint8_t *row, const uint8_t *raw, const uint8_t *prev,
+                                                               size_t length, uint32_t bpp) {
   __m128i a = _mm_setzero_si128();
   for (size_t i = 0; i + bpp <= length; i += bpp) {
-    __m128i b = load_pixel(prev + i), d = load_pixel(row + i);
+    __m128i b = load_pixel(prev + i), d = load_pixel(raw + i);
     d = _mm_and_si128(_mm_add_epi16(d, _mm_srli_epi16(_mm_add_epi16(a, b), 1)), _mm_set1_epi16(0xFF));
-    store_pixel(row + i, d, bpp);
+    store_pixel(row + i, d);
     a = d;
   }
 }
 #endif
 
-/* Undoes one row's filter in place; 0 for an unknown filter type. */
-static int unfilter(int type, uint8_t *row, const uint8_t *prev, size_t length, uint32_t bpp) {
+/* Undoes one row's filter; 0 for an unknown filter type. */
+static int unfilter(int type, uint8_t *row, const uint8_t *raw, const uint8_t *prev, size_t length, uint32_t bpp) {
   switch (type) {
-  case 0: return 1;
+  case 0: memcpy(row, raw, length); return 1;
   case 1:
-    for (size_t i = bpp; i < length; i++) row[i] = (uint8_t)(row[i] + row[i - bpp]);
+    for (size_t i = 0; i < bpp && i < length; i++) row[i] = raw[i];
+    for (size_t i = bpp; i < length; i++) row[i] = (uint8_t)(raw[i] + row[i - bpp]);
     return 1;
   case 2:
-    for (size_t i = 0; i < length; i++) row[i] = (uint8_t)(row[i] + prev[i]);
+    for (size_t i = 0; i < length; i++) row[i] = (uint8_t)(raw[i] + prev[i]);
     return 1;
   case 3:
 #ifdef __SSE2__
     /* A constant pixel size, so each pixel is one load and one store. */
     if (bpp == 3 && length % 3 == 0) {
-      average_sse2(row, prev, length, 3);
+      average_sse2(row, raw, prev, length, 3);
       return 1;
     }
     if (bpp == 4 && length % 4 == 0) {
-      average_sse2(row, prev, length, 4);
+      average_sse2(row, raw, prev, length, 4);
       return 1;
     }
 #endif
-    for (size_t i = 0; i < bpp && i < length; i++) row[i] = (uint8_t)(row[i] + (prev[i] >> 1));
-    for (size_t i = bpp; i < length; i++) row[i] = (uint8_t)(row[i] + ((row[i - bpp] + prev[i]) >> 1));
+    for (size_t i = 0; i < bpp && i < length; i++) row[i] = (uint8_t)(raw[i] + (prev[i] >> 1));
+    for (size_t i = bpp; i < length; i++) row[i] = (uint8_t)(raw[i] + ((row[i - bpp] + prev[i]) >> 1));
     return 1;
   case 4:
 #ifdef __SSE2__
     if (bpp == 3 && length % 3 == 0) {
-      paeth_sse2(row, prev, length, 3);
+      paeth_sse2(row, raw, prev, length, 3);
       return 1;
     }
     if (bpp == 4 && length % 4 == 0) {
-      paeth_sse2(row, prev, length, 4);
+      paeth_sse2(row, raw, prev, length, 4);
       return 1;
     }
 #endif
-    for (size_t i = 0; i < bpp && i < length; i++) row[i] = (uint8_t)(row[i] + prev[i]);
-    for (size_t i = bpp; i < length; i++) row[i] = (uint8_t)(row[i] + paeth(row[i - bpp], prev[i], prev[i - bpp]));
+    for (size_t i = 0; i < bpp && i < length; i++) row[i] = (uint8_t)(raw[i] + prev[i]);
+    for (size_t i = bpp; i < length; i++) row[i] = (uint8_t)(raw[i] + paeth(row[i - bpp], prev[i], prev[i - bpp]));
     return 1;
   default: return 0;
   }
@@ -504,8 +505,8 @@ static int crc_of(png_fast *f, uint32_t type, uint32_t length, uint32_t *crc) {
 /* After the last row: the rest of the image data and the chunks up to IEND, as libpng's
  * png_read_end reads them (CRCs of the image data checked, the file must be whole). */
 static int read_to_end(png_fast *f) {
-  int status = CMD_OK;
   for (;;) {
+    if (f->feed_status != CMD_OK) return fail(f, f->feed_status, f->feed_message);
     if (f->idat_left > 0) {
       cmd_source *s = f->source;
       if (s->available == 0 && cmd_source_fill(s) == 0) return fail(f, CMD_ERR_TRUNCATED, "read beyond end of data");
@@ -516,8 +517,7 @@ static int read_to_end(png_fast *f) {
       f->idat_left -= (uint32_t)take;
       continue;
     }
-    if (!feed(f, &status) && status != CMD_OK) return status;
-    if (f->idat_over) break;
+    if (!next_idat(f) && f->idat_over) break;
   }
   uint32_t length = f->after_length, type = f->after_type;
   for (;;) {
@@ -586,9 +586,8 @@ static int decode_rows(png_fast *f, const cmd_limits *limits, cmd_sink *sink, cm
   for (int i = 0; i < 5; i++) f->line[i] = f->rows + (size_t)i * (widest + ROW_PADDING);
   f->expanded = f->rows + 5 * (widest + ROW_PADDING);
 
-  if (inflateInit(&f->z) != Z_OK) return fail(f, CMD_ERR_NO_MEMORY, "no memory for zlib");
-  f->z_ready = 1;
-  inflateValidate(&f->z, 0);
+  f->inflater = cmd_inflate_new(4 * widest, fill_idat, f);
+  if (f->inflater == NULL) return fail(f, CMD_ERR_NO_MEMORY, "no memory for the inflater");
   uint64_t deadline = cmd_deadline(limits->max_millis);
   uint32_t rows_read = 0;
   int whole = 1;
@@ -596,54 +595,52 @@ static int decode_rows(png_fast *f, const cmd_limits *limits, cmd_sink *sink, cm
     uint32_t pass_w = f->interlaced ? (f->width - pass_x0[pass] + pass_dx[pass] - 1) / pass_dx[pass] : f->width;
     uint32_t pass_h = f->interlaced ? (f->height - pass_y0[pass] + pass_dy[pass] - 1) / pass_dy[pass] : f->height;
     if (f->width <= pass_x0[pass] || f->height <= pass_y0[pass] || pass_w == 0 || pass_h == 0) continue;
-    size_t bytes = row_bytes(f, pass_w);
-    memset(f->line[0], 0, bytes + 1);
+    size_t bytes = row_bytes(f, pass_w), stride = bytes + 1;
+    memset(f->line[0], 0, stride);
     uint32_t rows = f->interlaced ? pass_h : last_row;
-    int pending = 0; /* rows read into line[1 ... pending] */
     for (uint32_t r = 0; r < rows;) {
-      if (pending == 0) {
-        status = inflate_row(f, f->line[1], bytes + 1);
-        if (status != CMD_OK) return status;
-        pending = 1;
-      }
+      /* Rows as inflated (a filter byte, then the row), read in place. */
+      const uint8_t *raw;
+      status = image_data(f, stride, &raw);
+      if (status != CMD_OK) return status;
       /* A run of Paeth rows (up to four) is unfiltered together; anything else one by one. */
       int run = 1;
 #ifdef __SSE2__
-      if (f->line[1][0] == 4 && (f->bpp == 3 || f->bpp == 4)) {
+      if (raw[0] == 4 && (f->bpp == 3 || f->bpp == 4)) {
         while (run < 4 && r + (uint32_t)run < rows) {
-          if (pending <= run) {
-            status = inflate_row(f, f->line[run + 1], bytes + 1);
-            if (status != CMD_OK) return status;
-            pending = run + 1;
-          }
-          if (f->line[run + 1][0] != 4) break;
+          const uint8_t *more;
+          /* Rows further on that are not there are read one by one (their error then). */
+          if (cmd_inflate_need(f->inflater, (size_t)(run + 1) * stride, &more) != CMD_OK) break;
+          raw = more;
+          if (raw[(size_t)run * stride] != 4) break;
           run++;
         }
         if (run == 3) run = 2;
         uint8_t *const quad[4] = {f->line[1] + 1, f->line[2] + 1, f->line[3] + 1, f->line[4] + 1};
+        const uint8_t *const quad_raw[4] = {raw + 1, raw + stride + 1, raw + 2 * stride + 1, raw + 3 * stride + 1};
         if (run == 4) {
           if (f->bpp == 3) {
-            paeth_quad_sse2(quad, f->line[0] + 1, bytes, 3);
+            paeth_quad_sse2(quad, quad_raw, f->line[0] + 1, bytes, 3);
           } else {
-            paeth_quad_sse2(quad, f->line[0] + 1, bytes, 4);
+            paeth_quad_sse2(quad, quad_raw, f->line[0] + 1, bytes, 4);
           }
         } else if (run == 2) {
           if (f->bpp == 3) {
-            paeth_pair_sse2(quad[0], quad[1], f->line[0] + 1, bytes, 3);
+            paeth_pair_sse2(quad, quad_raw, f->line[0] + 1, bytes, 3);
           } else {
-            paeth_pair_sse2(quad[0], quad[1], f->line[0] + 1, bytes, 4);
+            paeth_pair_sse2(quad, quad_raw, f->line[0] + 1, bytes, 4);
           }
         }
       }
 #endif
-      if (run == 1 && !unfilter(f->line[1][0], f->line[1] + 1, f->line[0] + 1, bytes, f->bpp))
+      if (run == 1 && !unfilter(raw[0], f->line[1] + 1, raw + 1, f->line[0] + 1, bytes, f->bpp))
         return fail(f, CMD_ERR_CORRUPT, "bad adaptive filter value");
+      cmd_inflate_take(f->inflater, (size_t)run * stride);
       for (int i = 1; i <= run; i++) send_row(f, sink, pass, r + (uint32_t)(i - 1), first_row, gx, gy, f->line[i] + 1, pass_w);
-      /* The last row done becomes the row above; rows read and not done move up. */
+      /* The last row done becomes the row above. */
       uint8_t *old[5];
       memcpy(old, f->line, sizeof old);
       for (int i = 0; i < 5; i++) f->line[i] = old[(i + run) % 5];
-      pending -= run;
       r += (uint32_t)run;
       rows_read += (uint32_t)run;
       if ((rows_read & 31) < (uint32_t)run && cmd_past(deadline)) {
@@ -684,7 +681,7 @@ int cmd_decode_png_fast(cmd_source *source, const cmd_limits *limits, cmd_sink *
   f->errlen = errlen;
   int status = read_chunks(f);
   if (status == CMD_OK) status = decode_rows(f, limits, sink, out);
-  if (f->z_ready) inflateEnd(&f->z);
+  cmd_inflate_free(f->inflater);
   free(f->rows);
   free(f);
   return status;
