@@ -86,6 +86,8 @@ let package = Package(
         "UserNotificationsModel", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermShell",
         "UNTermMedia",
         "CMediaDecode",
+        // zlib, which the inflate target compares the PNG decoder's own inflate with.
+        "CMediaFixtures",
       ]),
 
     // Tests

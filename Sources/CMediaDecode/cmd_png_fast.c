@@ -1,8 +1,9 @@
-/* PNG without libpng, for speed: chunks are read here, the image data is inflated by zlib row
- * by row straight from the source's buffer, rows are unfiltered with SSE2 where the pixel
- * layout allows it, and each row goes to the sink in the form it was stored in (8-bit gray,
- * gray + alpha, RGB or RGBA need no conversion at all). libpng unfilters Paeth rows one byte
- * at a time and copies every row twice, which took three times as long as inflating.
+/* PNG without libpng, for speed: chunks are read here, the image data is inflated by our own
+ * inflate (cmd_inflate.c) into a window the rows are unfiltered from in place, rows are
+ * unfiltered with SSE2 where the pixel layout allows it (four Paeth rows at once), and each row
+ * goes to the sink in the form it was stored in (8-bit gray, gray + alpha, RGB or RGBA need no
+ * conversion at all). libpng unfilters Paeth rows one byte at a time and copies every row
+ * twice, which took three times as long as inflating.
  *
  * An Adam7-interlaced picture stores a reduced copy first (pass 1 is every 8th pixel both ways,
  * passes 1 to 3 every 4th, and so on): only the passes that give the sink the pixels it needs
@@ -319,8 +320,7 @@ static inline __attribute__((always_inline)) void paeth_sse2(uint8_t *row, const
  * Two Paeth rows at once, `first` above `second`. Each pixel waits for the one to its left, so
  * one row is a chain of dependent steps; the second row needs only the first row's pixels up
  * to its own column, so it runs one pixel behind the first in the upper lanes of the same
- * registers, and each step finishes a pixel of both rows. Split into a start, steps and an end
- * so that two pairs can run interleaved (paeth_quad_sse2).
+ * registers, and each step finishes a pixel of both rows.
  */
 typedef struct paeth_pair {
   uint8_t *first, *second;
@@ -367,30 +367,84 @@ static inline __attribute__((always_inline)) void paeth_pair_sse2(uint8_t *const
   pair_end(&p, n, bpp);
 }
 
-/* Four Paeth rows: the pair below (rows 2 and 3, whose row above is row 1) runs one step behind
- * the pair above, reading row 1's pixels once they are stored, so the two chains overlap. */
-static inline __attribute__((always_inline)) void paeth_quad_sse2(uint8_t *const rows[4], const uint8_t *const raw[4],
+/*
+ * Four Paeth rows as one wavefront, a pixel of each row in a 4-byte lane of one register, row
+ * j in lane j running j pixels behind row 0: at step t lane j finishes row j's pixel t - j,
+ * whose left neighbour is the lane's last result, whose upper one the last result of the lane
+ * before (row j - 1's pixel t - j) and whose upper left the lane before's upper one of the last
+ * step. One step finishes four pixels with 8-bit lanes: the distances are taken saturating
+ * (|b - c|, |a - c|, and |a + b - 2c| as their sum or difference by the signs), which decide
+ * the same as exact ones: a sum that saturates is larger than both others.
+ */
+static inline __attribute__((always_inline)) __m128i paeth8(__m128i a, __m128i b, __m128i c) {
+  const __m128i zero = _mm_setzero_si128();
+  __m128i bc = _mm_subs_epu8(b, c), cb = _mm_subs_epu8(c, b);
+  __m128i ac = _mm_subs_epu8(a, c), ca = _mm_subs_epu8(c, a);
+  __m128i pa = _mm_or_si128(bc, cb), pb = _mm_or_si128(ac, ca);
+  __m128i differ = _mm_xor_si128(_mm_cmpeq_epi8(cb, zero), _mm_cmpeq_epi8(ca, zero));
+  __m128i sum = _mm_adds_epu8(pa, pb);
+  __m128i diff = _mm_or_si128(_mm_subs_epu8(pa, pb), _mm_subs_epu8(pb, pa));
+  __m128i pc = _mm_or_si128(_mm_and_si128(differ, diff), _mm_andnot_si128(differ, sum));
+  __m128i smallest = _mm_min_epu8(pc, _mm_min_epu8(pa, pb));
+  __m128i use_a = _mm_cmpeq_epi8(smallest, pa), use_b = _mm_cmpeq_epi8(smallest, pb);
+  __m128i b_or_c = _mm_or_si128(_mm_and_si128(use_b, b), _mm_andnot_si128(use_b, c));
+  return _mm_or_si128(_mm_and_si128(use_a, a), _mm_andnot_si128(use_a, b_or_c));
+}
+
+/* A pixel (4 bytes, the last one past a 3-byte pixel) into the low lane, and back. */
+static inline __attribute__((always_inline)) __m128i load32(const uint8_t *p) {
+  int32_t v;
+  memcpy(&v, p, 4);
+  return _mm_cvtsi32_si128(v);
+}
+static inline __attribute__((always_inline)) void store32(uint8_t *p, __m128i v) {
+  int32_t x = _mm_cvtsi128_si32(v);
+  memcpy(p, &x, 4);
+}
+
+/* Four Paeth rows, rows[0] below prev. */
+static inline __attribute__((always_inline)) void paeth_wave_sse2(uint8_t *const rows[4], const uint8_t *const raw[4],
                                                                   const uint8_t *prev, size_t length, uint32_t bpp) {
   size_t n = length / bpp;
-  if (n < 2) {
-    paeth_pair_sse2(rows, raw, prev, length, bpp);
-    paeth_pair_sse2(rows + 2, raw + 2, rows[1], length, bpp);
-    return;
+  __m128i a = _mm_setzero_si128(), b_before = _mm_setzero_si128();
+  for (size_t t = 0; t < n + 3; t++) {
+    /* Lane j holds row j's pixel t - j. */
+    __m128i above = t < n ? load32(prev + t * bpp) : _mm_setzero_si128();
+    __m128i b = _mm_or_si128(_mm_slli_si128(a, 4), above);
+    __m128i d;
+    if (t >= 3 && t < n) {
+      d = _mm_unpacklo_epi64(_mm_unpacklo_epi32(load32(raw[0] + t * bpp), load32(raw[1] + (t - 1) * bpp)),
+                             _mm_unpacklo_epi32(load32(raw[2] + (t - 2) * bpp), load32(raw[3] + (t - 3) * bpp)));
+    } else {
+      uint8_t lanes[16] = {0};
+      for (size_t j = 0; j < 4; j++)
+        if (t >= j && t - j < n) memcpy(lanes + 4 * j, raw[j] + (t - j) * bpp, bpp);
+      d = _mm_loadu_si128((const __m128i *)lanes);
+    }
+    a = _mm_add_epi8(paeth8(a, b, b_before), d);
+    if (t >= 3 && t < n) {
+      store32(rows[0] + t * bpp, a);
+      store32(rows[1] + (t - 1) * bpp, _mm_srli_si128(a, 4));
+      store32(rows[2] + (t - 2) * bpp, _mm_srli_si128(a, 8));
+      store32(rows[3] + (t - 3) * bpp, _mm_srli_si128(a, 12));
+    } else {
+      uint8_t lanes[16];
+      /* Lanes before their row's start or after its end hold nothing: kept 0, as the pixels
+       * left of a row's first and above-left of it are. */
+      for (size_t j = 0; j < 4; j++)
+        if (!(t >= j && t - j < n)) memset(lanes + 4 * j, 0, 4);
+      _mm_storeu_si128((__m128i *)lanes, a);
+      for (size_t j = 0; j < 4; j++) {
+        if (t >= j && t - j < n) {
+          memcpy(rows[j] + (t - j) * bpp, lanes + 4 * j, bpp);
+        } else {
+          memset(lanes + 4 * j, 0, 4);
+        }
+      }
+      a = _mm_loadu_si128((const __m128i *)lanes);
+    }
+    b_before = b;
   }
-  paeth_pair upper = {rows[0], rows[1], raw[0], raw[1], _mm_setzero_si128(), _mm_setzero_si128()};
-  paeth_pair lower = {rows[2], rows[3], raw[2], raw[3], _mm_setzero_si128(), _mm_setzero_si128()};
-  pair_start(&upper, load_pixel(prev));
-  __m128i done = pair_step(&upper, 0, load_pixel(prev + bpp), bpp); /* row 1's pixel 0 */
-  pair_start(&lower, _mm_srli_si128(done, 8));
-  /* Upper step t gives row 1's pixel t, which lower step t - 1 needs (in registers: reading
-   * it back from memory stalls on the stores just made). */
-  for (size_t t = 1; t + 1 < n; t++) {
-    done = pair_step(&upper, t, load_pixel(prev + (t + 1) * bpp), bpp);
-    pair_step(&lower, t - 1, _mm_srli_si128(done, 8), bpp);
-  }
-  done = pair_end(&upper, n, bpp);
-  pair_step(&lower, n - 2, done, bpp);
-  pair_end(&lower, n, bpp);
 }
 
 static inline __attribute__((always_inline)) void average_sse2(uint8_t *row, const uint8_t *raw, const uint8_t *prev,
@@ -620,9 +674,9 @@ static int decode_rows(png_fast *f, const cmd_limits *limits, cmd_sink *sink, cm
         const uint8_t *const quad_raw[4] = {raw + 1, raw + stride + 1, raw + 2 * stride + 1, raw + 3 * stride + 1};
         if (run == 4) {
           if (f->bpp == 3) {
-            paeth_quad_sse2(quad, quad_raw, f->line[0] + 1, bytes, 3);
+            paeth_wave_sse2(quad, quad_raw, f->line[0] + 1, bytes, 3);
           } else {
-            paeth_quad_sse2(quad, quad_raw, f->line[0] + 1, bytes, 4);
+            paeth_wave_sse2(quad, quad_raw, f->line[0] + 1, bytes, 4);
           }
         } else if (run == 2) {
           if (f->bpp == 3) {

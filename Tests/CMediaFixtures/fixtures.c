@@ -186,6 +186,50 @@ int cmf_deflate(const uint8_t *bytes, size_t len, uint8_t **out, size_t *out_len
   return 0;
 }
 
+int cmf_zlib_deflate(const uint8_t *bytes, size_t len, int level, int strategy, uint8_t **out, size_t *out_len) {
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  if (deflateInit2(&z, level, Z_DEFLATED, 15, 8, strategy) != Z_OK) return 1;
+  uLong bound = deflateBound(&z, (uLong)len);
+  uint8_t *buffer = malloc(bound);
+  if (buffer == NULL) {
+    deflateEnd(&z);
+    return 2;
+  }
+  z.next_in = (Bytef *)bytes;
+  z.avail_in = (uInt)len;
+  z.next_out = buffer;
+  z.avail_out = (uInt)bound;
+  int status = deflate(&z, Z_FINISH);
+  size_t produced = z.total_out;
+  deflateEnd(&z);
+  if (status != Z_STREAM_END) {
+    free(buffer);
+    return 3;
+  }
+  *out = buffer;
+  *out_len = produced;
+  return 0;
+}
+
+int cmf_zlib_inflate(const uint8_t *bytes, size_t len, uint8_t *out, size_t capacity, size_t *written) {
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  *written = 0;
+  if (inflateInit(&z) != Z_OK) return 1;
+  inflateValidate(&z, 0);
+  z.next_in = (Bytef *)bytes;
+  z.avail_in = (uInt)len;
+  z.next_out = out;
+  z.avail_out = (uInt)capacity;
+  int status = inflate(&z, Z_FINISH);
+  *written = z.total_out;
+  int full = z.avail_out == 0;
+  inflateEnd(&z);
+  if (status == Z_STREAM_END) return 0;
+  return status == Z_BUF_ERROR && full ? 2 : 1;
+}
+
 uint32_t cmf_crc32(const uint8_t *bytes, size_t len) {
   return (uint32_t)crc32(0L, bytes, (uInt)len);
 }

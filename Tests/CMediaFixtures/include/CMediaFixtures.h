@@ -34,6 +34,15 @@ int cmf_deflate_zeros(size_t count, uint8_t **out, size_t *out_len);
 /** bytes compressed with zlib. */
 int cmf_deflate(const uint8_t *bytes, size_t len, uint8_t **out, size_t *out_len);
 
+/** bytes compressed by zlib at `level` (0 … 9) with `strategy` (Z_DEFAULT_STRATEGY 0,
+ *  Z_FILTERED 1, Z_HUFFMAN_ONLY 2, Z_RLE 3, Z_FIXED 4); 0 on success. Free *out with cmf_free. */
+int cmf_zlib_deflate(const uint8_t *bytes, size_t len, int level, int strategy, uint8_t **out, size_t *out_len);
+
+/** A whole zlib stream inflated by zlib in one call, its Adler-32 not checked (as the PNG decoder
+ *  is told): 0 when the stream ended (trailer read) with *written bytes in out, 1 when zlib
+ *  refused it or it was cut short, 2 when the output did not fit. */
+int cmf_zlib_inflate(const uint8_t *bytes, size_t len, uint8_t *out, size_t capacity, size_t *written);
+
 /** The CRC-32 PNG chunks use, over bytes. */
 uint32_t cmf_crc32(const uint8_t *bytes, size_t len);
 
