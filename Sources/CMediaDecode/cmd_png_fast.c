@@ -407,43 +407,41 @@ static inline __attribute__((always_inline)) void paeth_wave_sse2(uint8_t *const
                                                                   const uint8_t *prev, size_t length, uint32_t bpp) {
   size_t n = length / bpp;
   __m128i a = _mm_setzero_si128(), b_before = _mm_setzero_si128();
-  for (size_t t = 0; t < n + 3; t++) {
-    /* Lane j holds row j's pixel t - j. */
+  /* Steps where a lane is outside its row (the first three and the last three): such a lane
+   * reads and keeps 0, as the pixels left of a row's first and above-left of it are. */
+  for (size_t t = 0; t < n + 3; t = t == 2 && n > 3 ? n : t + 1) {
     __m128i above = t < n ? load32(prev + t * bpp) : _mm_setzero_si128();
     __m128i b = _mm_or_si128(_mm_slli_si128(a, 4), above);
-    __m128i d;
-    if (t >= 3 && t < n) {
-      d = _mm_unpacklo_epi64(_mm_unpacklo_epi32(load32(raw[0] + t * bpp), load32(raw[1] + (t - 1) * bpp)),
-                             _mm_unpacklo_epi32(load32(raw[2] + (t - 2) * bpp), load32(raw[3] + (t - 3) * bpp)));
-    } else {
-      uint8_t lanes[16] = {0};
-      for (size_t j = 0; j < 4; j++)
-        if (t >= j && t - j < n) memcpy(lanes + 4 * j, raw[j] + (t - j) * bpp, bpp);
-      d = _mm_loadu_si128((const __m128i *)lanes);
-    }
-    a = _mm_add_epi8(paeth8(a, b, b_before), d);
-    if (t >= 3 && t < n) {
-      store32(rows[0] + t * bpp, a);
-      store32(rows[1] + (t - 1) * bpp, _mm_srli_si128(a, 4));
-      store32(rows[2] + (t - 2) * bpp, _mm_srli_si128(a, 8));
-      store32(rows[3] + (t - 3) * bpp, _mm_srli_si128(a, 12));
-    } else {
-      uint8_t lanes[16];
-      /* Lanes before their row's start or after its end hold nothing: kept 0, as the pixels
-       * left of a row's first and above-left of it are. */
-      for (size_t j = 0; j < 4; j++)
-        if (!(t >= j && t - j < n)) memset(lanes + 4 * j, 0, 4);
-      _mm_storeu_si128((__m128i *)lanes, a);
-      for (size_t j = 0; j < 4; j++) {
-        if (t >= j && t - j < n) {
-          memcpy(rows[j] + (t - j) * bpp, lanes + 4 * j, bpp);
-        } else {
-          memset(lanes + 4 * j, 0, 4);
-        }
+    uint8_t lanes[16] = {0};
+    for (size_t j = 0; j < 4; j++)
+      if (t >= j && t - j < n) memcpy(lanes + 4 * j, raw[j] + (t - j) * bpp, bpp);
+    a = _mm_add_epi8(paeth8(a, b, b_before), _mm_loadu_si128((const __m128i *)(const void *)lanes));
+    _mm_storeu_si128((__m128i *)(void *)lanes, a);
+    for (size_t j = 0; j < 4; j++) {
+      if (t >= j && t - j < n) {
+        memcpy(rows[j] + (t - j) * bpp, lanes + 4 * j, bpp);
+      } else {
+        memset(lanes + 4 * j, 0, 4);
       }
-      a = _mm_loadu_si128((const __m128i *)lanes);
     }
+    a = _mm_loadu_si128((const __m128i *)(const void *)lanes);
     b_before = b;
+    if (t == 2 && n > 3) {
+      /* Every lane inside its row: steps 3 … n - 1, row j at offset (t - j) · bpp. */
+      const uint8_t *r0 = raw[0], *r1 = raw[1] - bpp, *r2 = raw[2] - 2 * bpp, *r3 = raw[3] - 3 * bpp;
+      uint8_t *w0 = rows[0], *w1 = rows[1] - bpp, *w2 = rows[2] - 2 * bpp, *w3 = rows[3] - 3 * bpp;
+      for (size_t o = 3 * bpp; o < n * bpp; o += bpp) {
+        b = _mm_or_si128(_mm_slli_si128(a, 4), load32(prev + o));
+        __m128i d = _mm_unpacklo_epi64(_mm_unpacklo_epi32(load32(r0 + o), load32(r1 + o)),
+                                       _mm_unpacklo_epi32(load32(r2 + o), load32(r3 + o)));
+        a = _mm_add_epi8(paeth8(a, b, b_before), d);
+        store32(w0 + o, a);
+        store32(w1 + o, _mm_srli_si128(a, 4));
+        store32(w2 + o, _mm_srli_si128(a, 8));
+        store32(w3 + o, _mm_srli_si128(a, 12));
+        b_before = b;
+      }
+    }
   }
 }
 

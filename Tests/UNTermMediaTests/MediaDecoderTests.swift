@@ -180,6 +180,35 @@ import UNTermTestSupport
     }
   }
 
+  @Test func everyRunOfFiltersUnfiltersAsLibpngDoes() throws {
+    // Paeth rows are unfiltered four at a time (a wavefront across rows), two at a time, or
+    // alone, the other filters one by one: every sequence of filters in RGB and RGBA rows of
+    // 1 to 7 pixels (the wavefront's first and last steps overlap when a row has fewer than
+    // four), over random stored bytes, gives libpng's pixels.
+    let seed = TestSeed()
+    var generator = seed.generator
+    for colorType: UInt8 in [2, 6] {
+      let bpp = colorType == 2 ? 3 : 4
+      for width in [1, 2, 3, 4, 5, 7] {
+        for pattern in 0..<24 {
+          // Runs of Paeth rows of every length up to six, between rows of the other filters.
+          let filters: [UInt8] = (0..<11).map { row in
+            let runLength = 1 + pattern % 6
+            return row % (runLength + 1) == runLength ? UInt8((pattern + row) % 4) : 4
+          }
+          let rows = filters.map { filter in
+            (filter, (0..<width * bpp).map { _ in UInt8.random(in: 0...255, using: &generator) })
+          }
+          let png = try F.pngFiltered(width: width, colorType: colorType, rows: rows)
+          let image = try MediaDecoder.decode(png, limits: limits, size: (width, rows.count), background: (9, 99, 199))
+          #expect(
+            image.rgb == (try F.libpngRGB(png, background: (9, 99, 199))),
+            "colour type \(colorType), \(width) wide, filters \(filters); \(seed)")
+        }
+      }
+    }
+  }
+
   @Test func aHugePNGHeaderIsRejectedBeforeDecoding() throws {
     let small = try F.png(width: 2, height: 2, rgba: [UInt8](repeating: 255, count: 16))
     let huge = F.pngClaiming(width: 100_000, height: 100_000, from: small)

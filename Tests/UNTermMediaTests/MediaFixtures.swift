@@ -125,6 +125,22 @@ enum MediaFixtures {
     return be32(UInt32(data.count)) + typed + be32(crc)
   }
 
+  /// A non-interlaced 8-bit PNG of `colorType` (2 RGB, 6 RGBA) from rows as stored: each row's
+  /// filter type and its filtered bytes (any bytes are a valid filtered row), so a test chooses
+  /// which filters follow one another.
+  static func pngFiltered(width: Int, colorType: UInt8, rows: [(filter: UInt8, bytes: [UInt8])]) throws -> [UInt8] {
+    let raw = rows.flatMap { [$0.filter] + $0.bytes }
+    var out: UnsafeMutablePointer<UInt8>?
+    var length = 0
+    guard raw.withUnsafeBufferPointer({ cmf_deflate($0.baseAddress, $0.count, &out, &length) }) == 0, let out else {
+      throw FixtureError(description: "deflate failed")
+    }
+    defer { cmf_free(out) }
+    let header = be32(UInt32(width)) + be32(UInt32(rows.count)) + [8, colorType, 0, 0, 0]
+    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header)
+      + chunk("IDAT", Array(UnsafeBufferPointer(start: out, count: length))) + chunk("IEND", [])
+  }
+
   /// A PNG with its IHDR size replaced (and its CRC fixed).
   static func pngClaiming(width: UInt32, height: UInt32, from png: [UInt8]) -> [UInt8] {
     var bytes = png
