@@ -18,6 +18,7 @@
  * told: PNG_IGNORE_ADLER32). Errors use libpng's words, so they read the same either way. */
 #include "cmd_internal.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,8 @@ typedef struct png_fast {
    * unfiltered (up to four, to unfilter Paeth rows together). */
   uint8_t *line[5];
   uint8_t *expanded;
+  /* Rows inflated on a second thread (a large picture read whole), or NULL. */
+  struct png_pipe *pipe;
 } png_fast;
 
 static uint32_t be32(const uint8_t *p) {
@@ -250,18 +253,209 @@ static size_t fill_idat(void *context, uint8_t *into, size_t capacity) {
   return given;
 }
 
-/* `count` bytes of image data at *data (in the inflater's window, until the next call). */
-static int image_data(png_fast *f, size_t count, const uint8_t **data) {
-  int status = cmd_inflate_need(f->inflater, count, data);
-  if (status == CMD_OK) return CMD_OK;
-  /* The inflater stopped where reading ahead had met an error: that error is the cause. */
-  if (status == CMD_ERR_TRUNCATED && f->feed_status != CMD_OK) return fail(f, f->feed_status, f->feed_message);
+/* Why the inflater stopped, in libpng's words where it has them. */
+static int inflate_failure(png_fast *f, int status, char *message, size_t length) {
+  if (status == CMD_ERR_TRUNCATED && f->feed_status != CMD_OK) {
+    /* It stopped where reading ahead had met an error: that error is the cause. */
+    snprintf(message, length, "%s", f->feed_message);
+    return f->feed_status;
+  }
   if (status == CMD_ERR_CORRUPT) {
+    snprintf(message, length, "IDAT: %s", cmd_inflate_message(f->inflater));
+  } else {
+    snprintf(message, length, "%s", status == CMD_ERR_NO_MEMORY ? "out of memory" : cmd_inflate_message(f->inflater));
+  }
+  return status;
+}
+
+/* ---- Rows on a second thread ------------------------------------------------------------- */
+
+/*
+ * Large image data (not interlaced) inflates on a second thread while this one unfilters and reduces
+ * (each about half the work), so the wall time is about the longer of the two. Rows go over in
+ * batches through a small ring; the inflating thread waits when the ring is full, stops at its
+ * next row once told to, and keeps a time budget on its own CPU clock as this thread does.
+ * Whatever happens it is joined before the decoder returns or reads on past the image data.
+ */
+enum {
+  PIPE_BATCH_ROWS = 8,
+  PIPE_BATCHES = 4,
+  /* Image data below this is inflated on the decoding thread: a thread costs more than it saves. */
+  PIPE_MIN_BYTES = 1 << 20,
+};
+
+typedef struct png_pipe {
+  pthread_t thread;
+  pthread_mutex_t lock;
+  pthread_cond_t changed;
+  uint8_t *slots;                   /* PIPE_BATCHES batches of PIPE_BATCH_ROWS rows */
+  size_t stride;                    /* a row as inflated: its filter byte and bytes */
+  uint32_t rows;                    /* rows to inflate */
+  uint32_t budget_ms;
+  /* Under the lock: */
+  uint32_t rows_in[PIPE_BATCHES];   /* rows in each batch handed over */
+  uint64_t filled, emptied;         /* batches handed over, and given back */
+  int stop;                         /* the reader needs no more rows */
+  int ended;                        /* the inflating thread is done: status says how */
+  int status;
+  char message[160];
+  /* The reader's own: the batch it holds and the next row in it. */
+  int holding;
+  uint32_t at;
+} png_pipe;
+
+static void *pipe_inflate(void *context) {
+  png_fast *f = context;
+  png_pipe *p = f->pipe;
+  uint64_t deadline = cmd_deadline(p->budget_ms);
+  uint32_t done = 0;
+  int status = CMD_OK;
+  char message[160] = "";
+  while (done < p->rows && status == CMD_OK) {
+    pthread_mutex_lock(&p->lock);
+    while (!p->stop && p->filled - p->emptied == PIPE_BATCHES) pthread_cond_wait(&p->changed, &p->lock);
+    int stop = p->stop;
+    uint64_t batch = p->filled;
+    pthread_mutex_unlock(&p->lock);
+    if (stop) break;
+    uint8_t *slot = p->slots + (size_t)(batch % PIPE_BATCHES) * PIPE_BATCH_ROWS * p->stride;
+    uint32_t count = 0;
+    /* Row by row, so the rows before a failure still go over (the reader meets them first). */
+    while (count < PIPE_BATCH_ROWS && done + count < p->rows) {
+      const uint8_t *data;
+      status = cmd_inflate_need(f->inflater, p->stride, &data);
+      if (status != CMD_OK) {
+        status = inflate_failure(f, status, message, sizeof message);
+        break;
+      }
+      memcpy(slot + (size_t)count * p->stride, data, p->stride);
+      cmd_inflate_take(f->inflater, p->stride);
+      count++;
+    }
+    done += count;
+    if (status == CMD_OK && cmd_past(deadline)) {
+      status = CMD_ERR_TIMEOUT;
+      snprintf(message, sizeof message, "PNG decoding ran out of time");
+    }
+    pthread_mutex_lock(&p->lock);
+    if (count > 0) {
+      p->rows_in[batch % PIPE_BATCHES] = count;
+      p->filled++;
+    }
+    pthread_cond_broadcast(&p->changed);
+    pthread_mutex_unlock(&p->lock);
+  }
+  pthread_mutex_lock(&p->lock);
+  p->status = status;
+  memcpy(p->message, message, sizeof message);
+  p->ended = 1;
+  pthread_cond_broadcast(&p->changed);
+  pthread_mutex_unlock(&p->lock);
+  return NULL;
+}
+
+/* Starts the inflating thread for `rows` rows of `stride` bytes; 0 when it could not (the
+ * decoding thread then inflates them itself). */
+static int pipe_start(png_fast *f, uint32_t rows, size_t stride, uint32_t budget_ms) {
+  png_pipe *p = calloc(1, sizeof *p);
+  if (p == NULL) return 0;
+  p->slots = malloc((size_t)PIPE_BATCHES * PIPE_BATCH_ROWS * stride + ROW_PADDING);
+  p->stride = stride;
+  p->rows = rows;
+  p->budget_ms = budget_ms;
+  if (p->slots == NULL || pthread_mutex_init(&p->lock, NULL) != 0) {
+    free(p->slots);
+    free(p);
+    return 0;
+  }
+  if (pthread_cond_init(&p->changed, NULL) != 0) {
+    pthread_mutex_destroy(&p->lock);
+    free(p->slots);
+    free(p);
+    return 0;
+  }
+  f->pipe = p;
+  if (pthread_create(&p->thread, NULL, pipe_inflate, f) != 0) {
+    f->pipe = NULL;
+    pthread_cond_destroy(&p->changed);
+    pthread_mutex_destroy(&p->lock);
+    free(p->slots);
+    free(p);
+    return 0;
+  }
+  return 1;
+}
+
+/* Tells the inflating thread to stop, waits for it and frees the ring (safe without one). */
+static void pipe_end(png_fast *f) {
+  png_pipe *p = f->pipe;
+  if (p == NULL) return;
+  pthread_mutex_lock(&p->lock);
+  p->stop = 1;
+  pthread_cond_broadcast(&p->changed);
+  pthread_mutex_unlock(&p->lock);
+  pthread_join(p->thread, NULL);
+  pthread_cond_destroy(&p->changed);
+  pthread_mutex_destroy(&p->lock);
+  free(p->slots);
+  free(p);
+  f->pipe = NULL;
+}
+
+/* ---- Rows as inflated -------------------------------------------------------------------- */
+
+/*
+ * `count` rows as inflated (a filter byte, then the row), from the first not yet unfiltered, at
+ * *raw until rows_done. For count 1 an error is the decode's (with its message); for more it
+ * only says they are not at hand together (the caller then takes fewer).
+ */
+static int raw_rows(png_fast *f, uint32_t count, size_t stride, const uint8_t **raw) {
+  png_pipe *p = f->pipe;
+  if (p == NULL) {
+    int status = cmd_inflate_need(f->inflater, count * stride, raw);
+    if (status == CMD_OK || count > 1) return status;
     char message[160];
-    snprintf(message, sizeof message, "IDAT: %s", cmd_inflate_message(f->inflater));
+    status = inflate_failure(f, status, message, sizeof message);
     return fail(f, status, message);
   }
-  return fail(f, status, status == CMD_ERR_NO_MEMORY ? "out of memory" : cmd_inflate_message(f->inflater));
+  if (!p->holding) {
+    if (count > 1) return CMD_ERR_TRUNCATED;
+    pthread_mutex_lock(&p->lock);
+    while (p->filled == p->emptied && !p->ended) pthread_cond_wait(&p->changed, &p->lock);
+    int have = p->filled != p->emptied;
+    int status = p->status;
+    char message[160];
+    memcpy(message, p->message, sizeof message);
+    pthread_mutex_unlock(&p->lock);
+    if (!have) {
+      /* Ended without handing over this row: an error (it inflates every row otherwise). */
+      if (status == CMD_OK) status = CMD_ERR_TRUNCATED, snprintf(message, sizeof message, "Not enough image data");
+      return fail(f, status, message);
+    }
+    p->holding = 1;
+    p->at = 0;
+  }
+  uint64_t batch = p->emptied;
+  if (p->at + count > p->rows_in[batch % PIPE_BATCHES]) return CMD_ERR_TRUNCATED;
+  *raw = p->slots + ((size_t)(batch % PIPE_BATCHES) * PIPE_BATCH_ROWS + p->at) * stride;
+  return CMD_OK;
+}
+
+/* The rows from raw_rows are unfiltered: a batch used up goes back to the inflating thread. */
+static void rows_done(png_fast *f, uint32_t count, size_t stride) {
+  png_pipe *p = f->pipe;
+  if (p == NULL) {
+    cmd_inflate_take(f->inflater, count * stride);
+    return;
+  }
+  p->at += count;
+  if (p->at == p->rows_in[p->emptied % PIPE_BATCHES]) {
+    pthread_mutex_lock(&p->lock);
+    p->emptied++;
+    pthread_cond_broadcast(&p->changed);
+    pthread_mutex_unlock(&p->lock);
+    p->holding = 0;
+  }
 }
 
 /* ---- Unfiltering ------------------------------------------------------------------------- */
@@ -650,10 +844,12 @@ static int decode_rows(png_fast *f, const cmd_limits *limits, cmd_sink *sink, cm
     size_t bytes = row_bytes(f, pass_w), stride = bytes + 1;
     memset(f->line[0], 0, stride);
     uint32_t rows = f->interlaced ? pass_h : last_row;
+    /* Large image data inflates on a second thread (raw_rows and rows_done). */
+    if (!f->interlaced && (uint64_t)rows * stride >= PIPE_MIN_BYTES)
+      pipe_start(f, rows, stride, limits->max_millis);
     for (uint32_t r = 0; r < rows;) {
-      /* Rows as inflated (a filter byte, then the row), read in place. */
       const uint8_t *raw;
-      status = image_data(f, stride, &raw);
+      status = raw_rows(f, 1, stride, &raw);
       if (status != CMD_OK) return status;
       /* A run of Paeth rows (up to four) is unfiltered together; anything else one by one. */
       int run = 1;
@@ -661,8 +857,8 @@ static int decode_rows(png_fast *f, const cmd_limits *limits, cmd_sink *sink, cm
       if (raw[0] == 4 && (f->bpp == 3 || f->bpp == 4)) {
         while (run < 4 && r + (uint32_t)run < rows) {
           const uint8_t *more;
-          /* Rows further on that are not there are read one by one (their error then). */
-          if (cmd_inflate_need(f->inflater, (size_t)(run + 1) * stride, &more) != CMD_OK) break;
+          /* Rows further on that are not at hand are read one by one (their error then). */
+          if (raw_rows(f, (uint32_t)run + 1, stride, &more) != CMD_OK) break;
           raw = more;
           if (raw[(size_t)run * stride] != 4) break;
           run++;
@@ -687,7 +883,7 @@ static int decode_rows(png_fast *f, const cmd_limits *limits, cmd_sink *sink, cm
 #endif
       if (run == 1 && !unfilter(raw[0], f->line[1] + 1, raw + 1, f->line[0] + 1, bytes, f->bpp))
         return fail(f, CMD_ERR_CORRUPT, "bad adaptive filter value");
-      cmd_inflate_take(f->inflater, (size_t)run * stride);
+      rows_done(f, (uint32_t)run, stride);
       for (int i = 1; i <= run; i++) send_row(f, sink, pass, r + (uint32_t)(i - 1), first_row, gx, gy, f->line[i] + 1, pass_w);
       /* The last row done becomes the row above. */
       uint8_t *old[5];
@@ -702,6 +898,8 @@ static int decode_rows(png_fast *f, const cmd_limits *limits, cmd_sink *sink, cm
     }
     if (!f->interlaced && last_row < f->height) whole = 0;
   }
+  /* The inflating thread has handed over every row: the file is read on here. */
+  pipe_end(f);
   /* Passes after the ones read that hold pixels (a picture one row high has no seventh). */
   for (int pass = passes; f->interlaced && pass < 7; pass++) {
     if (f->width > pass_x0[pass] && f->height > pass_y0[pass]) whole = 0;
@@ -733,6 +931,8 @@ int cmd_decode_png_fast(cmd_source *source, const cmd_limits *limits, cmd_sink *
   f->errlen = errlen;
   int status = read_chunks(f);
   if (status == CMD_OK) status = decode_rows(f, limits, sink, out);
+  /* A decode that failed or ran out of time stops the inflating thread here. */
+  pipe_end(f);
   cmd_inflate_free(f->inflater);
   free(f->rows);
   free(f);

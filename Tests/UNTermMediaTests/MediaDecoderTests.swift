@@ -209,6 +209,44 @@ import UNTermTestSupport
     }
   }
 
+  @Test func largeImageDataInflatesOnASecondThreadWithLibpngsPixelsAndErrors() throws {
+    // Over 1 MiB of image data inflates on a second thread while the decoding thread
+    // unfilters: the pixels are libpng's, in RGB and RGBA of 8 and 16 bits, at full size.
+    let background: (UInt8, UInt8, UInt8) = (10, 20, 200)
+    for (type, depth) in [(2, 8), (6, 8), (6, 16)] {
+      let png = try F.pngVariant(width: 700, height: 500, colorType: type, depth: depth, interlaced: false)
+      let image = try MediaDecoder.decode(png, limits: limits, size: (700, 500), background: background)
+      #expect(image.rgb == (try F.libpngRGB(png, background: background)), "type \(type), \(depth) bits")
+      #expect(try decode(png, size: (70, 50)).rgb.count == 70 * 50 * 3)
+      // Cut short: the inflating thread meets the end, the decoding thread reports it.
+      #expect(failure(Array(png[..<(png.count * 3 / 5)]), size: (70, 50))?.kind == .truncated, "type \(type)")
+    }
+    // A row with filter type 5 near the top, met by the decoding thread while the other
+    // inflates ahead; and random stored rows with one byte of the compressed data changed late
+    // (the first error found is the decode's, and the other thread is stopped either way).
+    var generator = SeededGenerator(seed: 14)
+    var rows: [(filter: UInt8, bytes: [UInt8])] = []
+    for row in 0..<500 {
+      let bytes = (0..<700 * 3).map { _ in UInt8.random(in: 0...255, using: &generator) }
+      rows.append((UInt8(row == 3 ? 5 : row % 5), bytes))
+    }
+    let badFilter = try F.pngFiltered(width: 700, colorType: 2, rows: rows)
+    let error = failure(badFilter, size: (70, 50))
+    #expect(
+      error?.kind == .corrupt && error?.message.contains("bad adaptive filter value") == true,
+      "\(String(describing: error))")
+    var broken = try F.pngFiltered(
+      width: 700, colorType: 2, rows: rows.map { ($0.filter == 5 ? 4 : $0.filter, $0.bytes) })
+    #expect(failure(broken, size: (70, 50)) == nil)
+    broken[broken.count - 5000] ^= 0x55
+    #expect(failure(broken, size: (70, 50))?.kind == .corrupt)
+    // Out of time (the budget rounds up to 1 ms), however far the other thread got.
+    let large = try F.pngVariant(width: 2000, height: 1000, colorType: 2, depth: 8, interlaced: false)
+    var tight = MediaLimits.standard
+    tight.timeBudget = .zero
+    #expect(failure(large, limits: tight, size: (70, 50))?.kind == .timedOut)
+  }
+
   @Test func aHugePNGHeaderIsRejectedBeforeDecoding() throws {
     let small = try F.png(width: 2, height: 2, rgba: [UInt8](repeating: 255, count: 16))
     let huge = F.pngClaiming(width: 100_000, height: 100_000, from: small)
