@@ -388,13 +388,14 @@ static void finish_row(cmd_sink *sink, uint32_t j) {
 
 /* (sum + total / 2) / total, at most 255, without a 64-bit division (tens of cycles, three an
  * output pixel): the quotient through the reciprocal is off by at most one (sums stay below
- * 2^53), and the integer check corrects it, so the result is the division's. */
+ * 2^53, where a double's error is far below one part in 256), and one integer check each way
+ * corrects it, so the result is the division's. */
 static inline uint8_t rounded_mean(uint64_t sum, uint64_t total, double reciprocal) {
   uint64_t n = sum + total / 2;
   double estimate = (double)n * reciprocal;
   uint64_t q = estimate >= 256.0 ? 256 : (uint64_t)estimate;
-  while (q > 0 && q * total > n) q--;
-  while (q < 256 && (q + 1) * total <= n) q++;
+  q -= q > 0 && q * total > n;
+  q += q < 256 && (q + 1) * total <= n;
   return (uint8_t)(q > 255 ? 255 : q);
 }
 
