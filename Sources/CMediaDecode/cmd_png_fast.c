@@ -278,7 +278,7 @@ static int inflate_failure(png_fast *f, int status, char *message, size_t length
  * Whatever happens it is joined before the decoder returns or reads on past the image data.
  */
 enum {
-  PIPE_BATCH_ROWS = 8,
+  PIPE_BATCH_ROWS = 16,
   PIPE_BATCHES = 4,
   /* Image data below this is inflated on the decoding thread: a thread costs more than it saves. */
   PIPE_MIN_BYTES = 1 << 20,
