@@ -387,9 +387,9 @@ static void finish_row(cmd_sink *sink, uint32_t j) {
 }
 
 /* (sum + total / 2) / total, at most 255, without a 64-bit division (tens of cycles, three an
- * output pixel): the quotient through the reciprocal is off by at most one (sums stay below
- * 2^53, where a double's error is far below one part in 256), and one integer check each way
- * corrects it, so the result is the division's. */
+ * output pixel): the quotient (at most 256) through the reciprocal is off by at most one, as a
+ * double's relative error is far below 1/256 however large the sum, and one integer check each
+ * way (q · total stays far inside 64 bits) corrects it, so the result is the division's. */
 static inline uint8_t rounded_mean(uint64_t sum, uint64_t total, double reciprocal) {
   uint64_t n = sum + total / 2;
   double estimate = (double)n * reciprocal;
