@@ -92,7 +92,8 @@ enum ImageFigures {
         format: "%@ %6.1f MB  %+6.1f ms  ≤ %2.0f ms  %+6.1f ms  %+6.1f MiB  ≤ +%.0f MiB  %5.1f ms (%@)  %@",
         item.name.padding(toLength: 16, withPad: " ", startingAt: 0), Double(sizes[item.file] ?? 0) / 1e6, time,
         item.goalMillis, cpu, memory, item.goalMiB, alone, png ? "libpng's rows" : "libjpeg at 1/8",
-        cpu <= item.goalMillis && memory <= item.goalMiB ? "meets" : "MISSES")
+        (time <= item.goalMillis && memory <= item.goalMiB ? "meets" : "MISSES")
+          + (cpu <= item.goalMillis ? " (CPU time too)" : " (CPU time: MISSES)"))
       if png {
         line(
           format: "  the %@: zlib alone inflates all its image data in %.1f ms CPU; UNTerm takes %.2f× that%@",
@@ -102,14 +103,14 @@ enum ImageFigures {
       rows.append(
         SummaryRow(
           what: "4000×3000 \(item.name) to its thumbnail (render − text-only render)",
-          measured: Summary.format("%+.1f ms CPU, %+.1f MiB", cpu, memory),
+          measured: Summary.format("%+.1f ms wall, %+.1f ms CPU, %+.1f MiB", time, cpu, memory),
           floor: png && !interlaced ? Summary.format("inflate %.1f ms", inflate) : "—",
           ratio: png && !interlaced ? Summary.format("%.2f×", cpu / inflate) : "—",
           goal: Summary.format("≤ %.0f ms, ≤ +%.0f MiB", item.goalMillis, item.goalMiB),
-          met: cpu <= item.goalMillis && memory <= item.goalMiB))
+          met: time <= item.goalMillis && memory <= item.goalMiB, metOnCPU: cpu <= item.goalMillis))
     }
     Console.line(
-      "(time: wall clock; CPU time: user + system of the process, which the goal is judged by, as other processes on a shared machine disturb it far less; library alone: CPU time of the same file read by libpng, or decoded by libjpeg at 1/8, in this process, nothing kept; zlib alone: its IDAT data inflated, in this process)"
+      "(time: wall clock, which the goal is judged by, as the issue measured it on this 2-core machine: run the bench with the machine otherwise idle; CPU time: user + system of the process, both threads of a two-thread decode, judged beside it; library alone: CPU time of the same file read by libpng, or decoded by libjpeg at 1/8, in this process, nothing kept; zlib alone: its IDAT data inflated, in this process)"
     )
     return rows
   }

@@ -57,7 +57,8 @@ enum StartupFigures {
   static func show(_ result: Result, runs: Int = 15) {
     Console.line("")
     Console.line(
-      "start-up, median of \(runs) alternating runs (CPU time = user + system of the process; wall time beside it)")
+      "start-up, median of \(runs) alternating runs (wall time, which the goal is judged by; CPU time = user + system of the process, judged beside it)"
+    )
     Console.line("                                     CPU time    wall time   peak memory")
     for (name, side) in [
       ("unterm render --view expanded", result.render), ("unterm --version", result.version),
@@ -72,20 +73,25 @@ enum StartupFigures {
 
 extension StartupFigures {
   static func rows(_ r: Result) -> [SummaryRow] {
-    let timeRatio = r.render.cpuMillis / r.floor.cpuMillis
+    let wallRatio = r.render.wallMillis / r.floor.wallMillis
+    let cpuRatio = r.render.cpuMillis / r.floor.cpuMillis
     let memoryRatio = r.render.peakMiB / r.floor.peakMiB
-    let versionRatio = r.version.cpuMillis / r.floor.cpuMillis
+    let versionWall = r.version.wallMillis / r.floor.wallMillis
+    let versionCPU = r.version.cpuMillis / r.floor.cpuMillis
     return [
       SummaryRow(
         what: "unterm render --view expanded of one sample, start to exit",
-        measured: Summary.format("%.2f ms CPU, %.1f MiB", r.render.cpuMillis, r.render.peakMiB),
-        floor: Summary.format("%.2f ms, %.1f MiB", r.floor.cpuMillis, r.floor.peakMiB),
-        ratio: Summary.format("%.2f×, %.2f×", timeRatio, memoryRatio), goal: "≤ 1.5×, ≤ 1.5×",
-        met: timeRatio <= goalRatio && memoryRatio <= goalRatio),
+        measured: Summary.format(
+          "%.2f ms wall, %.2f ms CPU, %.1f MiB", r.render.wallMillis, r.render.cpuMillis, r.render.peakMiB),
+        floor: Summary.format("%.2f ms, %.2f ms, %.1f MiB", r.floor.wallMillis, r.floor.cpuMillis, r.floor.peakMiB),
+        ratio: Summary.format("%.2f×, %.2f×, %.2f×", wallRatio, cpuRatio, memoryRatio), goal: "≤ 1.5×, ≤ 1.5×",
+        met: wallRatio <= goalRatio && memoryRatio <= goalRatio, metOnCPU: cpuRatio <= goalRatio),
       SummaryRow(
-        what: "unterm --version", measured: Summary.format("%.2f ms CPU", r.version.cpuMillis),
-        floor: Summary.format("%.2f ms", r.floor.cpuMillis), ratio: Summary.format("%.2f×", versionRatio),
-        goal: "≤ 1.5×", met: versionRatio <= goalRatio),
+        what: "unterm --version",
+        measured: Summary.format("%.2f ms wall, %.2f ms CPU", r.version.wallMillis, r.version.cpuMillis),
+        floor: Summary.format("%.2f ms, %.2f ms", r.floor.wallMillis, r.floor.cpuMillis),
+        ratio: Summary.format("%.2f×, %.2f×", versionWall, versionCPU),
+        goal: "≤ 1.5×", met: versionWall <= goalRatio, metOnCPU: versionCPU <= goalRatio),
     ]
   }
 }
