@@ -1274,6 +1274,7 @@ static int emit_rows(dc_decoder *d, cmd_sink *sink, char *err, size_t errlen) {
   /* Cb and Cr with the same columns (the usual case): their colour terms by column. */
   int shared = channels == 3 && d->comp[1].h == d->comp[2].h && d->comp[1].v == d->comp[2].v;
   int16_t *offsets = shared ? malloc(sizeof(int16_t) * 3 * planes[1].count) : NULL;
+  int pairs = shared && d->hmax == d->comp[0].h && d->hmax == 2 * d->comp[1].h;
   uint32_t offsets_row = UINT32_MAX;
   if (shared && offsets == NULL) {
     for (int c = 0; c < MAX_COMPONENTS; c++) free(planes[c].samples), free(planes[c].column);
@@ -1307,13 +1308,35 @@ static int emit_rows(dc_decoder *d, cmd_sink *sink, char *err, size_t errlen) {
         }
         offsets_row = planes[1].row;
       }
-      const uint32_t *chroma_column = planes[1].column;
-      for (uint32_t i = 0; i < count; i++) {
-        int l = luma[luma_column[i]] + 384;
-        const int16_t *o = offsets + 3 * chroma_column[i];
-        row[3 * i] = limit[l + o[0]];
-        row[3 * i + 1] = limit[l + o[1]];
-        row[3 * i + 2] = limit[l + o[2]];
+      if (pairs) {
+        /* Luma a sample a column, chroma one for two (4:2:x): each chroma entry serves a pair
+         * of columns, without the column maps (the first column alone when it is odd). */
+        const int16_t *o = offsets;
+        uint8_t *out = row;
+        uint32_t i = 0;
+        if (first_column & 1) {
+          int l = luma[0] + 384;
+          out[0] = limit[l + o[0]], out[1] = limit[l + o[1]], out[2] = limit[l + o[2]];
+          i = 1, out += 3, o += 3;
+        }
+        for (; i + 1 < count; i += 2, out += 6, o += 3) {
+          int l0 = luma[i] + 384, l1 = luma[i + 1] + 384;
+          out[0] = limit[l0 + o[0]], out[1] = limit[l0 + o[1]], out[2] = limit[l0 + o[2]];
+          out[3] = limit[l1 + o[0]], out[4] = limit[l1 + o[1]], out[5] = limit[l1 + o[2]];
+        }
+        if (i < count) {
+          int l = luma[i] + 384;
+          out[0] = limit[l + o[0]], out[1] = limit[l + o[1]], out[2] = limit[l + o[2]];
+        }
+      } else {
+        const uint32_t *chroma_column = planes[1].column;
+        for (uint32_t i = 0; i < count; i++) {
+          int l = luma[luma_column[i]] + 384;
+          const int16_t *o = offsets + 3 * chroma_column[i];
+          row[3 * i] = limit[l + o[0]];
+          row[3 * i + 1] = limit[l + o[1]];
+          row[3 * i + 2] = limit[l + o[2]];
+        }
       }
     } else {
       const uint8_t *cb = planes[1].samples, *cr = planes[2].samples;
