@@ -54,6 +54,10 @@ struct cmd_sink {
    * most 256 such rows an output row), so a row is added with 16-bit lanes, twice as many a
    * vector as 32-bit ones; folded into vacc (× UNIT) when the output row is finished. */
   uint16_t *wacc;
+  /* Per slot of held_rows: whether its vacc (wacc) sums hold nothing yet. The first row added
+   * over the whole of [cx0, cx1) stores its values instead of adding them, so no sum is ever
+   * cleared; a slot still fresh when its output row is finished counts as zeros. */
+  uint8_t vfresh[4], wfresh[4];
   uint8_t *out;        /* ow × oh × 3 */
 };
 
@@ -214,10 +218,12 @@ int cmd_sink_begin(cmd_sink *sink, uint32_t width, uint32_t height, uint32_t cha
   if (in_order && sink->held_rows <= 4 && tallest * 255 <= UINT32_MAX &&
       (sink->max_memory == 0 || vacc_bytes <= sink->max_memory)) {
     size_t count = (size_t)sink->held_rows * (sink->cx1 - sink->cx0) * wc;
-    sink->vacc = calloc(count, sizeof(uint32_t));
+    sink->vacc = malloc(count * sizeof(uint32_t));
     sink->vertical = sink->vacc != NULL;
     /* Whole-pixel rows of one output row, at most 256 (each 255 at most), fit 16 bits. */
-    if (sink->vertical && tallest <= 256 * UNIT) sink->wacc = calloc(count, sizeof(uint16_t));
+    if (sink->vertical && tallest <= 256 * UNIT) sink->wacc = malloc(count * sizeof(uint16_t));
+    memset(sink->vfresh, 1, sizeof sink->vfresh);
+    memset(sink->wfresh, 1, sizeof sink->wfresh);
   }
   return CMD_OK;
 }
@@ -386,84 +392,137 @@ static void finish_row(cmd_sink *sink, uint32_t j) {
   memset(acc, 0, sizeof(uint64_t) * sink->ow * wc);
 }
 
-/* (sum + total / 2) / total, at most 255, without a 64-bit division (tens of cycles, three an
- * output pixel): the quotient (at most 256) through the reciprocal is off by at most one, as a
- * double's relative error is far below 1/256 however large the sum, and one integer check each
- * way (q · total stays far inside 64 bits) corrects it, so the result is the division's. */
-static inline uint8_t rounded_mean(uint64_t sum, uint64_t total, double reciprocal) {
+/* (sum + total / 2) / total, at most 255, without a 64-bit integer division (tens of cycles,
+ * three an output pixel). While total < 2^44 both numbers are exact doubles (n < 256 · total)
+ * and the quotient x = n / total is below 256: a true quotient below an integer k lies at least
+ * 1/total > 2^-44 below it, and rounding to a double moves it by at most 2^-46 (half the
+ * spacing of doubles below 256), never onto k or below floor(x) (a double itself), so
+ * truncating the double quotient gives the integer division's result. Larger totals (pictures
+ * of billions of pixels) take the reciprocal's quotient, off by at most one as a double's
+ * relative error is far below 1/256, corrected by one integer check each way. */
+static inline uint8_t rounded_mean(uint64_t sum, uint64_t total) {
   uint64_t n = sum + total / 2;
-  double estimate = (double)n * reciprocal;
-  uint64_t q = estimate >= 256.0 ? 256 : (uint64_t)estimate;
-  q -= q > 0 && q * total > n;
-  q += q < 256 && (q + 1) * total <= n;
+  uint64_t q;
+  if (total < ((uint64_t)1 << 44)) {
+    q = (uint64_t)((double)n / (double)total);
+  } else {
+    double estimate = (double)n * (1.0 / (double)total);
+    q = estimate >= 256.0 ? 256 : (uint64_t)estimate;
+    q -= q > 0 && q * total > n;
+    q += q < 256 && (q + 1) * total <= n;
+  }
   return (uint8_t)(q > 255 ? 255 : q);
 }
 
-/* Output row j from its column sums (the vertical mode), and those cleared for reuse. */
-static void finish_row_vertical(cmd_sink *sink, uint32_t j) {
-  uint32_t wc = sink->wc, columns = sink->cx1 - sink->cx0;
-  uint32_t *v = sink->vacc + (size_t)(j % sink->held_rows) * columns * wc;
+/* Source column i's sum in an output row: its partly covered rows' weighted sum, plus its whole
+ * rows' plain sum × UNIT when there are whole rows. */
+static inline __attribute__((always_inline)) uint64_t column_sum(const uint32_t *v, const uint16_t *whole, size_t i,
+                                                                 int has_whole) {
+  return has_whole ? (uint64_t)v[i] + ((uint64_t)whole[i] << 8) : (uint64_t)v[i];
+}
+
+/* Output row j's pixels from the column sums; has_whole: whole rows were added (in `whole`). */
+static inline __attribute__((always_inline)) void emit_vertical(cmd_sink *sink, uint32_t j, const uint32_t *v,
+                                                                const uint16_t *whole, int has_whole) {
+  uint32_t wc = sink->wc;
   uint8_t *out = sink->out + (size_t)j * sink->ow * 3;
   uint64_t row_total = sink->rows[j].total;
-  if (sink->wacc != NULL) {
-    uint16_t *whole = sink->wacc + (size_t)(j % sink->held_rows) * columns * wc;
-    for (size_t i = 0; i < (size_t)columns * wc; i++) {
-      v[i] += (uint32_t)whole[i] << 8;
-      whole[i] = 0;
-    }
-  }
   for (uint32_t k = 0; k < sink->ow; k++) {
     const span *s = &sink->columns[k];
     uint64_t sum[3] = {0, 0, 0};
-    const uint32_t *p = v + (size_t)(s->first - sink->cx0) * wc;
+    size_t at = (size_t)(s->first - sink->cx0) * wc;
     uint32_t n = s->last - s->first;
     if (n == 1) {
-      for (uint32_t c = 0; c < wc; c++) sum[c] = (uint64_t)s->first_weight * p[c];
+      for (uint32_t c = 0; c < wc; c++) sum[c] = (uint64_t)s->first_weight * column_sum(v, whole, at + c, has_whole);
     } else {
       /* Whole pixels between the partly covered first and last weigh UNIT. */
-      const uint32_t *last = p + (size_t)(n - 1) * wc;
+      size_t last = at + (size_t)(n - 1) * wc;
       if (wc == 3) {
         uint64_t r = 0, g = 0, b = 0;
-        for (const uint32_t *q = p + 3; q < last; q += 3) {
-          r += q[0];
-          g += q[1];
-          b += q[2];
+        for (size_t q = at + 3; q < last; q += 3) {
+          r += column_sum(v, whole, q, has_whole);
+          g += column_sum(v, whole, q + 1, has_whole);
+          b += column_sum(v, whole, q + 2, has_whole);
         }
         sum[0] = r, sum[1] = g, sum[2] = b;
       } else {
-        for (const uint32_t *q = p + 1; q < last; q++) sum[0] += *q;
+        for (size_t q = at + 1; q < last; q++) sum[0] += column_sum(v, whole, q, has_whole);
       }
       for (uint32_t c = 0; c < wc; c++)
-        sum[c] = sum[c] * UNIT + (uint64_t)s->first_weight * p[c] + (uint64_t)s->last_weight * last[c];
+        sum[c] = sum[c] * UNIT + (uint64_t)s->first_weight * column_sum(v, whole, at + c, has_whole) +
+                 (uint64_t)s->last_weight * column_sum(v, whole, last + c, has_whole);
     }
     uint64_t total = s->total * row_total;
-    double reciprocal = 1.0 / (double)total;
     for (uint32_t c = 0; c < 3; c++) {
-      out[(size_t)k * 3 + c] = rounded_mean(sum[wc == 3 ? c : 0], total, reciprocal);
+      out[(size_t)k * 3 + c] = rounded_mean(sum[wc == 3 ? c : 0], total);
     }
   }
-  memset(v, 0, sizeof(uint32_t) * columns * wc);
 }
 
-/* Bytes added into 16-bit sums (SSE2: sixteen a step; the loop after it is the portable path
- * and the tail). */
-static void add_bytes16(uint16_t *sums, const uint8_t *p, size_t n) {
+/* The whole rows' plain sums × UNIT into the partly covered rows' sums (SSE2: eight a step). */
+static void fold_whole(uint32_t *v, const uint16_t *whole, size_t n) {
+  size_t i = 0;
+#ifdef __SSE2__
+  const __m128i zero = _mm_setzero_si128();
+  for (; i + 8 <= n; i += 8) {
+    __m128i w = _mm_loadu_si128((const __m128i *)(const void *)(whole + i));
+    __m128i *s = (__m128i *)(void *)(v + i);
+    __m128i low = _mm_slli_epi32(_mm_unpacklo_epi16(w, zero), 8);
+    __m128i high = _mm_slli_epi32(_mm_unpackhi_epi16(w, zero), 8);
+    _mm_storeu_si128(s, _mm_add_epi32(_mm_loadu_si128(s), low));
+    _mm_storeu_si128(s + 1, _mm_add_epi32(_mm_loadu_si128(s + 1), high));
+  }
+#endif
+  for (; i < n; i++) v[i] += (uint32_t)whole[i] << 8;
+}
+
+/* Output row j from its column sums (the vertical mode); its slot is fresh again after. */
+static void finish_row_vertical(cmd_sink *sink, uint32_t j) {
+  uint32_t slot = j % sink->held_rows;
+  size_t width = (size_t)(sink->cx1 - sink->cx0) * sink->wc;
+  uint32_t *v = sink->vacc + (size_t)slot * width;
+  int has_whole = sink->wacc != NULL && !sink->wfresh[slot];
+  if (sink->vfresh[slot]) {
+    /* No partly covered row was added (an output row on whole source rows). */
+    if (has_whole) {
+      const uint16_t *whole = sink->wacc + (size_t)slot * width;
+      for (size_t i = 0; i < width; i++) v[i] = (uint32_t)whole[i] << 8;
+    } else {
+      memset(v, 0, sizeof(uint32_t) * width);
+    }
+  } else if (has_whole) {
+    fold_whole(v, sink->wacc + (size_t)slot * width, width);
+  }
+  emit_vertical(sink, j, v, NULL, 0);
+  sink->vfresh[slot] = 1;
+  sink->wfresh[slot] = 1;
+}
+
+/* Bytes added into 16-bit sums, or stored into them (`set`: the first row of a fresh slot).
+ * SSE2 does sixteen a step; the loop after it is the portable path and the tail. */
+static inline __attribute__((always_inline)) void bytes16(uint16_t *sums, const uint8_t *p, size_t n, int set) {
   size_t i = 0;
 #ifdef __SSE2__
   const __m128i zero = _mm_setzero_si128();
   for (; i + 16 <= n; i += 16) {
     __m128i bytes = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
     __m128i *s = (__m128i *)(void *)(sums + i);
-    _mm_storeu_si128(s, _mm_add_epi16(_mm_loadu_si128(s), _mm_unpacklo_epi8(bytes, zero)));
-    _mm_storeu_si128(s + 1, _mm_add_epi16(_mm_loadu_si128(s + 1), _mm_unpackhi_epi8(bytes, zero)));
+    __m128i low = _mm_unpacklo_epi8(bytes, zero), high = _mm_unpackhi_epi8(bytes, zero);
+    if (!set) {
+      low = _mm_add_epi16(_mm_loadu_si128(s), low);
+      high = _mm_add_epi16(_mm_loadu_si128(s + 1), high);
+    }
+    _mm_storeu_si128(s, low);
+    _mm_storeu_si128(s + 1, high);
   }
 #endif
-  for (; i < n; i++) sums[i] = (uint16_t)(sums[i] + p[i]);
+  for (; i < n; i++) sums[i] = (uint16_t)((set ? 0 : sums[i]) + p[i]);
 }
 
-/* Bytes times a weight below UNIT added into 32-bit sums: each product fits 16 bits, so SSE2
- * multiplies eight a step in 16-bit lanes before widening. */
-static void add_weighted32(uint32_t *sums, const uint8_t *p, size_t n, uint16_t weight) {
+/* Bytes times a weight below UNIT added into (or stored into) 32-bit sums: each product fits
+ * 16 bits, so SSE2 multiplies eight a step in 16-bit lanes before widening. */
+static inline __attribute__((always_inline)) void weighted32(uint32_t *sums, const uint8_t *p, size_t n,
+                                                             uint16_t weight, int set) {
   size_t i = 0;
 #ifdef __SSE2__
   const __m128i zero = _mm_setzero_si128(), w = _mm_set1_epi16((short)weight);
@@ -472,13 +531,30 @@ static void add_weighted32(uint32_t *sums, const uint8_t *p, size_t n, uint16_t 
     __m128i low = _mm_mullo_epi16(_mm_unpacklo_epi8(bytes, zero), w);
     __m128i high = _mm_mullo_epi16(_mm_unpackhi_epi8(bytes, zero), w);
     __m128i *s = (__m128i *)(void *)(sums + i);
-    _mm_storeu_si128(s, _mm_add_epi32(_mm_loadu_si128(s), _mm_unpacklo_epi16(low, zero)));
-    _mm_storeu_si128(s + 1, _mm_add_epi32(_mm_loadu_si128(s + 1), _mm_unpackhi_epi16(low, zero)));
-    _mm_storeu_si128(s + 2, _mm_add_epi32(_mm_loadu_si128(s + 2), _mm_unpacklo_epi16(high, zero)));
-    _mm_storeu_si128(s + 3, _mm_add_epi32(_mm_loadu_si128(s + 3), _mm_unpackhi_epi16(high, zero)));
+    __m128i q0 = _mm_unpacklo_epi16(low, zero), q1 = _mm_unpackhi_epi16(low, zero);
+    __m128i q2 = _mm_unpacklo_epi16(high, zero), q3 = _mm_unpackhi_epi16(high, zero);
+    if (!set) {
+      q0 = _mm_add_epi32(_mm_loadu_si128(s), q0);
+      q1 = _mm_add_epi32(_mm_loadu_si128(s + 1), q1);
+      q2 = _mm_add_epi32(_mm_loadu_si128(s + 2), q2);
+      q3 = _mm_add_epi32(_mm_loadu_si128(s + 3), q3);
+    }
+    _mm_storeu_si128(s, q0);
+    _mm_storeu_si128(s + 1, q1);
+    _mm_storeu_si128(s + 2, q2);
+    _mm_storeu_si128(s + 3, q3);
   }
 #endif
-  for (; i < n; i++) sums[i] += (uint16_t)(p[i] * weight);
+  for (; i < n; i++) sums[i] = (set ? 0 : sums[i]) + (uint16_t)(p[i] * weight);
+}
+
+static void add_bytes16(uint16_t *sums, const uint8_t *p, size_t n) { bytes16(sums, p, n, 0); }
+static void set_bytes16(uint16_t *sums, const uint8_t *p, size_t n) { bytes16(sums, p, n, 1); }
+static void add_weighted32(uint32_t *sums, const uint8_t *p, size_t n, uint16_t weight) {
+  weighted32(sums, p, n, weight, 0);
+}
+static void set_weighted32(uint32_t *sums, const uint8_t *p, size_t n, uint16_t weight) {
+  weighted32(sums, p, n, weight, 1);
 }
 
 /* A row into the column sums of the output rows from j on that it touches. */
@@ -492,16 +568,34 @@ static void add_row_vertical(cmd_sink *sink, uint32_t j, uint32_t y, uint32_t x0
   if (from >= to) return;
   const uint8_t *p = row + (size_t)(from - x0) * wc;
   size_t n = (size_t)(to - from) * wc, offset = (size_t)(from - sink->cx0) * wc;
+  size_t width = (size_t)columns * wc;
+  /* A row over the whole width stores into a fresh slot; a part of one clears it first. */
+  int whole_width = from == sink->cx0 && to == sink->cx1;
   for (; j < sink->oh && sink->rows[j].first <= y; j++) {
     uint32_t w = weight_of(&sink->rows[j], y);
-    size_t at = (size_t)(j % sink->held_rows) * columns * wc + offset;
+    uint32_t slot = j % sink->held_rows;
+    size_t at = (size_t)slot * width + offset;
     if (w == UNIT && sink->wacc != NULL) {
-      add_bytes16(sink->wacc + at, p, n);
-    } else if (w == UNIT) {
-      uint32_t *v = sink->vacc + at;
-      for (size_t i = 0; i < n; i++) v[i] += (uint32_t)p[i] << 8;
+      int set = sink->wfresh[slot];
+      if (set && !whole_width) memset(sink->wacc + (size_t)slot * width, 0, sizeof(uint16_t) * width), set = 0;
+      sink->wfresh[slot] = 0;
+      if (set) {
+        set_bytes16(sink->wacc + at, p, n);
+      } else {
+        add_bytes16(sink->wacc + at, p, n);
+      }
+      continue;
+    }
+    int set = sink->vfresh[slot];
+    if (set && !whole_width) memset(sink->vacc + (size_t)slot * width, 0, sizeof(uint32_t) * width), set = 0;
+    sink->vfresh[slot] = 0;
+    uint32_t *v = sink->vacc + at;
+    if (w == UNIT) {
+      for (size_t i = 0; i < n; i++) v[i] = (set ? 0 : v[i]) + ((uint32_t)p[i] << 8);
+    } else if (set) {
+      set_weighted32(v, p, n, (uint16_t)w);
     } else {
-      add_weighted32(sink->vacc + at, p, n, (uint16_t)w);
+      add_weighted32(v, p, n, (uint16_t)w);
     }
   }
 }
