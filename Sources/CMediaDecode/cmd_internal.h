@@ -154,6 +154,10 @@ void cmd_sink_row(cmd_sink *sink, uint32_t y, uint32_t x0, uint32_t step, const 
 /** Hands the finished pixels to out (its pixels, byte_count, width, height and channels). */
 int cmd_sink_finish(cmd_sink *sink, cmd_image *out, char *err, size_t errlen);
 
+/** cmd_reduce_rows through the reducer compiled without SSE2 (cmd_sink_portable.c). */
+int cmd_reduce_rows_portable(const uint8_t *pixels, uint32_t width, uint32_t height, uint32_t channels,
+                             const cmd_target *target, cmd_image *out, char *err, size_t errlen);
+
 /* ---- Decoders --------------------------------------------------------------------------- */
 
 int cmd_probe_png(const uint8_t *bytes, size_t len, cmd_info *out, char *err, size_t errlen);

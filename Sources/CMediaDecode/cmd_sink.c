@@ -687,3 +687,40 @@ int cmd_sink_finish(cmd_sink *sink, cmd_image *out, char *err, size_t errlen) {
   sink->out = NULL;
   return CMD_OK;
 }
+
+/* Tests: a picture's rows, in order, through a reducer to `target` (cmd_reduce_rows). */
+static int reduce_rows(const uint8_t *pixels, uint32_t width, uint32_t height, uint32_t channels,
+                       const cmd_target *target, cmd_image *out, char *err, size_t errlen) {
+  cmd_limits limits;
+  memset(&limits, 0, sizeof limits);
+  cmd_sink *sink = cmd_sink_reducer(target, &limits);
+  if (sink == NULL) {
+    cmd_set_error(err, errlen, "no memory for the reducer");
+    return CMD_ERR_NO_MEMORY;
+  }
+  int status = cmd_sink_begin(sink, width, height, channels, 1, err, errlen);
+  for (uint32_t y = 0; status == CMD_OK && y < height; y++)
+    cmd_sink_row(sink, y, 0, 1, pixels + (size_t)y * width * channels, width);
+  if (status == CMD_OK) status = cmd_sink_finish(sink, out, err, errlen);
+  cmd_sink_free(sink);
+  return status;
+}
+
+#ifdef CMD_SINK_PORTABLE
+int cmd_reduce_rows_portable(const uint8_t *pixels, uint32_t width, uint32_t height, uint32_t channels,
+                             const cmd_target *target, cmd_image *out, char *err, size_t errlen) {
+  return reduce_rows(pixels, width, height, channels, target, out, err, errlen);
+}
+#else
+int cmd_reduce_rows(const uint8_t *pixels, uint32_t width, uint32_t height, uint32_t channels,
+                    const cmd_target *target, int portable, cmd_image *out, char *err, size_t errlen) {
+  if (pixels == NULL || target == NULL || out == NULL || width == 0 || height == 0 || target->width == 0 ||
+      target->height == 0 || target->width > CMD_MAX_TARGET_SIDE || target->height > CMD_MAX_TARGET_SIDE) {
+    cmd_set_error(err, errlen, "bad arguments");
+    return CMD_ERR_ARGUMENT;
+  }
+  memset(out, 0, sizeof *out);
+  if (portable) return cmd_reduce_rows_portable(pixels, width, height, channels, target, out, err, errlen);
+  return reduce_rows(pixels, width, height, channels, target, out, err, errlen);
+}
+#endif

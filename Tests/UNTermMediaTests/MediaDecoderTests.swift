@@ -180,6 +180,50 @@ import UNTermTestSupport
     }
   }
 
+  @Test func theReducersPortableLoopsGiveTheVectorLoopsPixels() throws {
+    // Machines without SSE2 reduce with the portable loops; they are compiled on every
+    // machine too (cmd_reduce_rows), so both must give the same pixels: every channel count,
+    // widths off the vector size, a region, enlarging, output rows over more than 256 source
+    // rows (no 16-bit sums), over exactly 256 rows of 255 (the 16-bit sums' edge) and over
+    // whole source rows only (no partly covered row).
+    let seed = TestSeed()
+    var generator = seed.generator
+    let cases: [(width: Int, height: Int, size: (Int, Int), region: (Double, Double, Double, Double), white: Bool)] = [
+      (97, 600, (7, 2), (0, 0, 1, 1), false),
+      (19, 512, (3, 2), (0, 0, 1, 1), true),
+      (64, 64, (8, 8), (0, 0, 1, 1), false),
+      (133, 71, (17, 9), (0, 0, 1, 1), false),
+      (50, 40, (120, 90), (0, 0, 1, 1), false),
+      (211, 157, (23, 19), (0.13, 0.21, 0.6, 0.5), false),
+      (1, 300, (1, 3), (0, 0, 1, 1), false),
+    ]
+    for channels in 1...4 {
+      for item in cases {
+        let count = item.width * item.height * channels
+        let pixels = (0..<count).map { _ in item.white ? 255 : UInt8.random(in: 0...255, using: &generator) }
+        var target = cmd_target()
+        target.width = UInt32(item.size.0)
+        target.height = UInt32(item.size.1)
+        (target.x, target.y, target.region_width, target.region_height) = item.region
+        target.background = (200, 100, 50)
+        func reduced(portable: Int32) throws -> [UInt8] {
+          var image = cmd_image()
+          var message = [CChar](repeating: 0, count: 200)
+          let status = cmd_reduce_rows(
+            pixels, UInt32(item.width), UInt32(item.height), UInt32(channels), &target, portable, &image, &message,
+            message.count)
+          defer { cmd_free(&image) }
+          try #require(status == 0, "\(String(cString: message)), \(seed)")
+          return Array(UnsafeBufferPointer(start: image.pixels, count: image.byte_count))
+        }
+        let vector = try reduced(portable: 0)
+        let portable = try reduced(portable: 1)
+        #expect(vector.count == item.size.0 * item.size.1 * 3)
+        #expect(vector == portable, "\(channels) channels, \(item.width)×\(item.height) to \(item.size), \(seed)")
+      }
+    }
+  }
+
   @Test func everyRunOfFiltersUnfiltersAsLibpngDoes() throws {
     // Paeth rows are unfiltered four at a time (a wavefront across rows), two at a time, or
     // alone, the other filters one by one: every sequence of filters in RGB and RGBA rows of

@@ -169,6 +169,15 @@ int cmd_decode_scaled_fd(int fd, const cmd_limits *limits, const cmd_target *tar
 int cmd_inflate_zlib(const uint8_t *bytes, size_t length, size_t input_piece, size_t output_piece,
                      uint8_t *out, size_t capacity, size_t *written, char *err, size_t errlen);
 
+/**
+ * For tests: `height` rows of `width` pixels of `channels` (1 … 4) 8-bit samples, in order,
+ * through the area-averaging reducer cmd_decode_scaled uses, to target's size and region. With
+ * `portable` the reducer's portable loops (what machines without SSE2 run) do the work, else
+ * this machine's. Same ownership and errors as cmd_decode_scaled.
+ */
+int cmd_reduce_rows(const uint8_t *pixels, uint32_t width, uint32_t height, uint32_t channels,
+                    const cmd_target *target, int portable, cmd_image *out, char *err, size_t errlen);
+
 /** Releases a decoded image's pixels; safe to call twice or on a zeroed image. */
 void cmd_free(cmd_image *image);
 
