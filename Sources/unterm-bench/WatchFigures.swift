@@ -40,7 +40,8 @@ enum WatchFigures {
         at: samples.appendingPathComponent(name), to: folder.appendingPathComponent(name))
     }
     let payload = folder.appendingPathComponent("message.json").path
-    let categories = folder.appendingPathComponent("categories.json").path
+    // The sample is the Messages app's: its categories are registered for that app.
+    let categories = "com.example.messages=" + folder.appendingPathComponent("categories.json").path
     let template = try String(contentsOfFile: payload, encoding: .utf8)
     // The first screen has the title the first save does not (see `title`).
     try template.replacingOccurrences(of: "\"title\": \"Ana Lima\"", with: "\"title\": \"\(title(1))\"").write(
