@@ -37,7 +37,6 @@ if let first = arguments.first, only == nil, Int(first) == nil {
 }
 let counts = arguments.compactMap { Int($0) }
 let sizes = counts.isEmpty ? [10, 100_000] : counts
-let frames = 400
 
 func runs(_ part: Part) -> Bool { only == nil || only == part }
 
@@ -56,6 +55,8 @@ struct Figures {
   var count: Int
   var frameMicros: Double
   var keyMicros: Double
+  /// Median over interleaved rounds of this count's frame time against the first count's.
+  var frameRatio: Double
   var fullPaintBytes: Int
   var focusStepBytes: Int
   var identicalBytes: Int
@@ -76,24 +77,43 @@ func line(format: String, _ arguments: any CVarArg...) {
   Console.line("\(String(format: format, arguments: arguments))")
 }
 
-func measure(_ count: Int) throws -> Figures {
-  let build = Date()
-  let session = try makeSession(count)
-  let built = Date().timeIntervalSince(build)
-  Console.line("built \(count) notifications in \(String(format: "%.2f", built)) s", to: .standardError)
-  var frameTimes: [Double] = []
-  var keyTimes: [Double] = []
-  for i in 0..<frames {
-    let key: Key = (i / 20) % 2 == 0 ? .down : .up
-    let k0 = DispatchTime.now().uptimeNanoseconds
-    session.send(.key(key))
-    let k1 = DispatchTime.now().uptimeNanoseconds
-    let frame = session.frame()
-    let k2 = DispatchTime.now().uptimeNanoseconds
-    keyTimes.append(Double(k1 - k0) / 1000)
-    frameTimes.append(Double(k2 - k1) / 1000)
-    _ = frame
+/// How a list frame's time is taken: `rounds` turns, each `perRound` frames on every session one
+/// after the other, so a slow moment of a shared host falls on every count alike; the frame-cost
+/// ratio is the median of the rounds' ratios, not a ratio of two medians taken seconds apart.
+let rounds = 41
+let perRound = 20
+
+/// Frame and key times of each session (medians over every round) and, for each session, the
+/// median over rounds of its round median divided by the first session's.
+func timeFrames(_ sessions: [Session]) -> (frame: [Double], key: [Double], ratio: [Double]) {
+  var frameTimes = Array(repeating: [Double](), count: sessions.count)
+  var keyTimes = frameTimes
+  var roundRatios = frameTimes
+  for round in 0..<rounds {
+    let key: Key = round % 2 == 0 ? .down : .up
+    var roundMedians: [Double] = []
+    for (index, session) in sessions.enumerated() {
+      var times: [Double] = []
+      for _ in 0..<perRound {
+        let k0 = DispatchTime.now().uptimeNanoseconds
+        session.send(.key(key))
+        let k1 = DispatchTime.now().uptimeNanoseconds
+        let frame = session.frame()
+        let k2 = DispatchTime.now().uptimeNanoseconds
+        keyTimes[index].append(Double(k1 - k0) / 1000)
+        times.append(Double(k2 - k1) / 1000)
+        _ = frame
+      }
+      frameTimes[index] += times
+      roundMedians.append(median(times))
+    }
+    for index in sessions.indices { roundRatios[index].append(roundMedians[index] / max(roundMedians[0], 0.001)) }
   }
+  return (frameTimes.map(median), keyTimes.map(median), roundRatios.map(median))
+}
+
+/// The bytes a terminal receives for a count's list (timings are filled in by `timeFrames`).
+func measure(_ count: Int, _ session: Session) -> Figures {
   // From the top: a step between two single notifications, two more, a step onto the stack,
   // and one into it, which opens it. ncurses is shown every frame, as the shell would.
   session.send(.key(.home))
@@ -117,7 +137,7 @@ func measure(_ count: Int) throws -> Figures {
     curses = CursesFigures(full: written[0], step: written[1], identical: identical, openStack: written[5])
   }
   return Figures(
-    count: count, frameMicros: median(frameTimes), keyMicros: median(keyTimes), fullPaintBytes: full,
+    count: count, frameMicros: 0, keyMicros: 0, frameRatio: 1, fullPaintBytes: full,
     focusStepBytes: step, identicalBytes: same, changedCells: changed, openStackBytes: open, curses: curses)
 }
 
@@ -149,7 +169,22 @@ do {
 /// The list with 10 and with 100,000 notifications: the cost of a frame and of a key, and the
 /// bytes a terminal receives for a full paint and a focus step.
 func listFigures() throws -> [SummaryRow] {
-  let results = try sizes.map(measure)
+  var sessions: [Session] = []
+  for count in sizes {
+    let build = Date()
+    sessions.append(try makeSession(count))
+    let built = Date().timeIntervalSince(build)
+    Console.line("built \(count) notifications in \(String(format: "%.2f", built)) s", to: .standardError)
+  }
+  let times = timeFrames(sessions)
+  var results: [Figures] = []
+  for (index, session) in sessions.enumerated() {
+    var figures = measure(sizes[index], session)
+    figures.frameMicros = times.frame[index]
+    figures.keyMicros = times.key[index]
+    figures.frameRatio = times.ratio[index]
+    results.append(figures)
+  }
   Console.line("")
   Console.line("notifications   frame (median)   key update (median)   full paint   focus step   identical redraw")
   for r in results {
@@ -187,8 +222,10 @@ func listFigures() throws -> [SummaryRow] {
     }
   }
   if let small = results.first, let large = results.last, results.count > 1 {
-    let ratio = large.frameMicros / small.frameMicros
-    line(format: "frame cost ratio %d : %d notifications = %.2f×", large.count, small.count, ratio)
+    let ratio = large.frameRatio
+    line(
+      format: "frame cost ratio %d : %d notifications = %.2f× (median of %d interleaved rounds of %d frames each)",
+      large.count, small.count, ratio, rounds, perRound)
     line(
       format: "key cost ratio   %d : %d notifications = %.2f×", large.count, small.count,
       large.keyMicros / small.keyMicros)
