@@ -9,7 +9,8 @@ import UserNotificationsModel
 // what a start costs against a bare Swift program (`startup`), what image attachments add to
 // `unterm render` (`images`), the memory 100,000 delivered notifications hold (`store`), a list
 // frame's cost and bytes with 10 and with 100,000 notifications (`list`), what `unterm sheet`
-// costs for the sample payloads (`sheet`), and the save-to-redraw latency of `--watch` (`watch`).
+// costs for the sample payloads (`sheet`), the save-to-redraw latency of `--watch` (`watch`), and
+// how much faster than real time a script of 2,000 replies runs (`scripts`).
 // Run: Scripts/bench.sh [PART] (builds unterm, unterm-floor and unterm-bench statically in
 // release, as installed, then runs this), or `unterm-bench [PART] [COUNT ...]` on such a build.
 
@@ -26,7 +27,7 @@ if arguments.first == "store-child", arguments.count == 2, let count = Int(argum
 
 /// The parts of the benchmark; `unterm-bench PART` runs one, `unterm-bench` all of them.
 enum Part: String, CaseIterable {
-  case startup, images, store, list, sheet, watch
+  case startup, images, store, list, sheet, watch, scripts
 }
 
 let only = arguments.first.flatMap(Part.init(rawValue:))
@@ -160,6 +161,7 @@ do {
   if runs(.list) { rows += try listFigures() }
   if runs(.sheet) { try sheetFigures() }
   if runs(.watch) { try WatchFigures.run() }
+  if runs(.scripts) { rows.append(try ScriptFigures.run()) }
   Summary.show(rows)
 } catch {
   Console.line("unterm-bench: \(error)", to: .standardError)
