@@ -290,16 +290,29 @@ package struct NotificationStore: @unchecked Sendable {
   /// The app a record belongs to, as `app(of:)` tells for its request.
   private func app(of record: Record) -> String { record.remote?.info.app ?? registry.defaultApp }
 
-  /// Removes one app's delivered notifications with these identifiers, as that app's center
-  /// does: another app's notification with one of them stays, as an unknown identifier is
-  /// ignored.
-  package mutating func removeDelivered(_ ids: some Sequence<String>, of app: String) {
-    removeDelivered(ids.filter { id in slot(of: id).map { self.app(of: records[Int($0)]) == app } ?? false })
+  /// Whether a removal of this reach takes a notification of `app`: every app's, or the default
+  /// app's only. The one place that rule lives; the session's summary-held notifications ask it
+  /// too (`reaches(_:_:)`).
+  private func reaches(_ reach: UNRemovalReach, app: String) -> Bool {
+    reach == .everyApp || app == registry.defaultApp
   }
 
-  /// Removes every delivered notification of one app, as that app's center does.
-  package mutating func removeAllDelivered(of app: String) {
-    let ids = records.filter { $0.content != nil && self.app(of: $0) == app }.map(\.identifier)
+  /// Whether a removal of this reach takes the request's notification.
+  package func reaches(_ reach: UNRemovalReach, _ request: UNNotificationRequest) -> Bool {
+    reaches(reach, app: app(of: request))
+  }
+
+  /// Removes the delivered notifications with these identifiers that a removal of this reach
+  /// takes: an app's center takes only its own, so another app's notification with one of them
+  /// stays, as an unknown identifier is ignored.
+  package mutating func removeDelivered(_ ids: some Sequence<String>, reaching reach: UNRemovalReach) {
+    removeDelivered(
+      ids.filter { id in slot(of: id).map { reaches(reach, app: app(of: records[Int($0)])) } ?? false })
+  }
+
+  /// Removes every delivered notification a removal of this reach takes.
+  package mutating func removeAllDelivered(reaching reach: UNRemovalReach) {
+    let ids = records.filter { $0.content != nil && reaches(reach, app: app(of: $0)) }.map(\.identifier)
     if ids.count == liveCount {
       removeAllDelivered()
     } else {

@@ -60,10 +60,8 @@ extension NotificationStore {
         applyBadge(of: request)
       }
     case .setCategories(let categories): setCategories(categories)
-    case .removeDelivered(let ids, .ownApp): removeDelivered(ids, of: defaultApp)
-    case .removeDelivered(let ids, .everyApp): removeDelivered(ids)
-    case .removeAllDelivered(.ownApp): removeAllDelivered(of: defaultApp)
-    case .removeAllDelivered(.everyApp): removeAllDelivered()
+    case .removeDelivered(let ids, let reach): removeDelivered(ids, reaching: reach)
+    case .removeAllDelivered(let reach): removeAllDelivered(reaching: reach)
     case .removePending(let ids): removePending(ids)
     case .removeAllPending: removeAllPending()
     case .setBadge(let value): setBadge(value)

@@ -304,20 +304,15 @@ extension CenterState {
       // Notifications held for the summary were delivered to the device: they go too (the
       // app's own only, when the app's center asks).
       let gone = Set(ids)
-      held = held.filter { !(gone.contains($0.request.identifier) && reaches(reach, $0)) }
+      held = held.filter { !(gone.contains($0.request.identifier) && store.reaches(reach, $0.request)) }
       try? store.apply(operation, now: now)
     case .removeAllDelivered(let reach):
-      held = held.filter { !reaches(reach, $0) }
+      held = held.filter { !store.reaches(reach, $0.request) }
       try? store.apply(operation, now: now)
     default:
       try? store.apply(operation, now: now)
     }
     forgetRemoved()
-  }
-
-  /// Whether a removal of this reach takes the notification: every app's, or the default app's.
-  private func reaches(_ reach: UNRemovalReach, _ notification: UNNotification) -> Bool {
-    reach == .everyApp || store.app(of: notification.request) == store.defaultApp
   }
 
   /// Drops references to notifications no longer delivered.
