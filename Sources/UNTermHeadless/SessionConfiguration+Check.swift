@@ -4,10 +4,12 @@ import UNTermCore
 extension SessionConfiguration {
   /// Loads every file the options and `payloads` name, and drops them: a missing or invalid
   /// file is reported (exit 66 or 65, naming it) before anything else can go wrong — the
-  /// interactive command checks its files before it asks for a terminal.
+  /// interactive command checks its files before it asks for a terminal, and `export`, which
+  /// draws nothing, still says when a file its options name cannot be used.
   package func checkFiles(payloads: [String]) throws(UNTermError) {
     for file in categoriesFiles { _ = try CategoriesFile.load(file.path) }
     for file in extensionFiles { _ = try ContentExtensionDescriptor.load(file) }
+    if !stringsPaths.isEmpty { _ = try AppStrings.load(stringsPaths) }
     if let mediaDirectory { try Self.checkMediaFolder(mediaDirectory, named: "--media-dir") }
     var themes = ThemeCatalog()
     _ = try themes.theme(theme)

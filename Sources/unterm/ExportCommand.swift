@@ -17,6 +17,9 @@ enum ExportCommand {
     }
     guard !files.isEmpty else { throw arguments.usage("export needs at least one PAYLOAD file (or - for stdin)") }
     if form == .apns && files.count > 1 { throw arguments.usage("--apns prints one .apns file: give one PAYLOAD") }
+    // The session options draw nothing here, but a file they name that is missing or broken is
+    // said (exit 66 or 65), as every other command that takes them says it.
+    try parsed.session.checkFiles(payloads: [])
     var outputs: [SafeText] = []
     for file in files {
       let payload = try Payload.load(file, headers: parsed.session.apnsHeaders)

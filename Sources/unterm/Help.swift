@@ -243,8 +243,8 @@ extension Help {
     The app is --topic (or the file's apns-topic), else the payload's Simulator Target Bundle.
     Everything is quoted for a POSIX shell: quotes and line breaks in a payload arrive intact.
 
-    Exit codes: 0 printed · 2 usage error, or no app to send to · 65 a payload has an error ·
-    66 a file is missing
+    Exit codes: 0 printed · 2 usage error, or no app to send to · 65 a payload, or a file an
+    option names, has an error · 66 a file is missing
 
     \(options(for: .export))
     """

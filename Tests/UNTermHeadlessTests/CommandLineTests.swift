@@ -302,6 +302,44 @@ struct CommandLineTests {
   }
 }
 
+/// A file a session option names is checked by every command that takes the option, whether or
+/// not that command goes on to draw with it: `export` prints a command line and the interactive
+/// session first checks its files (stdin is no terminal here), yet a missing categories file or
+/// a broken strings file must say so with exit 66 or 65, as `render` does, never exit 0 or 1.
+@Suite("Session options' files in every command", .hangGuard)
+struct SessionOptionFilesTests {
+  @Test func aMissingOrBrokenFileNamedByASessionOptionIsSaidByEveryCommand() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    func write(_ name: String, _ text: String) throws -> String {
+      let url = dir.appendingPathComponent(name)
+      try Data(text.utf8).write(to: url)
+      return url.path
+    }
+    let payload = try write("p.json", #"{"aps":{"alert":"Hi"},"Simulator Target Bundle":"com.example.chat"}"#)
+    let missing = dir.appendingPathComponent("missing.json").path
+    let brokenStrings = try write("Localizable.strings", "\"greeting\" = ;\n")
+    let cases: [(options: [String], status: Int32, names: String)] = [
+      (["--categories", missing], 66, missing),
+      (["--categories", try write("cats.json", "{bad")], 65, "cats.json"),
+      (["--extension", try write("ext.json", #"{"NSExtensionAttributes":{}}"#)], 65, "ext.json"),
+      (["--theme", try write("theme.json", "{")], 65, "theme.json"),
+      (["--strings", dir.appendingPathComponent("nowhere.lproj").path], 66, "nowhere.lproj"),
+      (["--strings", brokenStrings], 65, "Localizable.strings"),
+    ]
+    for command in [
+      ["render"], ["sheet", "--out", dir.appendingPathComponent("s.html").path], ["export", "--simctl"], [],
+    ] {
+      for item in cases {
+        let result = try Fixtures.run(Fixtures.unterm, command + item.options + [payload])
+        #expect(result.status == item.status, "\(command) \(item.options): \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(command) \(item.options): \(result.stderr)")
+        #expect(result.stderr.contains(item.names) && result.stderr.contains("error: "), "\(result.stderr)")
+        #expect(result.stdout.isEmpty, "\(command) \(item.options): \(result.stdout)")
+      }
+    }
+  }
+}
+
 @Suite("unterm lint on a folder", .hangGuard)
 struct LintFolderTests {
   /// A folder holds payloads, a categories file, descriptors: each is checked as what it is.
