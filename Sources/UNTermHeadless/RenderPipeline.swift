@@ -51,7 +51,19 @@ package enum RenderPipeline {
     session.resize(width: request.width, height: request.height)
     switch request.view {
     case .banner: break
-    case .expanded: session.send(.command(.longPress))
+    case .expanded:
+      // A long-press acts on the banner on screen; when the newest notification showed none (a
+      // passive one, or one a Focus silenced) the banner is an older one's, so the newest is
+      // focused in the list first: the view is the newest notification's, as `--view` says.
+      let state = session.state
+      if let banner = state.banner, !state.isListShown,
+        let newest = state.store.newestGroup.flatMap({ state.store.leading(of: $0) })?.request.identifier,
+        banner.notification.request.identifier != newest
+      {
+        session.send(.command(.openCenter))
+        session.send(.command(.focus(newest)))
+      }
+      session.send(.command(.longPress))
     case .center: session.send(.command(.openCenter))
     }
     return session

@@ -145,6 +145,27 @@ struct CommandLineTests {
       !(try unterm(["render", "--color", "always", sample], environment: ["NO_COLOR": "1"]).stdout.contains("\u{1B}[")))
   }
 
+  /// `--view expanded` is the newest notification's expanded view, even when the newest showed
+  /// no banner (passive, or silenced by a Focus) and an older one's banner is still up.
+  @Test func theExpandedViewIsTheNewestNotificationsWhenItShowedNoBanner() throws {
+    let older = try write(
+      #"{"aps":{"alert":"Older with a banner","interruption-level":"time-sensitive"}}"#, "older.json")
+    for (newest, options) in [
+      (#"{"aps":{"alert":"Newest, no banner","interruption-level":"passive"}}"#, [String]()),
+      (#"{"aps":{"alert":"Newest, no banner"}}"#, ["--focus", "dnd"]),
+    ] {
+      let path = try write(newest, "newest.json")
+      let result = try unterm(["render", "--view", "expanded", "--size", "60x8"] + options + [older, path])
+      #expect(result.status == 0, "\(result.stderr)")
+      let lines = result.stdout.split(separator: "\n").map(String.init)
+      #expect(lines.count == 8 && lines[3].contains("Newest, no banner"), "\(options)\n\(result.stdout)")
+      #expect(!result.stdout.contains("Older with a banner"), "\(options)\n\(result.stdout)")
+    }
+    // With no banner in the way, as before: the newest notification.
+    let alone = try unterm(["render", "--view", "expanded", "--size", "60x8", older])
+    #expect(alone.stdout.split(separator: "\n")[3].contains("Older with a banner"), "\(alone.stdout)")
+  }
+
   @Test func renderIsDeterministicForAGivenNow() throws {
     let args =
       [
