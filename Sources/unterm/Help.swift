@@ -240,7 +240,8 @@ extension Help {
       --curl    the HTTP/2 request to APNs: the headers (apns-push-type said explicitly, as Apple
                 asks), a provider token from $APNS_AUTH_TOKEN and the device token from
                 $DEVICE_TOKEN, so no secret is written into the command.
-    The app is --topic (or the file's apns-topic), else the payload's Simulator Target Bundle.
+    The app is --topic (or the file's apns-topic), else the payload's Simulator Target Bundle,
+    else --bundle when given.
     Everything is quoted for a POSIX shell: quotes and line breaks in a payload arrive intact.
 
     Exit codes: 0 printed · 2 usage error, or no app to send to · 65 a payload, or a file an
