@@ -63,6 +63,9 @@ package final class ScriptRunner {
   private var all: [UNNotificationResponse] = []
   /// The first response whose log record was lost, and why: the script stops there.
   private var logFailure: (UNNotificationResponse, ResponseLog.Failure)?
+  /// The app of the latest `push` (nil before any: the session's own app): the app a script is
+  /// testing, whose badge `expect badge` checks.
+  private var pushedApp: String?
   private let warn: ((SafeText) -> Void)?
   private let logFiles: any LogFileOperations
 
@@ -198,6 +201,7 @@ package final class ScriptRunner {
       return outcome(.command(.unlock(code)))
     case .push(let file, let identifier):
       let payload = try Payload.load(resolve(file), categories: session.state.store.registry)
+      pushedApp = payload.info.app ?? session.state.store.defaultApp
       try session.push(payload, identifier: identifier)
     case .wait(let seconds):
       session.advance(to: session.state.now.addingTimeInterval(seconds))
@@ -244,9 +248,13 @@ package final class ScriptRunner {
         return .failed("expected \(region.displayName) not to show \(OneLine.quote(text, limit: 200))")
       }
     case .expectBadge(let n):
-      // The app under test's badge: the session's own app (every app has its own).
+      // The app under test's badge (every app has its own): the app the script last pushed to,
+      // as a tester who pushes to an app looks at that app's icon; the session's own app before.
       let store = session.state.store
-      if store.badge != n { return .mismatch(subject: "badge", expected: "\(n)", actual: Self.badges(of: store)) }
+      let app = pushedApp ?? store.defaultApp
+      if store.badge(of: app) != n {
+        return .mismatch(subject: "badge", expected: "\(n)", actual: Self.badges(of: store, app: app))
+      }
     case .snapshot(let name, let region):
       return snapshot(name, region: region, session: session, result: &result)
     case .waitUntil(let time):
@@ -285,15 +293,15 @@ package final class ScriptRunner {
     return nil
   }
 
-  /// The default app's badge as a failed `expect badge` reports it: the number, and when other
-  /// apps have badges too, whose it is and theirs — `0 for com.example.app (com.other has 9)` —
-  /// so a badge that went to another app is seen at once.
-  static func badges(of store: NotificationStore) -> String {
-    let others = store.badges.filter { $0.key != store.defaultApp }.sorted { $0.key < $1.key }
-    guard !others.isEmpty else { return "\(store.badge)" }
+  /// An app's badge as a failed `expect badge` reports it: the number, and when other apps
+  /// have badges too, whose it is and theirs — `0 for com.example.app (com.other has 9)` — so a
+  /// badge that went to another app is seen at once.
+  static func badges(of store: NotificationStore, app: String) -> String {
+    let others = store.badges.filter { $0.key != app }.sorted { $0.key < $1.key }
+    guard !others.isEmpty else { return "\(store.badge(of: app))" }
     let shown = others.prefix(3).map { "\($0.key) has \($0.value)" }
     let more = others.count > 3 ? ", \(others.count - 3) more apps" : ""
-    return "\(store.badge) for \(store.defaultApp) (\(shown.joined(separator: ", "))\(more))"
+    return "\(store.badge(of: app)) for \(app) (\(shown.joined(separator: ", "))\(more))"
   }
 
   private func missing(_ region: ScreenRegion, _ text: String) -> String {

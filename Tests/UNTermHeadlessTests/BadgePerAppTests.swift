@@ -7,8 +7,9 @@ import UNTermTestSupport
 @testable import UserNotificationsModel
 
 /// Every app has its own app-icon badge (reference §8.3): a payload's badge is its own app's,
-/// `setBadgeCount` is the calling app's (the session's own), `expect badge` reads the session's
-/// own app, and the foreground rule (§4.2) holds for the one app that can be in the foreground.
+/// `setBadgeCount` is the calling app's (the session's own), `expect badge` reads the badge of
+/// the app the script last pushed to, and the foreground rule (§4.2) holds for the one app that
+/// can be in the foreground.
 @Suite("Badges per app", .hangGuard)
 struct BadgePerAppTests {
   /// The session's own app's notification (no app named), badge 5.
@@ -28,28 +29,47 @@ struct BadgePerAppTests {
 
   // MARK: - The QA report
 
-  /// QA: `expect badge 5` after another app's push of badge 9 saw 9, and so did the status bar.
+  /// QA: another app's push of badge 9 set the app's badge to 9 on the status bar too.
   @Test func anotherAppsPushLeavesTheAppsBadge() throws {
     let result = try run(
       """
       push b5.json
       push ob.json
+      expect screen "iPhone · Unlocked · badge 5 · Other badge 9 │"
+      push b5.json as again
       expect badge 5
+      """)
+    #expect(result.passed, "\(result.report ?? "")")
+  }
+
+  /// A script written to the contract pushes a payload that names its app (as every sample
+  /// does) and checks "the app badge": that app's, not the session's own app's 0.
+  @Test func expectBadgeChecksTheAppLastPushedTo() throws {
+    let result = try run(
+      """
+      expect badge 0
+      push ob.json
+      expect badge 9
+      push b5.json
+      expect badge 5
+      push ob.json as other-again
+      expect badge 9
       expect screen "iPhone · Unlocked · badge 5 · Other badge 9 │"
       """)
     #expect(result.passed, "\(result.report ?? "")")
   }
 
   @Test func aFailedExpectBadgeNamesTheAppsWhenOthersHaveBadges() throws {
-    let both = try #require(try run("push b5.json\npush ob.json\nexpect badge 9").failure)
+    let both = try #require(try run("push b5.json\npush ob.json\nexpect badge 5").failure)
     #expect(
       both.summary.text.hasSuffix(
-        "t.session:3:1: expected badge 9, actual badge 5 for com.example.app (com.other has 9)"),
+        "t.session:3:1: expected badge 5, actual badge 9 for com.other (com.example.app has 5)"),
       "\(both.summary.text)")
-    // Another app's badge alone: the app's own is 0, and the message says whose the 9 is.
-    let theirs = try #require(try run("push ob.json\nexpect badge 9").failure)
+    // Before any push, the session's own app's; the message says whose the 9 is.
+    let theirs = try #require(try run("push ob.json\nexpect badge 9\npush b5.json as x\nexpect badge 9").failure)
     #expect(
-      theirs.summary.text.hasSuffix("expected badge 9, actual badge 0 for com.example.app (com.other has 9)"),
+      theirs.summary.text.hasSuffix(
+        "t.session:4:1: expected badge 9, actual badge 5 for com.example.app (com.other has 9)"),
       "\(theirs.summary.text)")
     // Only the app's own badge: the number, as before.
     let mine = try #require(try run("push b5.json\nexpect badge 9").failure)

@@ -283,7 +283,7 @@ extension ScriptCommand {
     },
     .init(
       "expect badge", "N",
-      "the app badge is N: the session's own app's (each app has its own; others show on the status bar)",
+      "the app badge is N: the badge of the app the script last pushed to (the session's own app before any push; each app has its own, all show on the status bar)",
       isExpectation: true
     ) { a throws(SessionScript.ParseError) in
       let t = try a.next("a badge number")
