@@ -78,7 +78,7 @@ extension NcursesTests {
     @Test("The end of input is a hang-up")
     func hangup() throws {
       let harness = try Harness()
-      close(harness.keys.write)
+      harness.hangUp()
       #expect(harness.next() == [.hangup])
     }
   }

@@ -13,7 +13,8 @@ import UNTermRender
 /// input path (`poll`, `wget_wch`, keypad, terminfo bindings, the sequence parser) without a tty.
 final class PipeTerminal {
   let terminal: CursesTerminal
-  let keys: (read: Int32, write: Int32)
+  /// The key pipe; its write end is -1 once `hangUp()` closed it.
+  private(set) var keys: (read: Int32, write: Int32)
   let wake: (read: Int32, write: Int32)
   let output: Int32
 
@@ -33,7 +34,16 @@ final class PipeTerminal {
 
   deinit {
     terminal.close()
-    for fd in [keys.read, keys.write, wake.read, wake.write, output] { close(fd) }
+    // Each descriptor is closed once: closing one twice could close another test's file that
+    // reused its number in between (tests run in parallel in one process).
+    for fd in [keys.read, keys.write, wake.read, wake.write, output] where fd >= 0 { close(fd) }
+  }
+
+  /// Closes the key pipe's write end, as a terminal that goes away does.
+  func hangUp() {
+    guard keys.write >= 0 else { return }
+    close(keys.write)
+    keys.write = -1
   }
 
   /// Sends bytes as a terminal would: in one write.

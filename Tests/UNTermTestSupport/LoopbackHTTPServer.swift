@@ -66,6 +66,8 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
     let listener: Int32
     let condition = NSCondition()
     var stopped = false
+    /// The listening socket is closed (by the accept loop, once it ends).
+    var closed = false
     var requests = 0
     var sentBytes: [String: Int] = [:]
 
@@ -146,12 +148,22 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
     state.condition.broadcast()
     state.condition.unlock()
     if !wasStopped {
-      shutdown(state.listener, Int32(SHUT_RDWR))
-      close(state.listener)
+      // Wakes the accept loop, which closes the socket itself: closed here, its number could be
+      // reused by another test's file before the loop's next accept. Under the lock, so the
+      // loop cannot have closed it in between.
+      state.condition.lock()
+      if !state.closed { shutdown(state.listener, Int32(SHUT_RDWR)) }
+      state.condition.unlock()
     }
   }
 
   private static func acceptLoop(_ state: State) {
+    defer {
+      state.condition.lock()
+      close(state.listener)
+      state.closed = true
+      state.condition.unlock()
+    }
     while !state.isStopped {
       let client = accept(state.listener, nil, nil)
       if client < 0 {
