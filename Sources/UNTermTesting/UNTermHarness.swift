@@ -86,10 +86,14 @@ public final class UNTermHarness {
   ///   - size: the screen, in terminal cells.
   ///   - bundleIdentifier: the app under test (`unterm --bundle`): its requests and the
   ///     categories it registers are its; pushes naming another app are that app's.
+  ///
+  /// It does not throw: the harness's session loads no file (categories, extensions and
+  /// payloads come later, through methods that throw), so `try` is not needed, and a test that
+  /// writes it only gets the compiler's note.
   public init(
     device: Device = .iphone, size: (columns: Int, rows: Int) = (columns: 80, rows: 24),
     bundleIdentifier: String = "com.example.app"
-  ) throws {
+  ) {
     var configuration = SessionConfiguration()
     configuration.device = device == .iphone ? .iphone : .ipad
     configuration.bundle = bundleIdentifier
@@ -104,7 +108,10 @@ public final class UNTermHarness {
     }
     switch made {
     case .success(let made): session = made
-    case .failure(let error): throw Self.failure(error)
+    case .failure(let error):
+      // A session with no media folder, theme, categories, strings, extensions or log has
+      // nothing to load: `Session.init` throws only for those.
+      preconditionFailure("UNTermHarness: a session that loads no file failed: \(error)")
     }
     self.center = center
     let (session, recorded) = (session, recorded)
@@ -267,9 +274,20 @@ public final class UNTermHarness {
   public func dismiss() async { await perform(.dismiss) }
 
   /// Presses a key by its script name (`enter`, `esc`, `up`, `tab`, `x`, …), as `key` does in
-  /// a session script.
-  public func key(_ name: String) async throws {
-    guard let key = Key(scriptName: name) else { throw Failure(description: "\"\(name)\" is not a key name") }
+  /// a session script. A name that is no key presses nothing and says so in `activity`, as
+  /// `chooseAction` of an action that is not listed does nothing: the methods that act as the
+  /// user never throw, so a test calls them with `await` alone.
+  public func key(_ name: String) async {
+    guard let key = Key(scriptName: name) else {
+      onSession {
+        _ = $0.send(
+          .notice(
+            .warning,
+            "key(\(OneLine.quote(name, limit: 40))) pressed nothing: not a key name (\(Key.scriptNames), or one character)",
+            revealsContent: false))
+      }
+      return
+    }
     onSession { _ = $0.send(.key(key)) }
     await settle()
   }

@@ -12,7 +12,7 @@ struct AppCenterHarnessTests {
   /// The harness app's push ("mine"), another app's ("theirs") and the app's local request
   /// ("local"), in that order.
   private func twoApps() async throws -> UNTermHarness {
-    let harness = try UNTermHarness(bundleIdentifier: "com.t.mine")
+    let harness = UNTermHarness(bundleIdentifier: "com.t.mine")
     try await harness.push(#"{"aps":{"alert":{"title":"Inbox","body":"New mail"}}}"#, as: "mine")
     try await harness.push(
       #"{"aps":{"alert":{"title":"Hello","body":"From them"}}}"#, as: "theirs", bundle: "com.t.other")
@@ -46,7 +46,7 @@ struct AppCenterHarnessTests {
     await harness.wait(1)
     #expect(await center.deliveredNotifications().isEmpty)
     #expect(ids(harness.deliveredNotifications) == ["theirs"])
-    try await harness.key("c")
+    await harness.key("c")
     let screen = harness.screen
     let expected =
       [

@@ -48,7 +48,7 @@ struct AppleFactsTests {
   /// Fact 12: the response carries the request's identifier, content, userInfo, category,
   /// thread, target content identifier and delivery date, and comes once per answer.
   @Test func aResponseCarriesTheWholeRequestOnce() async throws {
-    let harness = try UNTermHarness()
+    let harness = UNTermHarness()
     let delegate = ReceiveOnlyDelegate()
     harness.delegate = delegate
     harness.registerCategories([Self.meeting])
@@ -77,7 +77,7 @@ struct AppleFactsTests {
   /// Fact 11: with a delegate that does not implement `willPresent`, a notification arriving
   /// while the app is in the foreground is neither shown nor listed.
   @Test func anUnimplementedWillPresentShowsNothing() async throws {
-    let harness = try UNTermHarness()
+    let harness = UNTermHarness()
     let delegate = ReceiveOnlyDelegate()
     harness.delegate = delegate
     try await harness.push(#"{"aps":{"alert":"first"}}"#)
@@ -99,7 +99,7 @@ struct AppleFactsTests {
     ])
   func theServiceExtensionRunsOnlyForMutableAlerts(payload: String, runs: Int) async throws {
     BlankingService.runs = 0
-    let harness = try UNTermHarness()
+    let harness = UNTermHarness()
     harness.serviceExtension = { BlankingService() }
     try await harness.push(payload)
     #expect(BlankingService.runs == runs)
@@ -120,7 +120,7 @@ struct AppleFactsTests {
   /// replaced, a repeating interval under 60 s is refused and nothing is scheduled, and removing
   /// unknown identifiers is a silent no-op that leaves the list as it was.
   @Test func requestsReplaceRefuseAndRemoveAsIOSDoes() async throws {
-    let harness = try UNTermHarness()
+    let harness = UNTermHarness()
     let center = harness.notificationCenter
     let later = UNTimeIntervalNotificationTrigger(timeInterval: 600, repeats: false)
     try await center.add(UNNotificationRequest(identifier: "r", content: Self.content("first"), trigger: later))
@@ -154,7 +154,7 @@ final class TitledCard: UNNotificationContentViewController, UNNotificationConte
 @Suite("Content extension titles through the harness")
 struct HarnessExtensionTitleTests {
   private func expandedHeader(overridesDefaultTitle: Bool) async throws -> String {
-    let harness = try UNTermHarness(device: .iphone, size: (columns: 60, rows: 20))
+    let harness = UNTermHarness(device: .iphone, size: (columns: 60, rows: 20))
     harness.registerCategories([UNNotificationCategory(identifier: "TRIP", actions: [], intentIdentifiers: [])])
     try harness.addContentExtension(
       categories: ["TRIP"], initialContentSizeRatio: 0.2, overridesDefaultTitle: overridesDefaultTitle

@@ -73,7 +73,7 @@ struct FactEdgesHarnessTests {
     (4096, #""apns-headers":{"apns-push-type":"alert","apns-priority":10}"#, true),
   ])
   func payloadSizeLimits(bytes: Int, headers: String, accepted: Bool) async throws {
-    let harness = try UNTermHarness()
+    let harness = UNTermHarness()
     let text = Self.payload(bytes: bytes, headers: headers)
     if accepted {
       try await harness.push(text)
@@ -99,7 +99,7 @@ struct FactEdgesHarnessTests {
   func willPresentDecidesInTheForeground(
     options: UNNotificationPresentationOptions, banner: Bool, listed: Bool, badge: Int
   ) async throws {
-    let harness = try UNTermHarness()
+    let harness = UNTermHarness()
     let delegate = PresentingDelegate(options)
     harness.delegate = delegate
     try await harness.push(#"{"aps":{"alert":"opens the app"}}"#)
@@ -125,7 +125,7 @@ struct FactEdgesHarnessTests {
   ) async throws {
     AnsweringCard.answer = answer
     AnsweringCard.seen = []
-    let harness = try UNTermHarness(size: (columns: 80, rows: 30))
+    let harness = UNTermHarness(size: (columns: 80, rows: 30))
     let delegate = PresentingDelegate([.banner, .list])
     harness.delegate = delegate
     harness.registerCategories([
@@ -146,18 +146,18 @@ struct FactEdgesHarnessTests {
   /// says nothing and keeps the notification listed; clearing it from the list says dismiss
   /// once and removes it (two threads, so `x` clears one card, not a stack).
   @Test func onlyAnExplicitClearSaysDismiss() async throws {
-    let harness = try UNTermHarness()
+    let harness = UNTermHarness()
     harness.registerCategories([
       UNNotificationCategory(identifier: "chat", actions: [], intentIdentifiers: [], options: [.customDismissAction])
     ])
     try await harness.push(#"{"aps":{"alert":"flicked","category":"chat","thread-id":"one"}}"#, as: "flicked")
-    try await harness.key("esc")
+    await harness.key("esc")
     try await harness.push(#"{"aps":{"alert":"ignored","category":"chat","thread-id":"two"}}"#, as: "ignored")
     await harness.wait(60)
     #expect(harness.responses.isEmpty)
     #expect(harness.deliveredNotifications.map(\.request.identifier) == ["ignored", "flicked"])
-    try await harness.key("c")
-    try await harness.key("x")
+    await harness.key("c")
+    await harness.key("x")
     #expect(harness.responses.map(\.actionIdentifier) == [UNNotificationDismissActionIdentifier])
     #expect(harness.responses.map(\.notification.request.identifier) == ["ignored"])
     #expect(harness.deliveredNotifications.map(\.request.identifier) == ["flicked"])
@@ -185,7 +185,7 @@ struct FactEdgesHarnessTests {
       let attachment = try? UNNotificationAttachment(identifier: name, url: url, options: nil)
       #expect((attachment != nil) == accepted, "\(name) \(bytes)")
       guard let attachment else { continue }
-      let harness = try UNTermHarness()
+      let harness = UNTermHarness()
       let content = UNMutableNotificationContent()
       content.body = name
       content.attachments = [attachment]
@@ -201,7 +201,7 @@ struct FactEdgesHarnessTests {
   /// Fact 22: a repeating interval is refused under 60 s (59.999 too) and taken at 60 s; a
   /// request with a delivered notification's identifier replaces it and moves it to the top.
   @Test func repeatingIntervalsAndReplacement() async throws {
-    let harness = try UNTermHarness()
+    let harness = UNTermHarness()
     let center = harness.notificationCenter
     let content = UNMutableNotificationContent()
     content.body = "again"

@@ -11,32 +11,29 @@ package enum Key: Hashable, Sendable, CustomStringConvertible {
   /// Ctrl-C in raw mode.
   case interrupt
 
-  /// The key a script names: `enter esc space tab backspace delete up down left right home end`,
-  /// `pgup`, `pgdn`, `shift-left`, `shift-right`, `shift-home`, `shift-end`, or one character.
+  /// The keys a script (and the test harness) can name, each with its other spellings: the one
+  /// list that `key NAME`, its help and its errors read.
+  package static let scriptKeys: [(names: [String], key: Key)] = [
+    (["enter", "return"], .enter), (["esc", "escape"], .escape), (["space"], .character(" ")), (["tab"], .tab),
+    (["backspace"], .backspace), (["delete", "del"], .delete), (["up"], .up), (["down"], .down),
+    (["left"], .left), (["right"], .right), (["home"], .home), (["end"], .end), (["pgup", "pageup"], .pageUp),
+    (["pgdn", "pagedown"], .pageDown), (["shift-left"], .modified(.left, .shift)),
+    (["shift-right"], .modified(.right, .shift)), (["shift-home"], .modified(.home, .shift)),
+    (["shift-end"], .modified(.end, .shift)),
+  ]
+
+  /// The names as help and errors list them: `enter esc space … shift-end` (first spellings).
+  package static var scriptNames: String { scriptKeys.map { $0.names[0] }.joined(separator: " ") }
+
+  /// The key a script names (any case): one of `scriptKeys`, or one character.
   package init?(scriptName name: String) {
-    switch name.lowercased() {
-    case "enter", "return": self = .enter
-    case "esc", "escape": self = .escape
-    case "space": self = .character(" ")
-    case "tab": self = .tab
-    case "backspace": self = .backspace
-    case "delete", "del": self = .delete
-    case "up": self = .up
-    case "down": self = .down
-    case "left": self = .left
-    case "right": self = .right
-    case "home": self = .home
-    case "end": self = .end
-    case "pgup", "pageup": self = .pageUp
-    case "pgdn", "pagedown": self = .pageDown
-    case "shift-left": self = .modified(.left, .shift)
-    case "shift-right": self = .modified(.right, .shift)
-    case "shift-home": self = .modified(.home, .shift)
-    case "shift-end": self = .modified(.end, .shift)
-    default:
-      guard name.count == 1, let c = name.first else { return nil }
-      self = .character(c)
+    let lowered = name.lowercased()
+    if let entry = Self.scriptKeys.first(where: { $0.names.contains(lowered) }) {
+      self = entry.key
+      return
     }
+    guard name.count == 1, let c = name.first else { return nil }
+    self = .character(c)
   }
 
   /// How a caption shows the key: `⏎`, `Esc`, `Space`, `↓`, `x`…

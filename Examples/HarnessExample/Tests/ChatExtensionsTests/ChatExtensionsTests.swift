@@ -8,7 +8,7 @@ import UserNotifications
 @Suite("Chat notifications")
 struct ChatExtensionsTests {
   private func harness() throws -> UNTermHarness {
-    let harness = try UNTermHarness(device: .iphone, size: (columns: 80, rows: 30))
+    let harness = UNTermHarness(device: .iphone, size: (columns: 80, rows: 30))
     harness.registerCategories([ChatCategories.message])
     return harness
   }
@@ -42,8 +42,8 @@ struct ChatExtensionsTests {
     await harness.longPress()
     #expect(harness.screen.contains { $0.contains("♥ 0") })
     // Tab reaches the view's button, Enter presses it.
-    try await harness.key("tab")
-    try await harness.key("enter")
+    await harness.key("tab")
+    await harness.key("enter")
     #expect(harness.screen.contains { $0.contains("♥ 1") }, "\(harness.screen.joined(separator: "\n"))")
     #expect(harness.screen.contains { $0.contains("You liked this") })
     // The category's Like action is answered by the view, which stays open.
