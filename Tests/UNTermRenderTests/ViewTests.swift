@@ -128,7 +128,7 @@ struct ViewTests {
       #"{"aps":{"alert":{"title":"Ana Lima","body":"Dinner?"},"category":"message"}}"#
     var rows: [[String]] = []
     for width in [24, 30] {
-      let session = try Fixtures.session(size: (width, 9))
+      let session = try Fixtures.session(size: (width, 11))
       try Fixtures.push(json, into: session)
       session.send(.command(.longPress))
       rows.append(session.frame().grid.lines.filter { $0.contains("1  ") || $0.contains("2  ") })

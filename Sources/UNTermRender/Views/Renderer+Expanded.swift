@@ -97,8 +97,9 @@ extension Renderer {
     return (rows, headerTitle)
   }
 
-  /// How the expanded card divides its height: content keeps at least one row; on a short
-  /// screen the actions are cut rather than drawn outside the card, and tall content scrolls.
+  /// How the expanded card divides its height: content keeps at least one row, two when it has
+  /// more (one and the scroll indicator); on a short screen the actions are cut rather than
+  /// drawn outside the card, with a row saying how many more, and tall content scrolls.
   private struct ExpandedGeometry {
     /// Rows for the actions (or the reply field) below the content.
     var bottomRows: Int
@@ -112,7 +113,13 @@ extension Renderer {
     init(contentRows: Int, _ state: CenterState, _ e: CenterState.Expanded, area: Rect) {
       let wanted = e.reply != nil ? 4 : state.actions(for: e).count + 1
       let room = max(0, area.height - 4)
-      bottomRows = min(wanted, max(0, room - 2))
+      // Content that does not fit in one row keeps two where it can: its first row and the row
+      // that says how much more there is (cut to one row, the rest went unmentioned). The
+      // actions or the reply field keep one row whenever there is any: a field being typed
+      // into, or the selected action, always shows.
+      let minimumContent = contentRows > 1 ? 2 : 1
+      let anyBottom = room - 2 > 0 && wanted > 0
+      bottomRows = anyBottom ? max(1, min(wanted, room - 1 - minimumContent)) : 0
       available = max(0, room - (bottomRows > 0 ? 1 + bottomRows : 0))
       shown = available >= 2 ? available - 1 : available
       scrollLimit = contentRows > available ? contentRows - shown : 0
@@ -197,18 +204,67 @@ extension Renderer {
       }
       return
     }
-    // Keep the selected row in view when the list is cut.
-    let count = actions.count + 1
-    let first = max(0, min((e.selection ?? 0) - bottomRows + 1, count - bottomRows))
-    for i in first..<min(count, first + bottomRows) {
+    // On a short screen the list is cut: the selected row stays in view, and a row says how
+    // many more are above or below.
+    let window = ActionWindow(count: actions.count + 1, rows: bottomRows, selected: e.selection ?? 0)
+    if window.above > 0 {
+      canvas.text("⋯ \(window.above) more · ↑", x: rect.x + 2, y: y, role: .secondary, clip: clip)
+      y += 1
+    }
+    for (row, i) in window.shown.enumerated() {
       if i < actions.count {
         drawAction(
-          &canvas, actions[i], index: i, selected: e.selection == i, x: rect.x + 1, y: y + i - first,
-          width: rect.width - 2)
+          &canvas, actions[i], index: i, selected: e.selection == i, x: rect.x + 1, y: y + row, width: rect.width - 2)
       } else {
-        drawDismiss(
-          &canvas, selected: e.selection == actions.count, x: rect.x + 1, y: y + i - first, width: rect.width - 2)
+        drawDismiss(&canvas, selected: e.selection == actions.count, x: rect.x + 1, y: y + row, width: rect.width - 2)
       }
+    }
+    if window.below > 0 {
+      canvas.text(
+        "⋯ \(window.below) more · ↓", x: rect.x + 2, y: y + window.shown.count, role: .secondary, clip: clip)
+    }
+  }
+
+  /// Which rows of the action list (the actions, then Dismiss) a cut list shows in `rows`
+  /// rows: the selected one always, and a marker row on each side that hides some, while there
+  /// are at least three rows (two: the selected row and one marker; one: the selected row).
+  struct ActionWindow: Equatable {
+    /// The rows shown, by index.
+    var shown: Range<Int>
+    /// How many are hidden above and below.
+    var above: Int
+    var below: Int
+
+    init(shown: Range<Int>, above: Int, below: Int) {
+      (self.shown, self.above, self.below) = (shown, above, below)
+    }
+
+    init(count: Int, rows: Int, selected: Int) {
+      let selected = min(max(0, selected), max(0, count - 1))
+      guard count > rows else {
+        (shown, above, below) = (0..<count, 0, 0)
+        return
+      }
+      guard rows >= 2 else {
+        shown = rows == 1 ? selected..<(selected + 1) : 0..<0
+        (above, below) = (0, 0)
+        return
+      }
+      if selected < rows - 1 {
+        // The top of the list, with a marker for the rest below.
+        shown = 0..<(rows - 1)
+      } else if selected >= count - (rows - 1) {
+        // The end of the list, with a marker for the rest above.
+        shown = (count - (rows - 1))..<count
+      } else if rows >= 3 {
+        // The middle: a marker each side, the selected row last of the rows between.
+        shown = (selected - (rows - 2) + 1)..<(selected + 1)
+      } else {
+        // Two rows in the middle: the selected row, and the marker for the rows below it.
+        shown = selected..<(selected + 1)
+      }
+      above = rows == 2 && shown.lowerBound > 0 && shown.upperBound < count ? 0 : shown.lowerBound
+      below = count - shown.upperBound
     }
   }
 
