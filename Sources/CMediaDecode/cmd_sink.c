@@ -9,6 +9,15 @@
 #include <emmintrin.h>
 #endif
 
+/* AVX2 loops beside the SSE2 ones on x86-64, compiled for AVX2 function by function and taken
+ * when the processor has it (the binary itself stays at x86-64's baseline). The portable build
+ * (cmd_sink_portable.c, without __SSE2__) has neither. */
+#if defined(__SSE2__) && defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#define CMD_SINK_AVX2 1
+#include <immintrin.h>
+#define AVX2 __attribute__((target("avx2")))
+#endif
+
 /* Fixed-point steps per source pixel: weights are overlaps in 1/256 of a pixel. */
 enum { UNIT = 256 };
 
@@ -58,6 +67,10 @@ struct cmd_sink {
    * over the whole of [cx0, cx1) stores its values instead of adding them, so no sum is ever
    * cleared; a slot still fresh when its output row is finished counts as zeros. */
   uint8_t vfresh[4], wfresh[4];
+  /* Every output pixel's total (column span × row span) is below 2^44: see rounded_mean. */
+  int exact_double;
+  /* Whether the AVX2 loops run (the processor has AVX2; tests may turn them off). */
+  int avx2;
   uint8_t *out;        /* ow × oh × 3 */
 };
 
@@ -71,9 +84,24 @@ cmd_sink *cmd_sink_full(uint32_t channels) {
 
 static double clamp_unit(double value) { return value < 0 ? 0 : value > 1 ? 1 : value; }
 
+/* Whether this processor (and its system) runs AVX2: asked once, the answer kept. */
+static int has_avx2(void) {
+#ifdef CMD_SINK_AVX2
+  static int known = -1;
+  if (known < 0) {
+    __builtin_cpu_init();
+    known = __builtin_cpu_supports("avx2") ? 1 : 0;
+  }
+  return known;
+#else
+  return 0;
+#endif
+}
+
 cmd_sink *cmd_sink_reducer(const cmd_target *target, const cmd_limits *limits) {
   cmd_sink *sink = calloc(1, sizeof *sink);
   if (sink == NULL) return NULL;
+  sink->avx2 = has_avx2();
   sink->target = *target;
   sink->max_memory = limits->max_decoder_memory;
   sink->ow = target->width;
@@ -210,15 +238,18 @@ int cmd_sink_begin(cmd_sink *sink, uint32_t width, uint32_t height, uint32_t cha
   make_spans(sink->rows, oh, y0, y1, height);
   /* Column sums when rows come in order, few output rows are open at once (reducing), and
    * an output row's weighted sum of one column fits 32 bits. */
-  uint64_t tallest = 0;
+  uint64_t tallest = 0, widest = 0;
   for (uint32_t j = 0; j < oh; j++) tallest = sink->rows[j].total > tallest ? sink->rows[j].total : tallest;
+  for (uint32_t k = 0; k < ow; k++) widest = sink->columns[k].total > widest ? sink->columns[k].total : widest;
+  sink->exact_double = widest * tallest < ((uint64_t)1 << 44);
   sink->cx0 = sink->columns[0].first;
   sink->cx1 = sink->columns[ow - 1].last;
   uint64_t vacc_bytes = (uint64_t)sink->held_rows * (sink->cx1 - sink->cx0) * wc * sizeof(uint32_t);
   if (in_order && sink->held_rows <= 4 && tallest * 255 <= UINT32_MAX &&
       (sink->max_memory == 0 || vacc_bytes <= sink->max_memory)) {
     size_t count = (size_t)sink->held_rows * (sink->cx1 - sink->cx0) * wc;
-    sink->vacc = malloc(count * sizeof(uint32_t));
+    /* One sum more, zero: the AVX2 mean loads four sums from a pixel's last column on. */
+    sink->vacc = calloc(count + 1, sizeof(uint32_t));
     sink->vertical = sink->vacc != NULL;
     /* Whole-pixel rows of one output row, at most 256 (each 255 at most), fit 16 bits. */
     if (sink->vertical && tallest <= 256 * UNIT) sink->wacc = malloc(count * sizeof(uint16_t));
@@ -414,53 +445,109 @@ static inline uint8_t rounded_mean(uint64_t sum, uint64_t total) {
   return (uint8_t)(q > 255 ? 255 : q);
 }
 
-/* Source column i's sum in an output row: its partly covered rows' weighted sum, plus its whole
- * rows' plain sum × UNIT when there are whole rows. */
-static inline __attribute__((always_inline)) uint64_t column_sum(const uint32_t *v, const uint16_t *whole, size_t i,
-                                                                 int has_whole) {
-  return has_whole ? (uint64_t)v[i] + ((uint64_t)whole[i] << 8) : (uint64_t)v[i];
+/* One output pixel's sums from the column sums at p: its first (partly covered) column, the
+ * whole ones, its last (partly covered) one. wc is a constant where this is inlined, so the
+ * channels' sums stay in registers. */
+static inline __attribute__((always_inline)) void pixel_sums(const span *s, const uint32_t *p, uint32_t wc,
+                                                             uint64_t sum[3]) {
+  uint32_t n = s->last - s->first;
+  uint64_t first = s->first_weight;
+  for (uint32_t c = 0; c < wc; c++) sum[c] = first * p[c];
+  if (n == 1) return;
+  uint64_t whole[3] = {0, 0, 0};
+  const uint32_t *q = p + wc, *end = p + (size_t)(n - 1) * wc;
+  for (; q < end; q += wc)
+    for (uint32_t c = 0; c < wc; c++) whole[c] += q[c];
+  uint64_t last = s->last_weight;
+  for (uint32_t c = 0; c < wc; c++) sum[c] += whole[c] * UNIT + last * end[c];
 }
 
-/* Output row j's pixels from the column sums; has_whole: whole rows were added (in `whole`). */
-static inline __attribute__((always_inline)) void emit_vertical(cmd_sink *sink, uint32_t j, const uint32_t *v,
-                                                                const uint16_t *whole, int has_whole) {
-  uint32_t wc = sink->wc;
+/* Output row j's pixels from the column sums at v, in wc channels (a constant where inlined).
+ * With `exact_double` (every total below 2^44) the mean is rounded_mean's double division,
+ * inline, the total converted once a pixel and through signed integers (one instruction). */
+static inline __attribute__((always_inline)) void emit_vertical_wc(cmd_sink *sink, uint32_t j, const uint32_t *v,
+                                                                   uint32_t wc) {
   uint8_t *out = sink->out + (size_t)j * sink->ow * 3;
   uint64_t row_total = sink->rows[j].total;
-  for (uint32_t k = 0; k < sink->ow; k++) {
-    const span *s = &sink->columns[k];
-    uint64_t sum[3] = {0, 0, 0};
-    size_t at = (size_t)(s->first - sink->cx0) * wc;
-    uint32_t n = s->last - s->first;
-    if (n == 1) {
-      for (uint32_t c = 0; c < wc; c++) sum[c] = (uint64_t)s->first_weight * column_sum(v, whole, at + c, has_whole);
-    } else {
-      /* Whole pixels between the partly covered first and last weigh UNIT. */
-      size_t last = at + (size_t)(n - 1) * wc;
-      if (wc == 3) {
-        uint64_t r = 0, g = 0, b = 0;
-        for (size_t q = at + 3; q < last; q += 3) {
-          r += column_sum(v, whole, q, has_whole);
-          g += column_sum(v, whole, q + 1, has_whole);
-          b += column_sum(v, whole, q + 2, has_whole);
-        }
-        sum[0] = r, sum[1] = g, sum[2] = b;
-      } else {
-        for (size_t q = at + 1; q < last; q++) sum[0] += column_sum(v, whole, q, has_whole);
-      }
-      for (uint32_t c = 0; c < wc; c++)
-        sum[c] = sum[c] * UNIT + (uint64_t)s->first_weight * column_sum(v, whole, at + c, has_whole) +
-                 (uint64_t)s->last_weight * column_sum(v, whole, last + c, has_whole);
-    }
+  const span *columns = sink->columns;
+  uint32_t cx0 = sink->cx0, ow = sink->ow;
+  int exact = sink->exact_double;
+  for (uint32_t k = 0; k < ow; k++, out += 3) {
+    const span *s = &columns[k];
+    uint64_t sum[3];
+    pixel_sums(s, v + (size_t)(s->first - cx0) * wc, wc, sum);
     uint64_t total = s->total * row_total;
-    for (uint32_t c = 0; c < 3; c++) {
-      out[(size_t)k * 3 + c] = rounded_mean(sum[wc == 3 ? c : 0], total);
+    uint8_t mean[3];
+    if (exact) {
+      double divisor = (double)(int64_t)total;
+      uint64_t half = total / 2;
+      for (uint32_t c = 0; c < wc; c++) {
+        int64_t q = (int64_t)((double)(int64_t)(sum[c] + half) / divisor);
+        mean[c] = (uint8_t)(q > 255 ? 255 : q);
+      }
+    } else {
+      for (uint32_t c = 0; c < wc; c++) mean[c] = rounded_mean(sum[c], total);
     }
+    out[0] = mean[0];
+    out[1] = mean[wc == 3 ? 1 : 0];
+    out[2] = mean[wc == 3 ? 2 : 0];
   }
 }
 
-/* The whole rows' plain sums × UNIT into the partly covered rows' sums (SSE2: eight a step). */
-static void fold_whole(uint32_t *v, const uint16_t *whole, size_t n) {
+#ifdef CMD_SINK_AVX2
+/* emit_vertical_wc for three channels in AVX2: a pixel's three sums in three 64-bit lanes of one
+ * register (a fourth, ignored, takes the next sum), its mean by one exact double division of the
+ * lanes (sums below 2^52 become doubles by their bits: see rounded_mean for the exactness). */
+AVX2 static void emit_vertical_avx2(cmd_sink *sink, uint32_t j, const uint32_t *v) {
+  uint8_t *out = sink->out + (size_t)j * sink->ow * 3;
+  uint64_t row_total = sink->rows[j].total;
+  const span *columns = sink->columns;
+  uint32_t cx0 = sink->cx0, ow = sink->ow;
+  const __m256i magic = _mm256_set1_epi64x(0x4330000000000000LL); /* 2^52 as a double's bits */
+  const __m256d two52 = _mm256_set1_pd(4503599627370496.0);
+  for (uint32_t k = 0; k < ow; k++, out += 3) {
+    const span *s = &columns[k];
+    const uint32_t *p = v + (size_t)(s->first - cx0) * 3;
+    uint32_t n = s->last - s->first;
+    __m256i sum = _mm256_mul_epu32(_mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(const void *)p)),
+                                   _mm256_set1_epi64x(s->first_weight));
+    if (n > 1) {
+      __m256i whole = _mm256_setzero_si256();
+      const uint32_t *q = p + 3, *end = p + (size_t)(n - 1) * 3;
+      for (; q < end; q += 3)
+        whole = _mm256_add_epi64(whole, _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(const void *)q)));
+      __m256i last = _mm256_mul_epu32(_mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(const void *)end)),
+                                      _mm256_set1_epi64x(s->last_weight));
+      sum = _mm256_add_epi64(_mm256_add_epi64(sum, _mm256_slli_epi64(whole, 8)), last);
+    }
+    uint64_t total = s->total * row_total;
+    sum = _mm256_add_epi64(sum, _mm256_set1_epi64x((long long)(total / 2)));
+    __m256d numerator = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(sum, magic)), two52);
+    __m128i q = _mm256_cvttpd_epi32(_mm256_div_pd(numerator, _mm256_set1_pd((double)(int64_t)total)));
+    q = _mm_packus_epi16(_mm_packus_epi32(q, q), q);
+    uint32_t bytes = (uint32_t)_mm_cvtsi128_si32(q);
+    out[0] = (uint8_t)bytes, out[1] = (uint8_t)(bytes >> 8), out[2] = (uint8_t)(bytes >> 16);
+  }
+}
+#endif
+
+static void emit_vertical(cmd_sink *sink, uint32_t j, const uint32_t *v) {
+#ifdef CMD_SINK_AVX2
+  if (sink->avx2 && sink->wc == 3 && sink->exact_double) {
+    emit_vertical_avx2(sink, j, v);
+    return;
+  }
+#endif
+  if (sink->wc == 3) {
+    emit_vertical_wc(sink, j, v, 3);
+  } else {
+    emit_vertical_wc(sink, j, v, 1);
+  }
+}
+
+/* The whole rows' plain sums × UNIT into the partly covered rows' sums, or in place of them
+ * (`set`: no partly covered row was added). SSE2: eight a step. */
+static inline __attribute__((always_inline)) void fold16(uint32_t *v, const uint16_t *whole, size_t n, int set) {
   size_t i = 0;
 #ifdef __SSE2__
   const __m128i zero = _mm_setzero_si128();
@@ -469,11 +556,50 @@ static void fold_whole(uint32_t *v, const uint16_t *whole, size_t n) {
     __m128i *s = (__m128i *)(void *)(v + i);
     __m128i low = _mm_slli_epi32(_mm_unpacklo_epi16(w, zero), 8);
     __m128i high = _mm_slli_epi32(_mm_unpackhi_epi16(w, zero), 8);
-    _mm_storeu_si128(s, _mm_add_epi32(_mm_loadu_si128(s), low));
-    _mm_storeu_si128(s + 1, _mm_add_epi32(_mm_loadu_si128(s + 1), high));
+    if (!set) {
+      low = _mm_add_epi32(_mm_loadu_si128(s), low);
+      high = _mm_add_epi32(_mm_loadu_si128(s + 1), high);
+    }
+    _mm_storeu_si128(s, low);
+    _mm_storeu_si128(s + 1, high);
   }
 #endif
-  for (; i < n; i++) v[i] += (uint32_t)whole[i] << 8;
+  for (; i < n; i++) v[i] = (set ? 0 : v[i]) + ((uint32_t)whole[i] << 8);
+}
+
+#ifdef CMD_SINK_AVX2
+/* The same in AVX2: sixteen a step. */
+AVX2 static void fold16_avx2(uint32_t *v, const uint16_t *whole, size_t n, int set) {
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    __m256i *s = (__m256i *)(void *)(v + i);
+    __m256i low = _mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(whole + i))), 8);
+    __m256i high =
+        _mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(whole + i + 8))), 8);
+    if (!set) {
+      low = _mm256_add_epi32(_mm256_loadu_si256(s), low);
+      high = _mm256_add_epi32(_mm256_loadu_si256(s + 1), high);
+    }
+    _mm256_storeu_si256(s, low);
+    _mm256_storeu_si256(s + 1, high);
+  }
+  fold16(v + i, whole + i, n - i, set);
+}
+#endif
+
+static void fold_whole(const cmd_sink *sink, uint32_t *v, const uint16_t *whole, size_t n, int set) {
+#ifdef CMD_SINK_AVX2
+  if (sink->avx2) {
+    fold16_avx2(v, whole, n, set);
+    return;
+  }
+#endif
+  (void)sink;
+  if (set) {
+    fold16(v, whole, n, 1);
+  } else {
+    fold16(v, whole, n, 0);
+  }
 }
 
 /* Output row j from its column sums (the vertical mode); its slot is fresh again after. */
@@ -482,18 +608,13 @@ static void finish_row_vertical(cmd_sink *sink, uint32_t j) {
   size_t width = (size_t)(sink->cx1 - sink->cx0) * sink->wc;
   uint32_t *v = sink->vacc + (size_t)slot * width;
   int has_whole = sink->wacc != NULL && !sink->wfresh[slot];
-  if (sink->vfresh[slot]) {
-    /* No partly covered row was added (an output row on whole source rows). */
-    if (has_whole) {
-      const uint16_t *whole = sink->wacc + (size_t)slot * width;
-      for (size_t i = 0; i < width; i++) v[i] = (uint32_t)whole[i] << 8;
-    } else {
-      memset(v, 0, sizeof(uint32_t) * width);
-    }
-  } else if (has_whole) {
-    fold_whole(v, sink->wacc + (size_t)slot * width, width);
+  if (has_whole) {
+    /* Stored when no partly covered row was added (an output row on whole source rows). */
+    fold_whole(sink, v, sink->wacc + (size_t)slot * width, width, sink->vfresh[slot]);
+  } else if (sink->vfresh[slot]) {
+    memset(v, 0, sizeof(uint32_t) * width);
   }
-  emit_vertical(sink, j, v, NULL, 0);
+  emit_vertical(sink, j, v);
   sink->vfresh[slot] = 1;
   sink->wfresh[slot] = 1;
 }
@@ -548,12 +669,82 @@ static inline __attribute__((always_inline)) void weighted32(uint32_t *sums, con
   for (; i < n; i++) sums[i] = (set ? 0 : sums[i]) + (uint16_t)(p[i] * weight);
 }
 
-static void add_bytes16(uint16_t *sums, const uint8_t *p, size_t n) { bytes16(sums, p, n, 0); }
-static void set_bytes16(uint16_t *sums, const uint8_t *p, size_t n) { bytes16(sums, p, n, 1); }
-static void add_weighted32(uint32_t *sums, const uint8_t *p, size_t n, uint16_t weight) {
+#ifdef CMD_SINK_AVX2
+/* bytes16 in AVX2: thirty-two a step. */
+AVX2 static void bytes16_avx2(uint16_t *sums, const uint8_t *p, size_t n, int set) {
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m256i *s = (__m256i *)(void *)(sums + i);
+    __m256i low = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(p + i)));
+    __m256i high = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(p + i + 16)));
+    if (!set) {
+      low = _mm256_add_epi16(_mm256_loadu_si256(s), low);
+      high = _mm256_add_epi16(_mm256_loadu_si256(s + 1), high);
+    }
+    _mm256_storeu_si256(s, low);
+    _mm256_storeu_si256(s + 1, high);
+  }
+  bytes16(sums + i, p + i, n - i, set);
+}
+
+/* weighted32 in AVX2: sixteen a step, the products in 16-bit lanes before widening. */
+AVX2 static void weighted32_avx2(uint32_t *sums, const uint8_t *p, size_t n, uint16_t weight, int set) {
+  size_t i = 0;
+  const __m256i w = _mm256_set1_epi16((short)weight);
+  for (; i + 16 <= n; i += 16) {
+    __m256i products = _mm256_mullo_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(p + i))), w);
+    __m256i *s = (__m256i *)(void *)(sums + i);
+    __m256i low = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(products));
+    __m256i high = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(products, 1));
+    if (!set) {
+      low = _mm256_add_epi32(_mm256_loadu_si256(s), low);
+      high = _mm256_add_epi32(_mm256_loadu_si256(s + 1), high);
+    }
+    _mm256_storeu_si256(s, low);
+    _mm256_storeu_si256(s + 1, high);
+  }
+  weighted32(sums + i, p + i, n - i, weight, set);
+}
+#endif
+
+static void add_bytes16(const cmd_sink *sink, uint16_t *sums, const uint8_t *p, size_t n) {
+#ifdef CMD_SINK_AVX2
+  if (sink->avx2) {
+    bytes16_avx2(sums, p, n, 0);
+    return;
+  }
+#endif
+  (void)sink;
+  bytes16(sums, p, n, 0);
+}
+static void set_bytes16(const cmd_sink *sink, uint16_t *sums, const uint8_t *p, size_t n) {
+#ifdef CMD_SINK_AVX2
+  if (sink->avx2) {
+    bytes16_avx2(sums, p, n, 1);
+    return;
+  }
+#endif
+  (void)sink;
+  bytes16(sums, p, n, 1);
+}
+static void add_weighted32(const cmd_sink *sink, uint32_t *sums, const uint8_t *p, size_t n, uint16_t weight) {
+#ifdef CMD_SINK_AVX2
+  if (sink->avx2) {
+    weighted32_avx2(sums, p, n, weight, 0);
+    return;
+  }
+#endif
+  (void)sink;
   weighted32(sums, p, n, weight, 0);
 }
-static void set_weighted32(uint32_t *sums, const uint8_t *p, size_t n, uint16_t weight) {
+static void set_weighted32(const cmd_sink *sink, uint32_t *sums, const uint8_t *p, size_t n, uint16_t weight) {
+#ifdef CMD_SINK_AVX2
+  if (sink->avx2) {
+    weighted32_avx2(sums, p, n, weight, 1);
+    return;
+  }
+#endif
+  (void)sink;
   weighted32(sums, p, n, weight, 1);
 }
 
@@ -580,9 +771,9 @@ static void add_row_vertical(cmd_sink *sink, uint32_t j, uint32_t y, uint32_t x0
       if (set && !whole_width) memset(sink->wacc + (size_t)slot * width, 0, sizeof(uint16_t) * width), set = 0;
       sink->wfresh[slot] = 0;
       if (set) {
-        set_bytes16(sink->wacc + at, p, n);
+        set_bytes16(sink, sink->wacc + at, p, n);
       } else {
-        add_bytes16(sink->wacc + at, p, n);
+        add_bytes16(sink, sink->wacc + at, p, n);
       }
       continue;
     }
@@ -593,9 +784,9 @@ static void add_row_vertical(cmd_sink *sink, uint32_t j, uint32_t y, uint32_t x0
     if (w == UNIT) {
       for (size_t i = 0; i < n; i++) v[i] = (set ? 0 : v[i]) + ((uint32_t)p[i] << 8);
     } else if (set) {
-      set_weighted32(v, p, n, (uint16_t)w);
+      set_weighted32(sink, v, p, n, (uint16_t)w);
     } else {
-      add_weighted32(v, p, n, (uint16_t)w);
+      add_weighted32(sink, v, p, n, (uint16_t)w);
     }
   }
 }
@@ -688,9 +879,10 @@ int cmd_sink_finish(cmd_sink *sink, cmd_image *out, char *err, size_t errlen) {
   return CMD_OK;
 }
 
-/* Tests: a picture's rows, in order, through a reducer to `target` (cmd_reduce_rows). */
+/* Tests: a picture's rows, in order, through a reducer to `target` (cmd_reduce_rows), with the
+ * AVX2 loops when `avx2` and the processor has them. */
 static int reduce_rows(const uint8_t *pixels, uint32_t width, uint32_t height, uint32_t channels,
-                       const cmd_target *target, cmd_image *out, char *err, size_t errlen) {
+                       const cmd_target *target, int avx2, cmd_image *out, char *err, size_t errlen) {
   cmd_limits limits;
   memset(&limits, 0, sizeof limits);
   cmd_sink *sink = cmd_sink_reducer(target, &limits);
@@ -698,6 +890,7 @@ static int reduce_rows(const uint8_t *pixels, uint32_t width, uint32_t height, u
     cmd_set_error(err, errlen, "no memory for the reducer");
     return CMD_ERR_NO_MEMORY;
   }
+  sink->avx2 = sink->avx2 && avx2;
   int status = cmd_sink_begin(sink, width, height, channels, 1, err, errlen);
   for (uint32_t y = 0; status == CMD_OK && y < height; y++)
     cmd_sink_row(sink, y, 0, 1, pixels + (size_t)y * width * channels, width);
@@ -709,18 +902,22 @@ static int reduce_rows(const uint8_t *pixels, uint32_t width, uint32_t height, u
 #ifdef CMD_SINK_PORTABLE
 int cmd_reduce_rows_portable(const uint8_t *pixels, uint32_t width, uint32_t height, uint32_t channels,
                              const cmd_target *target, cmd_image *out, char *err, size_t errlen) {
-  return reduce_rows(pixels, width, height, channels, target, out, err, errlen);
+  return reduce_rows(pixels, width, height, channels, target, 0, out, err, errlen);
 }
 #else
+int cmd_reduce_uses_avx2(void) { return has_avx2(); }
+
 int cmd_reduce_rows(const uint8_t *pixels, uint32_t width, uint32_t height, uint32_t channels,
-                    const cmd_target *target, int portable, cmd_image *out, char *err, size_t errlen) {
+                    const cmd_target *target, int loops, cmd_image *out, char *err, size_t errlen) {
   if (pixels == NULL || target == NULL || out == NULL || width == 0 || height == 0 || target->width == 0 ||
-      target->height == 0 || target->width > CMD_MAX_TARGET_SIDE || target->height > CMD_MAX_TARGET_SIDE) {
+      target->height == 0 || target->width > CMD_MAX_TARGET_SIDE || target->height > CMD_MAX_TARGET_SIDE ||
+      loops < CMD_LOOPS_FASTEST || loops > CMD_LOOPS_SSE2) {
     cmd_set_error(err, errlen, "bad arguments");
     return CMD_ERR_ARGUMENT;
   }
   memset(out, 0, sizeof *out);
-  if (portable) return cmd_reduce_rows_portable(pixels, width, height, channels, target, out, err, errlen);
-  return reduce_rows(pixels, width, height, channels, target, out, err, errlen);
+  if (loops == CMD_LOOPS_PORTABLE)
+    return cmd_reduce_rows_portable(pixels, width, height, channels, target, out, err, errlen);
+  return reduce_rows(pixels, width, height, channels, target, loops == CMD_LOOPS_FASTEST, out, err, errlen);
 }
 #endif

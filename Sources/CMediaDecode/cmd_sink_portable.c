@@ -1,6 +1,7 @@
 /* The reducer once more without SSE2 (cmd_reduce_rows, for tests): the portable loops that
  * machines without SSE2 run are compiled on every machine, so the tests compare their pixels
- * with the SSE2 loops' here too. Every function of the sink gets a name of its own. */
+ * with the SSE2 and AVX2 loops' here too (cmd_sink.c's AVX2 loops need __SSE2__, so this copy
+ * has none). Every function of the sink gets a name of its own. */
 #undef __SSE2__
 #define CMD_SINK_PORTABLE 1
 #define cmd_sink_full cmd_sink_portable_full

@@ -180,12 +180,15 @@ import UNTermTestSupport
     }
   }
 
-  @Test func theReducersPortableLoopsGiveTheVectorLoopsPixels() throws {
-    // Machines without SSE2 reduce with the portable loops; they are compiled on every
-    // machine too (cmd_reduce_rows), so both must give the same pixels: every channel count,
-    // widths off the vector size, a region, enlarging, output rows over more than 256 source
-    // rows (no 16-bit sums), over exactly 256 rows of 255 (the 16-bit sums' edge) and over
-    // whole source rows only (no partly covered row).
+  @Test func everySetOfTheReducersLoopsGivesTheAreaMeansPixels() throws {
+    // The reducer runs AVX2 loops where the processor has them, SSE2's on other x86-64
+    // machines and portable loops elsewhere; all three are compiled on every x86-64 machine
+    // (cmd_reduce_rows), and each must give the pixels of the area mean written out plainly
+    // (`areaMean`): every channel count, widths off the vector sizes, whole ratios both ways
+    // (2:1, 3:1, 1:2, …) and ratios that are not whole (the bench's 1/8 JPEG to its working
+    // copy, 500×375 to 250×188, in small), a region, enlarging, output rows over more than 256
+    // source rows (no 16-bit sums), over exactly 256 rows of 255 (the 16-bit sums' edge) and
+    // over whole source rows only (no partly covered row).
     let seed = TestSeed()
     var generator = seed.generator
     let cases: [(width: Int, height: Int, size: (Int, Int), region: (Double, Double, Double, Double), white: Bool)] = [
@@ -196,7 +199,19 @@ import UNTermTestSupport
       (50, 40, (120, 90), (0, 0, 1, 1), false),
       (211, 157, (23, 19), (0.13, 0.21, 0.6, 0.5), false),
       (1, 300, (1, 3), (0, 0, 1, 1), false),
+      (100, 75, (50, 38), (0, 0, 1, 1), false),
+      (66, 34, (33, 17), (0, 0, 1, 1), false),
+      (99, 45, (33, 15), (0, 0, 1, 1), false),
+      (67, 35, (16, 35), (0, 0, 1, 1), false),
+      (21, 13, (42, 39), (0, 0, 1, 1), false),
+      (37, 29, (37, 29), (0, 0, 1, 1), false),
+      (125, 94, (16, 12), (0, 0, 1, 1), false),
     ]
+    let loops = [
+      ("this machine's fastest", Int32(CMD_LOOPS_FASTEST)), ("SSE2", Int32(CMD_LOOPS_SSE2)),
+      ("portable", Int32(CMD_LOOPS_PORTABLE)),
+    ]
+    let avx2 = cmd_reduce_uses_avx2() != 0 ? "with AVX2" : "without AVX2"
     for channels in 1...4 {
       for item in cases {
         let count = item.width * item.height * channels
@@ -205,23 +220,93 @@ import UNTermTestSupport
         target.width = UInt32(item.size.0)
         target.height = UInt32(item.size.1)
         (target.x, target.y, target.region_width, target.region_height) = item.region
-        target.background = (200, 100, 50)
-        func reduced(portable: Int32) throws -> [UInt8] {
+        target.background = channels == 2 && item.width % 2 == 0 ? (90, 90, 90) : (200, 100, 50)
+        let expected = Self.areaMean(pixels, width: item.width, height: item.height, channels: channels, target)
+        for (name, set) in loops {
           var image = cmd_image()
           var message = [CChar](repeating: 0, count: 200)
           let status = cmd_reduce_rows(
-            pixels, UInt32(item.width), UInt32(item.height), UInt32(channels), &target, portable, &image, &message,
+            pixels, UInt32(item.width), UInt32(item.height), UInt32(channels), &target, set, &image, &message,
             message.count)
           defer { cmd_free(&image) }
           try #require(status == 0, "\(String(cString: message)), \(seed)")
-          return Array(UnsafeBufferPointer(start: image.pixels, count: image.byte_count))
+          let reduced = Array(UnsafeBufferPointer(start: image.pixels, count: image.byte_count))
+          #expect(
+            reduced == expected,
+            "\(name) loops (\(avx2)): \(channels) channels, \(item.width)×\(item.height) to \(item.size), \(seed)")
         }
-        let vector = try reduced(portable: 0)
-        let portable = try reduced(portable: 1)
-        #expect(vector.count == item.size.0 * item.size.1 * 3)
-        #expect(vector == portable, "\(channels) channels, \(item.width)×\(item.height) to \(item.size), \(seed)")
       }
     }
+  }
+
+  /// The reducer's definition written out plainly: each output pixel is the mean of the source
+  /// pixels its part of the region covers, each weighted by its overlap in 1/256 of a pixel
+  /// along each axis (a pixel narrower than 1/256 takes the pixel under it), rounded half up,
+  /// with transparent pixels composited over the background first (gray stays one channel
+  /// over a gray background).
+  static func areaMean(_ pixels: [UInt8], width: Int, height: Int, channels: Int, _ target: cmd_target) -> [UInt8] {
+    struct Span {
+      var first = 0, last = 0, firstWeight = 0, lastWeight = 0, total = 0
+      func weight(_ p: Int) -> Int { p == first ? firstWeight : p + 1 == last ? lastWeight : 256 }
+    }
+    func spans(_ count: Int, from: Int, to: Int, size: Int) -> [Span] {
+      (0..<count).map { k in
+        let a = from + (to - from) * k / count
+        let b = from + (to - from) * (k + 1) / count
+        guard b > a else {
+          let pixel = min(a / 256, size - 1)
+          return Span(first: pixel, last: pixel + 1, firstWeight: 1, lastWeight: 1, total: 1)
+        }
+        let first = a / 256
+        let last = max(first + 1, min(size, (b + 255) / 256))
+        return Span(
+          first: first, last: last, firstWeight: min((first + 1) * 256, b) - a,
+          lastWeight: b - max((last - 1) * 256, a), total: b - a)
+      }
+    }
+    func unit(_ value: Double) -> Double { min(1, max(0, value)) }
+    func range(_ start: Double, _ length: Double, _ size: Int) -> (Int, Int) {
+      var low = Int((unit(start) * Double(size) * 256).rounded())
+      var high = Int((unit(start + length) * Double(size) * 256).rounded())
+      if high <= low { high = low + 1 }
+      if high > size * 256 { (low, high) = (size * 256 - 1, size * 256) }
+      return (low, high)
+    }
+    let (x0, x1) = range(target.x, target.region_width, width)
+    let (y0, y1) = range(target.y, target.region_height, height)
+    let columns = spans(Int(target.width), from: x0, to: x1, size: width)
+    let rows = spans(Int(target.height), from: y0, to: y1, size: height)
+    let background = [Int(target.background.0), Int(target.background.1), Int(target.background.2)]
+    let grayWork = channels == 1 || (channels == 2 && background[0] == background[1] && background[1] == background[2])
+    func over(_ value: Int, _ alpha: Int, _ back: Int) -> Int { (value * alpha + back * (255 - alpha) + 127) / 255 }
+    // A source pixel's working value in channel c (0 … 2).
+    func value(_ x: Int, _ y: Int, _ c: Int) -> Int {
+      let p = (y * width + x) * channels
+      switch channels {
+      case 1: return Int(pixels[p])
+      case 2: return over(Int(pixels[p]), Int(pixels[p + 1]), background[grayWork ? 0 : c])
+      case 3: return Int(pixels[p + c])
+      default:
+        let alpha = Int(pixels[p + 3])
+        return alpha == 255 ? Int(pixels[p + c]) : over(Int(pixels[p + c]), alpha, background[c])
+      }
+    }
+    var out: [UInt8] = []
+    for row in rows {
+      for column in columns {
+        for c in 0..<3 {
+          var sum = 0
+          for y in row.first..<row.last {
+            for x in column.first..<column.last {
+              sum += row.weight(y) * column.weight(x) * value(x, y, grayWork ? 0 : c)
+            }
+          }
+          let total = row.total * column.total
+          out.append(UInt8(min(255, (sum + total / 2) / total)))
+        }
+      }
+    }
+    return out
   }
 
   @Test func everyRunOfFiltersUnfiltersAsLibpngDoes() throws {

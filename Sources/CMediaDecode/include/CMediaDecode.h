@@ -169,14 +169,25 @@ int cmd_decode_scaled_fd(int fd, const cmd_limits *limits, const cmd_target *tar
 int cmd_inflate_zlib(const uint8_t *bytes, size_t length, size_t input_piece, size_t output_piece,
                      uint8_t *out, size_t capacity, size_t *written, char *err, size_t errlen);
 
+/** The reducer's loops cmd_reduce_rows runs: this machine's fastest (AVX2 where the processor
+ *  has it, else SSE2 on x86-64), the portable ones (what machines without SSE2 run), or SSE2's
+ *  without AVX2 (what x86-64 machines without AVX2 run; the portable ones elsewhere). */
+enum {
+  CMD_LOOPS_FASTEST = 0,
+  CMD_LOOPS_PORTABLE = 1,
+  CMD_LOOPS_SSE2 = 2,
+};
+
 /**
  * For tests: `height` rows of `width` pixels of `channels` (1 … 4) 8-bit samples, in order,
- * through the area-averaging reducer cmd_decode_scaled uses, to target's size and region. With
- * `portable` the reducer's portable loops (what machines without SSE2 run) do the work, else
- * this machine's. Same ownership and errors as cmd_decode_scaled.
+ * through the area-averaging reducer cmd_decode_scaled uses, to target's size and region, with
+ * the loops `loops` says (CMD_LOOPS_*). Same ownership and errors as cmd_decode_scaled.
  */
 int cmd_reduce_rows(const uint8_t *pixels, uint32_t width, uint32_t height, uint32_t channels,
-                    const cmd_target *target, int portable, cmd_image *out, char *err, size_t errlen);
+                    const cmd_target *target, int loops, cmd_image *out, char *err, size_t errlen);
+
+/** For tests: 1 when CMD_LOOPS_FASTEST runs AVX2 loops on this machine, else 0. */
+int cmd_reduce_uses_avx2(void);
 
 /** Releases a decoded image's pixels; safe to call twice or on a zeroed image. */
 void cmd_free(cmd_image *image);
