@@ -151,6 +151,12 @@ void cmd_sink_columns(const cmd_sink *sink, uint32_t *first, uint32_t *last);
 void cmd_sink_row(cmd_sink *sink, uint32_t y, uint32_t x0, uint32_t step, const uint8_t *pixels,
                   uint32_t count);
 
+/** Whether the reducer runs its AVX2 loops (a decoder's own AVX2 loops follow it). */
+int cmd_sink_avx2(const cmd_sink *sink);
+
+/** Turns the AVX2 loops off (cmd_decode_scaled_loops, for tests). */
+void cmd_sink_without_avx2(cmd_sink *sink);
+
 /** Hands the finished pixels to out (its pixels, byte_count, width, height and channels). */
 int cmd_sink_finish(cmd_sink *sink, cmd_image *out, char *err, size_t errlen);
 

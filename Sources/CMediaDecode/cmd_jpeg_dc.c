@@ -24,6 +24,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#if defined(__SSE2__) && defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#define CMD_JPEG_AVX2 1
+#include <immintrin.h>
+#endif
+
 /* The bit reader's steps run per Huffman code: they must not cost a call. */
 #define HOT static inline __attribute__((always_inline))
 
@@ -1217,6 +1222,37 @@ enum { SCALEBITS = 16 };
 #define ONE_HALF ((int32_t)1 << (SCALEBITS - 1))
 #define FIX(x) ((int32_t)((x) * (1L << SCALEBITS) + 0.5))
 
+#ifdef CMD_JPEG_AVX2
+/* Luma a sample a column and chroma one for two, to RGB, sixteen columns a step (AVX2, taken
+ * with the reducer's AVX2 loops): `o6` holds each chroma column's three colour terms twice
+ * (the pair of columns it serves, as the RGB bytes lie), each luma sample is spread to its
+ * three bytes by a byte shuffle, and the sums are clamped by packing with unsigned saturation,
+ * which is what the scalar loop's range-limit table does. Returns the columns done (a multiple
+ * of 16); `luma` starts on a pair. */
+__attribute__((target("avx2"))) static uint32_t colour_pairs_avx2(const uint8_t *luma, const int16_t *o6,
+                                                                   uint8_t *out, uint32_t count) {
+  const __m128i spread0 = _mm_setr_epi8(0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5);
+  const __m128i spread1 = _mm_setr_epi8(5, 5, 6, 6, 6, 7, 7, 7, 8, 8, 8, 9, 9, 9, 10, 10);
+  const __m128i spread2 = _mm_setr_epi8(10, 11, 11, 11, 12, 12, 12, 13, 13, 13, 14, 14, 14, 15, 15, 15);
+  uint32_t i = 0;
+  for (; i + 16 <= count; i += 16, luma += 16, o6 += 48, out += 48) {
+    __m128i l = _mm_loadu_si128((const __m128i *)(const void *)luma);
+    __m256i s0 = _mm256_add_epi16(_mm256_cvtepu8_epi16(_mm_shuffle_epi8(l, spread0)),
+                                  _mm256_loadu_si256((const __m256i *)(const void *)o6));
+    __m256i s1 = _mm256_add_epi16(_mm256_cvtepu8_epi16(_mm_shuffle_epi8(l, spread1)),
+                                  _mm256_loadu_si256((const __m256i *)(const void *)(o6 + 16)));
+    __m256i s2 = _mm256_add_epi16(_mm256_cvtepu8_epi16(_mm_shuffle_epi8(l, spread2)),
+                                  _mm256_loadu_si256((const __m256i *)(const void *)(o6 + 32)));
+    /* packus works within 128-bit halves: the quarters come out 0 2 1 3. */
+    __m256i first = _mm256_permute4x64_epi64(_mm256_packus_epi16(s0, s1), 0xD8);
+    __m128i last = _mm_packus_epi16(_mm256_castsi256_si128(s2), _mm256_extracti128_si256(s2, 1));
+    _mm256_storeu_si256((__m256i *)(void *)out, first);
+    _mm_storeu_si128((__m128i *)(void *)(out + 32), last);
+  }
+  return i;
+}
+#endif
+
 static int emit_rows(dc_decoder *d, cmd_sink *sink, char *err, size_t errlen) {
   uint32_t out_w = (d->width + 7) / 8, out_h = (d->height + 7) / 8;
   int channels = d->ncomp == 1 ? 1 : 3;
@@ -1273,8 +1309,13 @@ static int emit_rows(dc_decoder *d, cmd_sink *sink, char *err, size_t errlen) {
   for (int i = 0; i < 1024; i++) limit[i] = clamp_sample(i - 384);
   /* Cb and Cr with the same columns (the usual case): their colour terms by column. */
   int shared = channels == 3 && d->comp[1].h == d->comp[2].h && d->comp[1].v == d->comp[2].v;
-  int16_t *offsets = shared ? malloc(sizeof(int16_t) * 3 * planes[1].count) : NULL;
   int pairs = shared && d->hmax == d->comp[0].h && d->hmax == 2 * d->comp[1].h;
+  /* With the AVX2 loops, pairs of columns take each chroma column's terms twice (o6). */
+  int wide = 0;
+#ifdef CMD_JPEG_AVX2
+  wide = pairs && cmd_sink_avx2(sink);
+#endif
+  int16_t *offsets = shared ? malloc(sizeof(int16_t) * (wide ? 6 : 3) * planes[1].count) : NULL;
   uint32_t offsets_row = UINT32_MAX;
   if (shared && offsets == NULL) {
     for (int c = 0; c < MAX_COMPONENTS; c++) free(planes[c].samples), free(planes[c].column);
@@ -1302,9 +1343,11 @@ static int emit_rows(dc_decoder *d, cmd_sink *sink, char *err, size_t errlen) {
       if (planes[1].row != offsets_row) {
         for (uint32_t j = 0; j < planes[1].count; j++) {
           int b = planes[1].samples[j], r = planes[2].samples[j];
-          offsets[3 * j] = (int16_t)cr_red[r];
-          offsets[3 * j + 1] = (int16_t)((cb_green[b] + cr_green[r]) >> SCALEBITS);
-          offsets[3 * j + 2] = (int16_t)cb_blue[b];
+          int16_t *o = offsets + (wide ? 6 : 3) * j;
+          o[0] = (int16_t)cr_red[r];
+          o[1] = (int16_t)((cb_green[b] + cr_green[r]) >> SCALEBITS);
+          o[2] = (int16_t)cb_blue[b];
+          if (wide) o[3] = o[0], o[4] = o[1], o[5] = o[2];
         }
         offsets_row = planes[1].row;
       }
@@ -1312,14 +1355,21 @@ static int emit_rows(dc_decoder *d, cmd_sink *sink, char *err, size_t errlen) {
         /* Luma a sample a column, chroma one for two (4:2:x): each chroma entry serves a pair
          * of columns, without the column maps (the first column alone when it is odd). */
         const int16_t *o = offsets;
+        uint32_t step = wide ? 6 : 3; /* terms a chroma column */
         uint8_t *out = row;
         uint32_t i = 0;
         if (first_column & 1) {
           int l = luma[0] + 384;
           out[0] = limit[l + o[0]], out[1] = limit[l + o[1]], out[2] = limit[l + o[2]];
-          i = 1, out += 3, o += 3;
+          i = 1, out += 3, o += step;
         }
-        for (; i + 1 < count; i += 2, out += 6, o += 3) {
+#ifdef CMD_JPEG_AVX2
+        if (wide) {
+          uint32_t done = colour_pairs_avx2(luma + i, o, out, count - i);
+          i += done, out += 3 * done, o += 3 * done;
+        }
+#endif
+        for (; i + 1 < count; i += 2, out += 6, o += step) {
           int l0 = luma[i] + 384, l1 = luma[i + 1] + 384;
           out[0] = limit[l0 + o[0]], out[1] = limit[l0 + o[1]], out[2] = limit[l0 + o[2]];
           out[3] = limit[l1 + o[0]], out[4] = limit[l1 + o[1]], out[5] = limit[l1 + o[2]];

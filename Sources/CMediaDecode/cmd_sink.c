@@ -129,6 +129,10 @@ void cmd_sink_free(cmd_sink *sink) {
 
 int cmd_sink_is_full(const cmd_sink *sink) { return sink->full; }
 
+int cmd_sink_avx2(const cmd_sink *sink) { return sink->avx2; }
+
+void cmd_sink_without_avx2(cmd_sink *sink) { sink->avx2 = 0; }
+
 void cmd_sink_need(const cmd_sink *sink, uint32_t stored_width, uint32_t stored_height,
                    uint32_t *need_width, uint32_t *need_height) {
   if (sink->full) {

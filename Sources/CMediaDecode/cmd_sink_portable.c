@@ -8,6 +8,8 @@
 #define cmd_sink_reducer cmd_sink_portable_reducer
 #define cmd_sink_free cmd_sink_portable_free
 #define cmd_sink_is_full cmd_sink_portable_is_full
+#define cmd_sink_avx2 cmd_sink_portable_avx2
+#define cmd_sink_without_avx2 cmd_sink_portable_without_avx2
 #define cmd_sink_need cmd_sink_portable_need
 #define cmd_sink_begin cmd_sink_portable_begin
 #define cmd_sink_rows cmd_sink_portable_rows

@@ -551,6 +551,51 @@ import UNTermTestSupport
     }
   }
 
+  @Test func theDCPathsColourRowsAreTheSameWithAndWithoutAVX2() throws {
+    // A 4:2:0 photo's DC rows are converted to RGB sixteen columns a step in AVX2 where the
+    // reducer runs AVX2, a column at a time otherwise: both give the same pixels, for regions
+    // that start on an even or an odd column (chroma columns serve pairs) and rows whose width
+    // is not a multiple of sixteen.
+    let seed = TestSeed()
+    var generator = seed.generator
+    let (width, height) = (1208, 808)
+    let rgb = (0..<width * height * 3).map { i in
+      UInt8((i / 3 % width / 5 + i / 3 / width / 3 + 80 * (i % 3)) % 256) &+ UInt8.random(in: 0...90, using: &generator)
+    }
+    let jpeg = try F.jpeg(width: width, height: height, components: 3, pixels: rgb, quality: 92)
+    let regions: [(size: (Int, Int), region: (Double, Double, Double, Double))] = [
+      ((76, 51), (0, 0, 1, 1)),
+      ((75, 50), (0, 0, 1, 1)),
+      ((40, 30), (0.0066, 0.01, 0.6, 0.7)),
+      ((37, 23), (0.0133, 0.2, 0.5, 0.5)),
+      ((9, 5), (0.5, 0.5, 0.11, 0.1)),
+      ((61, 44), (0.1989, 0.0, 0.8, 1)),
+    ]
+    for item in regions {
+      var target = cmd_target()
+      target.width = UInt32(item.size.0)
+      target.height = UInt32(item.size.1)
+      (target.x, target.y, target.region_width, target.region_height) = item.region
+      var caps = cmd_limits()
+      caps.max_width = 16_384
+      caps.max_height = 16_384
+      caps.max_pixels = 1 << 26
+      func decoded(_ loops: Int32) throws -> (pixels: [UInt8], denominator: UInt32) {
+        var image = cmd_image()
+        var message = [CChar](repeating: 0, count: 200)
+        let status = cmd_decode_scaled_loops(
+          jpeg, jpeg.count, &caps, &target, loops, &image, &message, message.count)
+        defer { cmd_free(&image) }
+        try #require(status == 0, "\(String(cString: message))")
+        return (Array(UnsafeBufferPointer(start: image.pixels, count: image.byte_count)), image.scale_denom)
+      }
+      let fastest = try decoded(Int32(CMD_LOOPS_FASTEST))
+      let sse2 = try decoded(Int32(CMD_LOOPS_SSE2))
+      #expect(fastest.denominator == 8 && sse2.denominator == 8)
+      #expect(fastest.pixels == sse2.pixels, "\(item.size) of \(item.region), \(seed)")
+    }
+  }
+
   /// The AC skipping at its edges, against libjpeg's 1/8 on a grey picture: noise at quality 100
   /// fills blocks to coefficient 63 (no end of block) and uses the standard table's 16-bit codes
   /// (longer than one skip lookup), quieter columns end blocks at every coefficient, and the

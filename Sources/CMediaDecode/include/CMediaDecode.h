@@ -186,6 +186,11 @@ enum {
 int cmd_reduce_rows(const uint8_t *pixels, uint32_t width, uint32_t height, uint32_t channels,
                     const cmd_target *target, int loops, cmd_image *out, char *err, size_t errlen);
 
+/** For tests: cmd_decode_scaled with CMD_LOOPS_FASTEST (the same) or CMD_LOOPS_SSE2 (no AVX2
+ *  loop, in the reducer or a decoder: what x86-64 machines without AVX2 run). */
+int cmd_decode_scaled_loops(const uint8_t *bytes, size_t len, const cmd_limits *limits, const cmd_target *target,
+                            int loops, cmd_image *out, char *err, size_t errlen);
+
 /** For tests: 1 when CMD_LOOPS_FASTEST runs AVX2 loops on this machine, else 0. */
 int cmd_reduce_uses_avx2(void);
 
