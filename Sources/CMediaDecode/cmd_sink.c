@@ -71,6 +71,9 @@ struct cmd_sink {
   int exact_double;
   /* Whether the AVX2 loops run (the processor has AVX2; tests may turn them off). */
   int avx2;
+  /* Each output column covers exactly `factor` whole source columns (a whole ratio, 1:1
+   * included), or 0. */
+  uint32_t factor;
   uint8_t *out;        /* ow × oh × 3 */
 };
 
@@ -246,6 +249,14 @@ int cmd_sink_begin(cmd_sink *sink, uint32_t width, uint32_t height, uint32_t cha
   for (uint32_t j = 0; j < oh; j++) tallest = sink->rows[j].total > tallest ? sink->rows[j].total : tallest;
   for (uint32_t k = 0; k < ow; k++) widest = sink->columns[k].total > widest ? sink->columns[k].total : widest;
   sink->exact_double = widest * tallest < ((uint64_t)1 << 44);
+  uint32_t factor = sink->columns[0].last - sink->columns[0].first;
+  sink->factor = factor;
+  for (uint32_t k = 0; k < ow && sink->factor != 0; k++) {
+    const span *s = &sink->columns[k];
+    if (s->first != sink->columns[0].first + k * factor || s->last != s->first + factor || s->first_weight != UNIT ||
+        s->last_weight != UNIT || s->total != (uint64_t)factor * UNIT)
+      sink->factor = 0;
+  }
   sink->cx0 = sink->columns[0].first;
   sink->cx1 = sink->columns[ow - 1].last;
   uint64_t vacc_bytes = (uint64_t)sink->held_rows * (sink->cx1 - sink->cx0) * wc * sizeof(uint32_t);
@@ -499,6 +510,16 @@ static inline __attribute__((always_inline)) void emit_vertical_wc(cmd_sink *sin
 }
 
 #ifdef CMD_SINK_AVX2
+/* A pixel's three bytes from the low three of `bytes`: one 4-byte store when another pixel of
+ * the row follows (it writes the fourth byte again). */
+static inline __attribute__((always_inline)) void store_pixel(uint8_t *out, uint32_t bytes, int more) {
+  if (more) {
+    memcpy(out, &bytes, 4);
+  } else {
+    out[0] = (uint8_t)bytes, out[1] = (uint8_t)(bytes >> 8), out[2] = (uint8_t)(bytes >> 16);
+  }
+}
+
 /* emit_vertical_wc for three channels in AVX2: a pixel's three sums in three 64-bit lanes of one
  * register (a fourth, ignored, takes the next sum), its mean by one exact double division of the
  * lanes (sums below 2^52 become doubles by their bits: see rounded_mean for the exactness). */
@@ -529,8 +550,31 @@ AVX2 static void emit_vertical_avx2(cmd_sink *sink, uint32_t j, const uint32_t *
     __m256d numerator = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(sum, magic)), two52);
     __m128i q = _mm256_cvttpd_epi32(_mm256_div_pd(numerator, _mm256_set1_pd((double)(int64_t)total)));
     q = _mm_packus_epi16(_mm_packus_epi32(q, q), q);
-    uint32_t bytes = (uint32_t)_mm_cvtsi128_si32(q);
-    out[0] = (uint8_t)bytes, out[1] = (uint8_t)(bytes >> 8), out[2] = (uint8_t)(bytes >> 16);
+    store_pixel(out, (uint32_t)_mm_cvtsi128_si32(q), k + 1 < ow);
+  }
+}
+
+/* The same when every output column covers `factor` whole source columns (a whole ratio): a
+ * plain sum of its columns, × UNIT, over one total for the whole row. */
+AVX2 static void emit_whole_avx2(cmd_sink *sink, uint32_t j, const uint32_t *v) {
+  uint8_t *out = sink->out + (size_t)j * sink->ow * 3;
+  uint32_t ow = sink->ow, factor = sink->factor;
+  uint64_t total = (uint64_t)factor * UNIT * sink->rows[j].total;
+  const __m256i magic = _mm256_set1_epi64x(0x4330000000000000LL);
+  const __m256d two52 = _mm256_set1_pd(4503599627370496.0);
+  const __m256i half = _mm256_set1_epi64x((long long)(total / 2));
+  const __m256d divisor = _mm256_set1_pd((double)(int64_t)total);
+  const uint32_t *p = v + (size_t)(sink->columns[0].first - sink->cx0) * 3;
+  for (uint32_t k = 0; k < ow; k++, out += 3) {
+    __m256i sum = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(const void *)p));
+    p += 3;
+    for (uint32_t t = 1; t < factor; t++, p += 3)
+      sum = _mm256_add_epi64(sum, _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(const void *)p)));
+    sum = _mm256_add_epi64(_mm256_slli_epi64(sum, 8), half);
+    __m256d numerator = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(sum, magic)), two52);
+    __m128i q = _mm256_cvttpd_epi32(_mm256_div_pd(numerator, divisor));
+    q = _mm_packus_epi16(_mm_packus_epi32(q, q), q);
+    store_pixel(out, (uint32_t)_mm_cvtsi128_si32(q), k + 1 < ow);
   }
 }
 #endif
@@ -538,7 +582,11 @@ AVX2 static void emit_vertical_avx2(cmd_sink *sink, uint32_t j, const uint32_t *
 static void emit_vertical(cmd_sink *sink, uint32_t j, const uint32_t *v) {
 #ifdef CMD_SINK_AVX2
   if (sink->avx2 && sink->wc == 3 && sink->exact_double) {
-    emit_vertical_avx2(sink, j, v);
+    if (sink->factor != 0) {
+      emit_whole_avx2(sink, j, v);
+    } else {
+      emit_vertical_avx2(sink, j, v);
+    }
     return;
   }
 #endif
