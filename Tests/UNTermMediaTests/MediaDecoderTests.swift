@@ -551,18 +551,27 @@ import UNTermTestSupport
     }
   }
 
-  @Test func theDCPathsColourRowsAreTheSameWithAndWithoutAVX2() throws {
-    // A 4:2:0 photo's DC rows are converted to RGB sixteen columns a step in AVX2 where the
-    // reducer runs AVX2, a column at a time otherwise: both give the same pixels, for regions
-    // that start on an even or an odd column (chroma columns serve pairs) and rows whose width
-    // is not a multiple of sixteen.
+  @Test func theDCPathsRowsAreTheSameWithAndWithoutAVX2() throws {
+    // A JPEG's DC rows become samples sixteen a step, and a 4:2:0 photo's rows RGB sixteen
+    // columns a step, in AVX2 where the reducer runs AVX2, one at a time otherwise: both give
+    // the same pixels, for regions that start on an even or an odd column (chroma columns
+    // serve pairs), rows whose width is not a multiple of sixteen, grey and colour, and white
+    // and black areas at a coarse quality (DC samples past 255, which are clamped).
     let seed = TestSeed()
     var generator = seed.generator
     let (width, height) = (1208, 808)
-    let rgb = (0..<width * height * 3).map { i in
-      UInt8((i / 3 % width / 5 + i / 3 / width / 3 + 80 * (i % 3)) % 256) &+ UInt8.random(in: 0...90, using: &generator)
+    let rgb = (0..<width * height * 3).map { i -> UInt8 in
+      let (x, y) = (i / 3 % width, i / 3 / width)
+      if x < 200 && y < 300 { return 255 }
+      if x > 1000 && y > 500 { return 0 }
+      return UInt8((x / 5 + y / 3 + 80 * (i % 3)) % 256) &+ UInt8.random(in: 0...90, using: &generator)
     }
-    let jpeg = try F.jpeg(width: width, height: height, components: 3, pixels: rgb, quality: 92)
+    let gray = stride(from: 0, to: rgb.count, by: 3).map { rgb[$0] }
+    let pictures = [
+      ("colour, quality 92", try F.jpeg(width: width, height: height, components: 3, pixels: rgb, quality: 92)),
+      ("colour, quality 30", try F.jpeg(width: width, height: height, components: 3, pixels: rgb, quality: 30)),
+      ("grey, quality 30", try F.jpeg(width: width, height: height, components: 1, pixels: gray, quality: 30)),
+    ]
     let regions: [(size: (Int, Int), region: (Double, Double, Double, Double))] = [
       ((76, 51), (0, 0, 1, 1)),
       ((75, 50), (0, 0, 1, 1)),
@@ -571,28 +580,30 @@ import UNTermTestSupport
       ((9, 5), (0.5, 0.5, 0.11, 0.1)),
       ((61, 44), (0.1989, 0.0, 0.8, 1)),
     ]
-    for item in regions {
-      var target = cmd_target()
-      target.width = UInt32(item.size.0)
-      target.height = UInt32(item.size.1)
-      (target.x, target.y, target.region_width, target.region_height) = item.region
-      var caps = cmd_limits()
-      caps.max_width = 16_384
-      caps.max_height = 16_384
-      caps.max_pixels = 1 << 26
-      func decoded(_ loops: Int32) throws -> (pixels: [UInt8], denominator: UInt32) {
-        var image = cmd_image()
-        var message = [CChar](repeating: 0, count: 200)
-        let status = cmd_decode_scaled_loops(
-          jpeg, jpeg.count, &caps, &target, loops, &image, &message, message.count)
-        defer { cmd_free(&image) }
-        try #require(status == 0, "\(String(cString: message))")
-        return (Array(UnsafeBufferPointer(start: image.pixels, count: image.byte_count)), image.scale_denom)
+    for (name, jpeg) in pictures {
+      for item in regions {
+        var target = cmd_target()
+        target.width = UInt32(item.size.0)
+        target.height = UInt32(item.size.1)
+        (target.x, target.y, target.region_width, target.region_height) = item.region
+        var caps = cmd_limits()
+        caps.max_width = 16_384
+        caps.max_height = 16_384
+        caps.max_pixels = 1 << 26
+        func decoded(_ loops: Int32) throws -> (pixels: [UInt8], denominator: UInt32) {
+          var image = cmd_image()
+          var message = [CChar](repeating: 0, count: 200)
+          let status = cmd_decode_scaled_loops(
+            jpeg, jpeg.count, &caps, &target, loops, &image, &message, message.count)
+          defer { cmd_free(&image) }
+          try #require(status == 0, "\(String(cString: message))")
+          return (Array(UnsafeBufferPointer(start: image.pixels, count: image.byte_count)), image.scale_denom)
+        }
+        let fastest = try decoded(Int32(CMD_LOOPS_FASTEST))
+        let sse2 = try decoded(Int32(CMD_LOOPS_SSE2))
+        #expect(fastest.denominator == 8 && sse2.denominator == 8)
+        #expect(fastest.pixels == sse2.pixels, "\(name): \(item.size) of \(item.region), \(seed)")
       }
-      let fastest = try decoded(Int32(CMD_LOOPS_FASTEST))
-      let sse2 = try decoded(Int32(CMD_LOOPS_SSE2))
-      #expect(fastest.denominator == 8 && sse2.denominator == 8)
-      #expect(fastest.pixels == sse2.pixels, "\(item.size) of \(item.region), \(seed)")
     }
   }
 
