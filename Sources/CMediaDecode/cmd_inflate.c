@@ -81,9 +81,13 @@ struct cmd_inflate {
   uint32_t bitsleft;
   /* Zero bytes put into the bit buffer after the input ended; using one is an error. */
   uint32_t overrun;
-  /* Output: window[0, pos) written, [taken, pos) not yet taken by the caller. */
-  uint8_t *window;
+  /* Output: window[0, pos) written, [taken, pos) not yet taken by the caller. The window is
+   * `own` (cmd_inflate_need) or the caller's buffer with the history before it
+   * (cmd_inflate_into). */
+  uint8_t *window, *own;
   size_t capacity, pos, taken;
+  /* Bytes cmd_inflate_into has written in all. */
+  uint64_t total;
   int state, last_block;
   uint32_t stored_left;
   uint32_t match_length, match_dist;
@@ -583,7 +587,7 @@ cmd_inflate *cmd_inflate_new(size_t largest_request, cmd_inflate_fill fill, void
   z->context = context;
   z->in = z->in_end = z->in_buffer;
   z->capacity = WINDOW + largest_request + CHUNK;
-  z->window = malloc(z->capacity + COPY_SLACK);
+  z->own = z->window = malloc(z->capacity + COPY_SLACK);
   if (z->window == NULL) {
     free(z);
     return NULL;
@@ -595,7 +599,7 @@ cmd_inflate *cmd_inflate_new(size_t largest_request, cmd_inflate_fill fill, void
 
 void cmd_inflate_free(cmd_inflate *z) {
   if (z == NULL) return;
-  free(z->window);
+  free(z->own);
   free(z);
 }
 
@@ -619,6 +623,31 @@ int cmd_inflate_need(cmd_inflate *z, size_t count, const uint8_t **data) {
 
 void cmd_inflate_take(cmd_inflate *z, size_t count) { z->taken += count; }
 
+int cmd_inflate_into(cmd_inflate *z, uint8_t *out, size_t count, size_t *written) {
+  /* The caller's buffer becomes the window: the history before it, then `count` bytes. The
+   * fast loop writes no further than the window's end (it needs room for a match and its slack
+   * first), so nothing past out + count is touched. */
+  size_t history = z->total < WINDOW ? (size_t)z->total : WINDOW;
+  size_t own_capacity = z->capacity, own_pos = z->pos, own_taken = z->taken;
+  z->window = out - history;
+  z->pos = z->taken = history;
+  z->capacity = history + count;
+  while (z->pos < z->capacity && z->status == CMD_OK) {
+    if (z->state == STATE_END) {
+      stop(z, CMD_ERR_TRUNCATED, "Not enough image data");
+      break;
+    }
+    run(z);
+  }
+  *written = z->pos - history;
+  z->total += *written;
+  z->window = z->own;
+  z->capacity = own_capacity;
+  z->pos = own_pos;
+  z->taken = own_taken;
+  return z->status;
+}
+
 const char *cmd_inflate_message(const cmd_inflate *z) { return z->message; }
 
 /* ---- A whole stream (tests and the fuzz target) ------------------------------------------ */
@@ -638,8 +667,47 @@ static size_t give_pieces(void *context, uint8_t *into, size_t capacity) {
   return take;
 }
 
-int cmd_inflate_zlib(const uint8_t *bytes, size_t length, size_t input_piece, size_t output_piece, uint8_t *out,
-                     size_t capacity, size_t *written, char *err, size_t errlen) {
+/* cmd_inflate_zlib's `direct` form: pieces written with cmd_inflate_into one after the other
+ * into a buffer a byte larger than the caller's (that byte says the output does not fit). */
+static int zlib_direct(cmd_inflate *z, size_t output_piece, uint8_t *out, size_t capacity, size_t *written,
+                       char *err, size_t errlen) {
+  uint8_t *buffer = malloc(capacity + 1);
+  if (buffer == NULL) {
+    cmd_set_error(err, errlen, "no memory");
+    return CMD_ERR_NO_MEMORY;
+  }
+  size_t total = 0;
+  int status;
+  for (;;) {
+    size_t room = capacity + 1 - total;
+    size_t got = 0;
+    status = cmd_inflate_into(z, buffer + total, output_piece < room ? output_piece : room, &got);
+    total += got;
+    if (status != CMD_OK && z->state != STATE_END) {
+      cmd_set_error(err, errlen, "%s", z->message);
+      break;
+    }
+    if (total > capacity) {
+      cmd_set_error(err, errlen, "more output than %zu bytes", capacity);
+      status = CMD_ERR_TOO_LARGE;
+      break;
+    }
+    if (status != CMD_OK) {
+      /* The stream ended properly (its trailer read) before the piece was full. */
+      status = CMD_OK;
+      break;
+    }
+  }
+  if (status == CMD_OK) {
+    memcpy(out, buffer, total);
+    *written = total;
+  }
+  free(buffer);
+  return status;
+}
+
+int cmd_inflate_zlib(const uint8_t *bytes, size_t length, size_t input_piece, size_t output_piece, int direct,
+                     uint8_t *out, size_t capacity, size_t *written, char *err, size_t errlen) {
   *written = 0;
   if (input_piece == 0) input_piece = 1;
   if (output_piece == 0) output_piece = 1;
@@ -650,6 +718,11 @@ int cmd_inflate_zlib(const uint8_t *bytes, size_t length, size_t input_piece, si
     return CMD_ERR_NO_MEMORY;
   }
   int status = CMD_OK;
+  if (direct) {
+    status = zlib_direct(z, output_piece, out, capacity, written, err, errlen);
+    cmd_inflate_free(z);
+    return status;
+  }
   /* Output taken in pieces until the stream has ended; the last piece may be short. */
   for (;;) {
     const uint8_t *data = NULL;

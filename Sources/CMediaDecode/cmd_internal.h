@@ -96,6 +96,13 @@ void cmd_inflate_free(cmd_inflate *z);
  *  CMD_ERR_CORRUPT (zlib's words in cmd_inflate_message) or CMD_ERR_NO_MEMORY. */
 int cmd_inflate_need(cmd_inflate *z, size_t count, const uint8_t **data);
 void cmd_inflate_take(cmd_inflate *z, size_t count);
+/**
+ * The next `count` bytes written straight to out (no window, no copy), for a caller that keeps
+ * the stream's output contiguous: the 32 KiB before out (or all output so far, when less) must
+ * hold the bytes written last. *written says how many were written before an error. Not mixed
+ * with cmd_inflate_need on one decoder.
+ */
+int cmd_inflate_into(cmd_inflate *z, uint8_t *out, size_t count, size_t *written);
 const char *cmd_inflate_message(const cmd_inflate *z);
 
 /* ---- Output ----------------------------------------------------------------------------- */

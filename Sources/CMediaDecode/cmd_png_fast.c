@@ -272,14 +272,22 @@ static int inflate_failure(png_fast *f, int status, char *message, size_t length
 
 /*
  * Large image data (not interlaced) inflates on a second thread while this one unfilters and reduces
- * (each about half the work), so the wall time is about the longer of the two. Rows go over in
- * batches through a small ring; the inflating thread waits when the ring is full, stops at its
- * next row once told to, and keeps a time budget on its own CPU clock as this thread does.
- * Whatever happens it is joined before the decoder returns or reads on past the image data.
+ * (each about half the work), so the wall time is about the longer of the two. The inflating
+ * thread writes rows straight into batches of a ring that this thread unfilters from in place
+ * (nothing is copied on the way): the batches lie one after the other behind 32 KiB of history,
+ * so the output stays contiguous and the inflater's matches reach back into the batches before;
+ * only when it wraps to the first batch does the last 32 KiB of output move to the history
+ * before it. The inflating thread waits when the ring is full, stops at its next batch once
+ * told to, and keeps a time budget on its own CPU clock as this thread does. Whatever happens
+ * it is joined before the decoder returns or reads on past the image data.
  */
 enum {
   PIPE_BATCH_ROWS = 16,
+  /* A batch holds at least this many bytes (more rows when rows are short), so the inflater's
+   * fast loop has room and hand-overs stay few. */
+  PIPE_BATCH_BYTES = 64 * 1024,
   PIPE_BATCHES = 4,
+  PIPE_HISTORY = 32768,
   /* Image data below this is inflated on the decoding thread: a thread costs more than it saves. */
   PIPE_MIN_BYTES = 1 << 20,
 };
@@ -288,8 +296,9 @@ typedef struct png_pipe {
   pthread_t thread;
   pthread_mutex_t lock;
   pthread_cond_t changed;
-  uint8_t *slots;                   /* PIPE_BATCHES batches of PIPE_BATCH_ROWS rows */
+  uint8_t *area;                    /* the history, then PIPE_BATCHES batches, then padding */
   size_t stride;                    /* a row as inflated: its filter byte and bytes */
+  uint32_t batch_rows;              /* rows a batch */
   uint32_t rows;                    /* rows to inflate */
   uint32_t budget_ms;
   /* Under the lock: */
@@ -303,6 +312,10 @@ typedef struct png_pipe {
   int holding;
   uint32_t at;
 } png_pipe;
+
+static uint8_t *pipe_batch(const png_pipe *p, uint64_t batch) {
+  return p->area + PIPE_HISTORY + (size_t)(batch % PIPE_BATCHES) * p->batch_rows * p->stride;
+}
 
 static void *pipe_inflate(void *context) {
   png_fast *f = context;
@@ -318,19 +331,20 @@ static void *pipe_inflate(void *context) {
     uint64_t batch = p->filled;
     pthread_mutex_unlock(&p->lock);
     if (stop) break;
-    uint8_t *slot = p->slots + (size_t)(batch % PIPE_BATCHES) * PIPE_BATCH_ROWS * p->stride;
-    uint32_t count = 0;
-    /* Row by row, so the rows before a failure still go over (the reader meets them first). */
-    while (count < PIPE_BATCH_ROWS && done + count < p->rows) {
-      const uint8_t *data;
-      status = cmd_inflate_need(f->inflater, p->stride, &data);
-      if (status != CMD_OK) {
-        status = inflate_failure(f, status, message, sizeof message);
-        break;
-      }
-      memcpy(slot + (size_t)count * p->stride, data, p->stride);
-      cmd_inflate_take(f->inflater, p->stride);
-      count++;
+    if (batch > 0 && batch % PIPE_BATCHES == 0) {
+      /* Back at the first batch: the last 32 KiB of output become the history before it (only
+       * this thread reads the history; the reader may still be reading the batches it comes
+       * from, which both only read). */
+      size_t ring = (size_t)PIPE_BATCHES * p->batch_rows * p->stride;
+      memmove(p->area, p->area + ring, PIPE_HISTORY);
+    }
+    uint32_t count = p->batch_rows < p->rows - done ? p->batch_rows : p->rows - done;
+    size_t written = 0;
+    status = cmd_inflate_into(f->inflater, pipe_batch(p, batch), (size_t)count * p->stride, &written);
+    if (status != CMD_OK) {
+      /* The whole rows before the failure still go over (the reader meets them first). */
+      status = inflate_failure(f, status, message, sizeof message);
+      count = (uint32_t)(written / p->stride);
     }
     done += count;
     if (status == CMD_OK && cmd_past(deadline)) {
@@ -359,18 +373,22 @@ static void *pipe_inflate(void *context) {
 static int pipe_start(png_fast *f, uint32_t rows, size_t stride, uint32_t budget_ms) {
   png_pipe *p = calloc(1, sizeof *p);
   if (p == NULL) return 0;
-  p->slots = malloc((size_t)PIPE_BATCHES * PIPE_BATCH_ROWS * stride + ROW_PADDING);
+  /* Whole groups of eight rows (the largest run unfiltered together) in a batch. */
+  size_t batch_rows = PIPE_BATCH_ROWS;
+  if (batch_rows * stride < PIPE_BATCH_BYTES) batch_rows = ((PIPE_BATCH_BYTES / stride + 1) + 7) / 8 * 8;
+  p->batch_rows = (uint32_t)batch_rows;
+  p->area = malloc(PIPE_HISTORY + (size_t)PIPE_BATCHES * batch_rows * stride + ROW_PADDING);
   p->stride = stride;
   p->rows = rows;
   p->budget_ms = budget_ms;
-  if (p->slots == NULL || pthread_mutex_init(&p->lock, NULL) != 0) {
-    free(p->slots);
+  if (p->area == NULL || pthread_mutex_init(&p->lock, NULL) != 0) {
+    free(p->area);
     free(p);
     return 0;
   }
   if (pthread_cond_init(&p->changed, NULL) != 0) {
     pthread_mutex_destroy(&p->lock);
-    free(p->slots);
+    free(p->area);
     free(p);
     return 0;
   }
@@ -379,7 +397,7 @@ static int pipe_start(png_fast *f, uint32_t rows, size_t stride, uint32_t budget
     f->pipe = NULL;
     pthread_cond_destroy(&p->changed);
     pthread_mutex_destroy(&p->lock);
-    free(p->slots);
+    free(p->area);
     free(p);
     return 0;
   }
@@ -397,7 +415,7 @@ static void pipe_end(png_fast *f) {
   pthread_join(p->thread, NULL);
   pthread_cond_destroy(&p->changed);
   pthread_mutex_destroy(&p->lock);
-  free(p->slots);
+  free(p->area);
   free(p);
   f->pipe = NULL;
 }
@@ -437,7 +455,7 @@ static int raw_rows(png_fast *f, uint32_t count, size_t stride, const uint8_t **
   }
   uint64_t batch = p->emptied;
   if (p->at + count > p->rows_in[batch % PIPE_BATCHES]) return CMD_ERR_TRUNCATED;
-  *raw = p->slots + ((size_t)(batch % PIPE_BATCHES) * PIPE_BATCH_ROWS + p->at) * stride;
+  *raw = pipe_batch(p, batch) + (size_t)p->at * stride;
   return CMD_OK;
 }
 
@@ -463,7 +481,9 @@ static void rows_done(png_fast *f, uint32_t count, size_t stride) {
 /* Every filter reads the row as inflated (`raw`, in the inflater's window, which must stay as
  * it is: later matches copy from it) and writes the unfiltered row to `row`, its own buffer,
  * beside the row above (`prev`, unfiltered). Rows are padded, so a pixel of 3 bytes may be
- * loaded and stored as 4: the extra byte stored is the next pixel's, written again after. */
+ * loaded and stored as 4: the extra byte stored is the next pixel's, written again after. A
+ * raw row's last pixel is loaded exactly (its next byte may be in the batch the inflating
+ * thread is writing); inside a run of rows the byte after a row is the next row's. */
 
 static inline uint8_t paeth(int a, int b, int c) {
   int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
@@ -475,6 +495,13 @@ static inline uint8_t paeth(int a, int b, int c) {
 static inline __attribute__((always_inline)) __m128i load_pixel(const uint8_t *p) {
   int32_t value;
   memcpy(&value, p, 4);
+  return _mm_unpacklo_epi8(_mm_cvtsi32_si128(value), _mm_setzero_si128());
+}
+
+/* A row's last pixel: its bytes only (the row may end where another thread writes). */
+static inline __attribute__((always_inline)) __m128i load_last_pixel(const uint8_t *p, uint32_t bpp) {
+  int32_t value = 0;
+  memcpy(&value, p, bpp);
   return _mm_unpacklo_epi8(_mm_cvtsi32_si128(value), _mm_setzero_si128());
 }
 
@@ -504,7 +531,7 @@ static inline __attribute__((always_inline)) void paeth_sse2(uint8_t *row, const
   __m128i a = _mm_setzero_si128(), c = _mm_setzero_si128();
   for (size_t i = 0; i + bpp <= length; i += bpp) {
     __m128i b = load_pixel(prev + i);
-    a = paeth_step(a, b, c, load_pixel(raw + i));
+    a = paeth_step(a, b, c, i + 2 * bpp <= length ? load_pixel(raw + i) : load_last_pixel(raw + i, bpp));
     store_pixel(row + i, a);
     c = b;
   }
@@ -545,8 +572,8 @@ static inline __attribute__((always_inline)) __m128i pair_step(paeth_pair *p, si
 
 /* The second row's last pixel, alone (in the low lanes of the result). */
 static inline __attribute__((always_inline)) __m128i pair_end(paeth_pair *p, size_t n, uint32_t bpp) {
-  __m128i last =
-    paeth_step(_mm_srli_si128(p->a, 8), p->a, _mm_srli_si128(p->c, 8), load_pixel(p->raw_second + (n - 1) * bpp));
+  __m128i last = paeth_step(_mm_srli_si128(p->a, 8), p->a, _mm_srli_si128(p->c, 8),
+                            load_last_pixel(p->raw_second + (n - 1) * bpp, bpp));
   store_pixel(p->second + (n - 1) * bpp, last);
   return last;
 }
@@ -643,7 +670,8 @@ static inline __attribute__((always_inline)) void average_sse2(uint8_t *row, con
                                                                size_t length, uint32_t bpp) {
   __m128i a = _mm_setzero_si128();
   for (size_t i = 0; i + bpp <= length; i += bpp) {
-    __m128i b = load_pixel(prev + i), d = load_pixel(raw + i);
+    __m128i b = load_pixel(prev + i);
+    __m128i d = i + 2 * bpp <= length ? load_pixel(raw + i) : load_last_pixel(raw + i, bpp);
     d = _mm_and_si128(_mm_add_epi16(d, _mm_srli_epi16(_mm_add_epi16(a, b), 1)), _mm_set1_epi16(0xFF));
     store_pixel(row + i, d);
     a = d;

@@ -7,16 +7,27 @@ import UNTermTestSupport
 /// stream, whatever pieces its input comes in and its output is taken in (each is a place it
 /// stops and resumes), and a refusal wherever zlib refuses.
 @Suite struct InflateTests {
-  /// Our verdict: the bytes, or nil when the stream is refused.
+  /// Our verdict: the bytes, or nil when the stream is refused. The output is taken from the
+  /// decoder's window and, separately, written straight into one buffer piece after piece (as
+  /// a large PNG's inflating thread writes rows); both ways must agree.
   static func ours(
     _ stream: [UInt8], inputPiece: Int = 1 << 20, outputPiece: Int = 4096, capacity: Int = 1 << 22
   ) -> [UInt8]? {
-    var out = [UInt8](repeating: 0, count: capacity)
-    var written = 0
-    var error = [CChar](repeating: 0, count: 128)
-    let status = cmd_inflate_zlib(
-      stream, stream.count, inputPiece, outputPiece, &out, out.count, &written, &error, error.count)
-    return status == Int32(CMD_OK) ? Array(out[..<written]) : nil
+    func inflate(direct: Int32) -> [UInt8]? {
+      var out = [UInt8](repeating: 0, count: capacity)
+      var written = 0
+      var error = [CChar](repeating: 0, count: 128)
+      let status = cmd_inflate_zlib(
+        stream, stream.count, inputPiece, outputPiece, direct, &out, out.count, &written, &error, error.count)
+      return status == Int32(CMD_OK) ? Array(out[..<written]) : nil
+    }
+    let taken = inflate(direct: 0)
+    let direct = inflate(direct: 1)
+    #expect(
+      taken == direct,
+      "taken: \(taken.map { "\($0.count) bytes" } ?? "refused"), direct: \(direct.map { "\($0.count) bytes" } ?? "refused") (pieces \(inputPiece)/\(outputPiece))"
+    )
+    return taken
   }
 
   /// zlib's verdict on the same stream, decoded in one call.

@@ -163,10 +163,12 @@ int cmd_decode_scaled_fd(int fd, const cmd_limits *limits, const cmd_target *tar
  * A whole zlib stream through the PNG decoder's inflate (cmd_inflate.c), for tests and the fuzz
  * target: the input is handed over `input_piece` bytes at a time and the output taken
  * `output_piece` bytes at a time (both at least 1), so every place the decoder stops and
- * resumes is reached. CMD_OK when the stream ended (its trailer read) with *written bytes in
+ * resumes is reached; with `direct` the pieces are written straight into one buffer after the
+ * ones before (as a large PNG's inflating thread writes rows) instead of taken from the
+ * decoder's own window. CMD_OK when the stream ended (its trailer read) with *written bytes in
  * out; CMD_ERR_TOO_LARGE when they do not fit `capacity`; otherwise the decoder's error.
  */
-int cmd_inflate_zlib(const uint8_t *bytes, size_t length, size_t input_piece, size_t output_piece,
+int cmd_inflate_zlib(const uint8_t *bytes, size_t length, size_t input_piece, size_t output_piece, int direct,
                      uint8_t *out, size_t capacity, size_t *written, char *err, size_t errlen);
 
 /** The reducer's loops cmd_reduce_rows runs: this machine's fastest (AVX2 where the processor
