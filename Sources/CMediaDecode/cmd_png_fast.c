@@ -38,6 +38,8 @@ enum {
   CHUNK_IEND = CHUNK('I', 'E', 'N', 'D'),
   /* Bytes after a row buffer that the SSE2 loads may read. */
   ROW_PADDING = 16,
+  /* Row buffers: the row above and up to eight rows unfiltered together. */
+  LINES = 9,
 };
 
 /* Adam7: where each pass starts and its steps, columns then rows. */
@@ -71,10 +73,12 @@ typedef struct png_fast {
    * the inflater needs what it stopped, or when the file is read to its end. */
   int feed_status;
   char feed_message[64];
-  uint8_t *rows;      /* two row buffers and an expansion row, each padded */
+  uint8_t *rows;      /* the row buffers and an expansion row, each padded */
   /* Row buffers: line[0] is the row above (unfiltered), line[1 ...] rows read but not yet
-   * unfiltered (up to four, to unfilter Paeth rows together). */
-  uint8_t *line[5];
+   * unfiltered (up to eight, to unfilter Paeth rows together). */
+  uint8_t *line[LINES];
+  /* The unfiltering loops used (LOOPS_*). */
+  int loops;
   uint8_t *expanded;
   /* Rows inflated on a second thread (a large picture read whole), or NULL. */
   struct png_pipe *pipe;
@@ -679,8 +683,141 @@ static inline __attribute__((always_inline)) void average_sse2(uint8_t *row, con
 }
 #endif
 
+/*
+ * Loops that use AVX2, on machines that have it (chosen at run time: the build targets plain
+ * x86-64). The wavefront of eight Paeth rows: lane j of a 32-byte register is row j's pixel
+ * t - j at step t, as in paeth_wave_sse2; the lanes move up by one across the register's two
+ * halves with one permute (the pixel above lane 0 is blended in), and the choices are made as
+ * in paeth8, with blends for the selections.
+ */
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#define HAVE_AVX2_LOOPS 1
+#include <immintrin.h>
+#define AVX2_INLINE static inline __attribute__((always_inline, target("avx2")))
+
+AVX2_INLINE __m256i paeth8_avx2(__m256i a, __m256i b, __m256i c) {
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i bc = _mm256_subs_epu8(b, c), cb = _mm256_subs_epu8(c, b);
+  __m256i ac = _mm256_subs_epu8(a, c), ca = _mm256_subs_epu8(c, a);
+  __m256i pa = _mm256_or_si256(bc, cb), pb = _mm256_or_si256(ac, ca);
+  __m256i differ = _mm256_xor_si256(_mm256_cmpeq_epi8(cb, zero), _mm256_cmpeq_epi8(ca, zero));
+  __m256i sum = _mm256_adds_epu8(pa, pb);
+  __m256i diff = _mm256_or_si256(_mm256_subs_epu8(pa, pb), _mm256_subs_epu8(pb, pa));
+  __m256i pc = _mm256_blendv_epi8(sum, diff, differ);
+  __m256i smallest = _mm256_min_epu8(pc, _mm256_min_epu8(pa, pb));
+  __m256i b_or_c = _mm256_blendv_epi8(c, b, _mm256_cmpeq_epi8(smallest, pb));
+  return _mm256_blendv_epi8(b_or_c, a, _mm256_cmpeq_epi8(smallest, pa));
+}
+
+AVX2_INLINE int32_t load_i32(const uint8_t *p) {
+  int32_t v;
+  memcpy(&v, p, 4);
+  return v;
+}
+
+AVX2_INLINE void store_i32(uint8_t *p, int32_t v) { memcpy(p, &v, 4); }
+
+/* Eight Paeth rows, rows[0] below prev (row j's bytes at rows[j], as inflated at raw[j]). */
+AVX2_INLINE void paeth_wave_avx2_bpp(uint8_t *const rows[8], const uint8_t *const raw[8], const uint8_t *prev,
+                                     size_t length, uint32_t bpp) {
+  size_t n = length / bpp;
+  const __m256i up = _mm256_setr_epi32(7, 0, 1, 2, 3, 4, 5, 6);
+  __m256i a = _mm256_setzero_si256(), b_before = _mm256_setzero_si256();
+  /* Steps where a lane is outside its row (the first seven and the last seven): such a lane
+   * reads and keeps 0, as the pixels left of a row's first and above-left of it are. */
+  for (size_t t = 0; t < n + 7; t = t == 6 && n > 7 ? n : t + 1) {
+    __m256i above = _mm256_castsi128_si256(_mm_cvtsi32_si128(t < n ? load_i32(prev + t * bpp) : 0));
+    __m256i b = _mm256_blend_epi32(_mm256_permutevar8x32_epi32(a, up), above, 1);
+    uint8_t lanes[32] = {0};
+    for (size_t j = 0; j < 8; j++)
+      if (t >= j && t - j < n) memcpy(lanes + 4 * j, raw[j] + (t - j) * bpp, bpp);
+    a = _mm256_add_epi8(paeth8_avx2(a, b, b_before), _mm256_loadu_si256((const __m256i *)(const void *)lanes));
+    _mm256_storeu_si256((__m256i *)(void *)lanes, a);
+    for (size_t j = 0; j < 8; j++) {
+      if (t >= j && t - j < n) {
+        memcpy(rows[j] + (t - j) * bpp, lanes + 4 * j, bpp);
+      } else {
+        memset(lanes + 4 * j, 0, 4);
+      }
+    }
+    a = _mm256_loadu_si256((const __m256i *)(const void *)lanes);
+    b_before = b;
+    if (t == 6 && n > 7) {
+      /* Every lane inside its row: steps 7 … n - 1, row j at offset (t - j) · bpp. Row j's
+       * loads read a byte past a 3-byte pixel only below row 7, into the next row. */
+      const uint8_t *r[8];
+      uint8_t *w[8];
+      for (size_t j = 0; j < 8; j++) {
+        r[j] = raw[j] - j * bpp;
+        w[j] = rows[j] - j * bpp;
+      }
+      for (size_t o = 7 * bpp; o < n * bpp; o += bpp) {
+        b = _mm256_blend_epi32(_mm256_permutevar8x32_epi32(a, up),
+                               _mm256_castsi128_si256(_mm_cvtsi32_si128(load_i32(prev + o))), 1);
+        __m128i low = _mm_cvtsi32_si128(load_i32(r[0] + o));
+        low = _mm_insert_epi32(low, load_i32(r[1] + o), 1);
+        low = _mm_insert_epi32(low, load_i32(r[2] + o), 2);
+        low = _mm_insert_epi32(low, load_i32(r[3] + o), 3);
+        __m128i high = _mm_cvtsi32_si128(load_i32(r[4] + o));
+        high = _mm_insert_epi32(high, load_i32(r[5] + o), 1);
+        high = _mm_insert_epi32(high, load_i32(r[6] + o), 2);
+        high = _mm_insert_epi32(high, load_i32(r[7] + o), 3);
+        __m256i d = _mm256_inserti128_si256(_mm256_castsi128_si256(low), high, 1);
+        a = _mm256_add_epi8(paeth8_avx2(a, b, b_before), d);
+        low = _mm256_castsi256_si128(a);
+        high = _mm256_extracti128_si256(a, 1);
+        store_i32(w[0] + o, _mm_cvtsi128_si32(low));
+        store_i32(w[1] + o, _mm_extract_epi32(low, 1));
+        store_i32(w[2] + o, _mm_extract_epi32(low, 2));
+        store_i32(w[3] + o, _mm_extract_epi32(low, 3));
+        store_i32(w[4] + o, _mm_cvtsi128_si32(high));
+        store_i32(w[5] + o, _mm_extract_epi32(high, 1));
+        store_i32(w[6] + o, _mm_extract_epi32(high, 2));
+        store_i32(w[7] + o, _mm_extract_epi32(high, 3));
+        b_before = b;
+      }
+    }
+  }
+}
+
+__attribute__((target("avx2"))) static void paeth_wave_avx2(uint8_t *const rows[8], const uint8_t *const raw[8],
+                                                            const uint8_t *prev, size_t length, uint32_t bpp) {
+  /* A constant pixel size, so the offsets are known steps. */
+  if (bpp == 3) {
+    paeth_wave_avx2_bpp(rows, raw, prev, length, 3);
+  } else {
+    paeth_wave_avx2_bpp(rows, raw, prev, length, 4);
+  }
+}
+
+static int have_avx2(void) {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2");
+}
+#endif
+
+/* The loops a decode unfilters with: the portable ones, SSE2's, or AVX2's with SSE2's. */
+enum { LOOPS_PORTABLE = 0, LOOPS_SSE2 = 1, LOOPS_AVX2 = 2 };
+
+/* This machine's best. */
+static int best_loops(void) {
+#ifdef HAVE_AVX2_LOOPS
+  if (have_avx2()) return LOOPS_AVX2;
+#endif
+#ifdef __SSE2__
+  return LOOPS_SSE2;
+#else
+  return LOOPS_PORTABLE;
+#endif
+}
+
+/* Loops a test asked for on this thread (cmd_decode_png_loops), or -1. */
+static _Thread_local int forced_loops = -1;
+
 /* Undoes one row's filter; 0 for an unknown filter type. */
-static int unfilter(int type, uint8_t *row, const uint8_t *raw, const uint8_t *prev, size_t length, uint32_t bpp) {
+static int unfilter(int type, uint8_t *row, const uint8_t *raw, const uint8_t *prev, size_t length, uint32_t bpp,
+                    int loops) {
+  (void)loops;
   switch (type) {
   case 0: memcpy(row, raw, length); return 1;
   case 1:
@@ -693,11 +830,11 @@ static int unfilter(int type, uint8_t *row, const uint8_t *raw, const uint8_t *p
   case 3:
 #ifdef __SSE2__
     /* A constant pixel size, so each pixel is one load and one store. */
-    if (bpp == 3 && length % 3 == 0) {
+    if (loops >= LOOPS_SSE2 && bpp == 3 && length % 3 == 0) {
       average_sse2(row, raw, prev, length, 3);
       return 1;
     }
-    if (bpp == 4 && length % 4 == 0) {
+    if (loops >= LOOPS_SSE2 && bpp == 4 && length % 4 == 0) {
       average_sse2(row, raw, prev, length, 4);
       return 1;
     }
@@ -707,11 +844,11 @@ static int unfilter(int type, uint8_t *row, const uint8_t *raw, const uint8_t *p
     return 1;
   case 4:
 #ifdef __SSE2__
-    if (bpp == 3 && length % 3 == 0) {
+    if (loops >= LOOPS_SSE2 && bpp == 3 && length % 3 == 0) {
       paeth_sse2(row, raw, prev, length, 3);
       return 1;
     }
-    if (bpp == 4 && length % 4 == 0) {
+    if (loops >= LOOPS_SSE2 && bpp == 4 && length % 4 == 0) {
       paeth_sse2(row, raw, prev, length, 4);
       return 1;
     }
@@ -855,12 +992,12 @@ static int decode_rows(png_fast *f, const cmd_limits *limits, cmd_sink *sink, cm
 
   size_t widest = row_bytes(f, f->width) + 1;
   size_t expanded = (size_t)f->width * 4;
-  f->rows = malloc(5 * (widest + ROW_PADDING) + expanded + ROW_PADDING);
+  f->rows = malloc(LINES * (widest + ROW_PADDING) + expanded + ROW_PADDING);
   if (f->rows == NULL) return fail(f, CMD_ERR_NO_MEMORY, "no memory for a row");
-  for (int i = 0; i < 5; i++) f->line[i] = f->rows + (size_t)i * (widest + ROW_PADDING);
-  f->expanded = f->rows + 5 * (widest + ROW_PADDING);
+  for (int i = 0; i < LINES; i++) f->line[i] = f->rows + (size_t)i * (widest + ROW_PADDING);
+  f->expanded = f->rows + LINES * (widest + ROW_PADDING);
 
-  f->inflater = cmd_inflate_new(4 * widest, fill_idat, f);
+  f->inflater = cmd_inflate_new(8 * widest, fill_idat, f);
   if (f->inflater == NULL) return fail(f, CMD_ERR_NO_MEMORY, "no memory for the inflater");
   uint64_t deadline = cmd_deadline(limits->max_millis);
   uint32_t rows_read = 0;
@@ -879,11 +1016,13 @@ static int decode_rows(png_fast *f, const cmd_limits *limits, cmd_sink *sink, cm
       const uint8_t *raw;
       status = raw_rows(f, 1, stride, &raw);
       if (status != CMD_OK) return status;
-      /* A run of Paeth rows (up to four) is unfiltered together; anything else one by one. */
+      /* A run of Paeth rows (up to eight with AVX2, else four) is unfiltered together;
+       * anything else one by one. */
       int run = 1;
 #ifdef __SSE2__
-      if (raw[0] == 4 && (f->bpp == 3 || f->bpp == 4)) {
-        while (run < 4 && r + (uint32_t)run < rows) {
+      if (raw[0] == 4 && (f->bpp == 3 || f->bpp == 4) && f->loops >= LOOPS_SSE2) {
+        int longest = f->loops >= LOOPS_AVX2 ? 8 : 4;
+        while (run < longest && r + (uint32_t)run < rows) {
           const uint8_t *more;
           /* Rows further on that are not at hand are read one by one (their error then). */
           if (raw_rows(f, (uint32_t)run + 1, stride, &more) != CMD_OK) break;
@@ -891,32 +1030,40 @@ static int decode_rows(png_fast *f, const cmd_limits *limits, cmd_sink *sink, cm
           if (raw[(size_t)run * stride] != 4) break;
           run++;
         }
-        if (run == 3) run = 2;
-        uint8_t *const quad[4] = {f->line[1] + 1, f->line[2] + 1, f->line[3] + 1, f->line[4] + 1};
-        const uint8_t *const quad_raw[4] = {raw + 1, raw + stride + 1, raw + 2 * stride + 1, raw + 3 * stride + 1};
+        run = run >= 8 ? 8 : run >= 4 ? 4 : run >= 2 ? 2 : 1;
+        uint8_t *group[8];
+        const uint8_t *group_raw[8];
+        for (int i = 0; i < run; i++) {
+          group[i] = f->line[1 + i] + 1;
+          group_raw[i] = raw + (size_t)i * stride + 1;
+        }
+        const uint8_t *above = f->line[0] + 1;
+#ifdef HAVE_AVX2_LOOPS
+        if (run == 8) paeth_wave_avx2(group, group_raw, above, bytes, f->bpp);
+#endif
         if (run == 4) {
           if (f->bpp == 3) {
-            paeth_wave_sse2(quad, quad_raw, f->line[0] + 1, bytes, 3);
+            paeth_wave_sse2(group, group_raw, above, bytes, 3);
           } else {
-            paeth_wave_sse2(quad, quad_raw, f->line[0] + 1, bytes, 4);
+            paeth_wave_sse2(group, group_raw, above, bytes, 4);
           }
         } else if (run == 2) {
           if (f->bpp == 3) {
-            paeth_pair_sse2(quad, quad_raw, f->line[0] + 1, bytes, 3);
+            paeth_pair_sse2(group, group_raw, above, bytes, 3);
           } else {
-            paeth_pair_sse2(quad, quad_raw, f->line[0] + 1, bytes, 4);
+            paeth_pair_sse2(group, group_raw, above, bytes, 4);
           }
         }
       }
 #endif
-      if (run == 1 && !unfilter(raw[0], f->line[1] + 1, raw + 1, f->line[0] + 1, bytes, f->bpp))
+      if (run == 1 && !unfilter(raw[0], f->line[1] + 1, raw + 1, f->line[0] + 1, bytes, f->bpp, f->loops))
         return fail(f, CMD_ERR_CORRUPT, "bad adaptive filter value");
       rows_done(f, (uint32_t)run, stride);
       for (int i = 1; i <= run; i++) send_row(f, sink, pass, r + (uint32_t)(i - 1), first_row, gx, gy, f->line[i] + 1, pass_w);
       /* The last row done becomes the row above. */
-      uint8_t *old[5];
+      uint8_t *old[LINES];
       memcpy(old, f->line, sizeof old);
-      for (int i = 0; i < 5; i++) f->line[i] = old[(i + run) % 5];
+      for (int i = 0; i < LINES; i++) f->line[i] = old[(i + run) % LINES];
       r += (uint32_t)run;
       rows_read += (uint32_t)run;
       if ((rows_read & 31) < (uint32_t)run && cmd_past(deadline)) {
@@ -957,6 +1104,7 @@ int cmd_decode_png_fast(cmd_source *source, const cmd_limits *limits, cmd_sink *
   f->source = source;
   f->err = err;
   f->errlen = errlen;
+  f->loops = forced_loops >= 0 ? forced_loops : best_loops();
   int status = read_chunks(f);
   if (status == CMD_OK) status = decode_rows(f, limits, sink, out);
   /* A decode that failed or ran out of time stops the inflating thread here. */
@@ -964,5 +1112,25 @@ int cmd_decode_png_fast(cmd_source *source, const cmd_limits *limits, cmd_sink *
   cmd_inflate_free(f->inflater);
   free(f->rows);
   free(f);
+  return status;
+}
+
+int cmd_decode_png_loops(const uint8_t *bytes, size_t len, const cmd_limits *limits, int loops, cmd_image *out,
+                         char *err, size_t errlen) {
+  if (out != NULL) memset(out, 0, sizeof *out);
+  int usable = loops == LOOPS_PORTABLE;
+#ifdef __SSE2__
+  usable = usable || loops == LOOPS_SSE2;
+#endif
+#ifdef HAVE_AVX2_LOOPS
+  usable = usable || (loops == LOOPS_AVX2 && have_avx2());
+#endif
+  if (!usable) {
+    cmd_set_error(err, errlen, "this machine has no unfiltering loops %d", loops);
+    return CMD_ERR_UNSUPPORTED;
+  }
+  forced_loops = loops;
+  int status = cmd_decode(bytes, len, limits, 0, 0, out, err, errlen);
+  forced_loops = -1;
   return status;
 }

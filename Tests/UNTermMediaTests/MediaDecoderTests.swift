@@ -310,19 +310,20 @@ import UNTermTestSupport
   }
 
   @Test func everyRunOfFiltersUnfiltersAsLibpngDoes() throws {
-    // Paeth rows are unfiltered four at a time (a wavefront across rows), two at a time, or
-    // alone, the other filters one by one: every sequence of filters in RGB and RGBA rows of
-    // 1 to 7 pixels (the wavefront's first and last steps overlap when a row has fewer than
-    // four), over random stored bytes, gives libpng's pixels.
+    // Paeth rows are unfiltered eight at a time with AVX2 or four with SSE2 (a wavefront across
+    // rows), two at a time, or alone, the other filters one by one: every sequence of filters
+    // in RGB and RGBA rows of 1 to 9 pixels and 16 (the wavefront's first and last steps
+    // overlap when a row has fewer pixels than it has rows), runs of Paeth rows of every
+    // length up to eleven, over random stored bytes, gives libpng's pixels.
     let seed = TestSeed()
     var generator = seed.generator
     for colorType: UInt8 in [2, 6] {
       let bpp = colorType == 2 ? 3 : 4
-      for width in [1, 2, 3, 4, 5, 7] {
-        for pattern in 0..<24 {
-          // Runs of Paeth rows of every length up to six, between rows of the other filters.
-          let filters: [UInt8] = (0..<11).map { row in
-            let runLength = 1 + pattern % 6
+      for width in [1, 2, 3, 4, 5, 7, 8, 9, 16] {
+        for pattern in 0..<44 {
+          // Runs of Paeth rows of every length up to eleven, between rows of the other filters.
+          let filters: [UInt8] = (0..<26).map { row in
+            let runLength = 1 + pattern % 11
             return row % (runLength + 1) == runLength ? UInt8((pattern + row) % 4) : 4
           }
           let rows = filters.map { filter in
@@ -334,6 +335,81 @@ import UNTermTestSupport
             image.rgb == (try F.libpngRGB(png, background: (9, 99, 199))),
             "colour type \(colorType), \(width) wide, filters \(filters); \(seed)")
         }
+      }
+    }
+  }
+
+  /// The first index where two byte arrays differ (their common length if one is shorter),
+  /// or nil when they are equal.
+  private func firstDifference(_ one: [UInt8], _ other: [UInt8]) -> Int? {
+    if one == other { return nil }
+    return zip(one, other).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(one.count, other.count)
+  }
+
+  @Test func everySetOfUnfilteringLoopsGivesThePortableLoopsPixels() throws {
+    // Rows are unfiltered by AVX2's loops where the machine has them, else SSE2's; the portable
+    // loops are what other machines run. All that this machine can run (cmd_decode_png_loops)
+    // give the same pixels: gray, gray and alpha, RGB and RGBA of 8 and 16 bits, odd widths,
+    // every filter with runs of Paeth rows up to twelve long; and image data over 1 MiB, which
+    // is inflated on a second thread straight into the rows the loops read (matches reaching
+    // back across its batches and across the ring's wrap).
+    let seed = TestSeed()
+    var generator = seed.generator
+    func decoded(_ png: [UInt8], loops: Int32) throws -> [UInt8]? {
+      var image = cmd_image()
+      var message = [CChar](repeating: 0, count: 200)
+      var caps = cmd_limits()
+      (caps.max_width, caps.max_height, caps.max_pixels, caps.max_millis) = (16_384, 16_384, 1 << 24, 20_000)
+      let status = cmd_decode_png_loops(png, png.count, &caps, loops, &image, &message, message.count)
+      defer { cmd_free(&image) }
+      if status == Int32(CMD_ERR_UNSUPPORTED) && loops > 0 { return nil }
+      let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      try #require(status == 0, "loops \(loops): \(text), \(seed)")
+      return Array(UnsafeBufferPointer(start: image.pixels, count: image.byte_count))
+    }
+    func filters(_ count: Int, pattern: Int) -> [UInt8] {
+      (0..<count).map { row in
+        let runLength = 1 + (pattern + row / 40) % 12
+        return row % (runLength + 1) == runLength ? UInt8((pattern + row) % 4) : 4
+      }
+    }
+    var pictures: [(name: String, png: [UInt8])] = []
+    for (colorType, samples) in [(UInt8(0), 1), (4, 2), (2, 3), (6, 4)] {
+      for depth: UInt8 in [8, 16] {
+        for width in [1, 3, 7, 8, 13, 33] {
+          let rowBytes = width * samples * Int(depth) / 8
+          let rows = filters(60, pattern: width).map { filter in
+            (filter, (0..<rowBytes).map { _ in UInt8.random(in: 0...255, using: &generator) })
+          }
+          let png = try F.pngFiltered(width: width, colorType: colorType, depth: depth, rows: rows)
+          pictures.append(("colour type \(colorType), \(depth) bits, \(width) wide", png))
+        }
+      }
+    }
+    for (colorType, bpp) in [(UInt8(2), 3), (6, 4)] {
+      // Small stored values repeating every few rows: matches up to 32 KiB back.
+      let width = 701
+      var rows: [(filter: UInt8, bytes: [UInt8])] = []
+      for (index, filter) in filters(600, pattern: 5).enumerated() {
+        let bytes =
+          index >= 7 && index % 3 != 0
+          ? rows[index - 7].bytes : (0..<width * bpp).map { _ in UInt8.random(in: 0...3, using: &generator) }
+        rows.append((filter, bytes))
+      }
+      let png = try F.pngFiltered(width: width, colorType: colorType, rows: rows)
+      pictures.append(("colour type \(colorType), \(width)×600 on two threads", png))
+      let image = try MediaDecoder.decode(png, limits: limits, size: (width, rows.count), background: (9, 99, 199))
+      let libpng = try F.libpngRGB(png, background: (9, 99, 199))
+      let differs = firstDifference(image.rgb, libpng)
+      #expect(differs == nil, "colour type \(colorType): libpng's pixels differ from byte \(differs ?? 0); \(seed)")
+    }
+    for picture in pictures {
+      let portable = try #require(try decoded(picture.png, loops: 0))
+      for loops: Int32 in [1, 2] {
+        guard let pixels = try decoded(picture.png, loops: loops) else { continue }
+        // Where they first differ (comparing the arrays in the expectation would print both).
+        let differs = firstDifference(pixels, portable)
+        #expect(differs == nil, "\(picture.name), loops \(loops): differ from byte \(differs ?? 0); \(seed)")
       }
     }
   }

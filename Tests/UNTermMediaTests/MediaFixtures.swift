@@ -125,10 +125,12 @@ enum MediaFixtures {
     return be32(UInt32(data.count)) + typed + be32(crc)
   }
 
-  /// A non-interlaced 8-bit PNG of `colorType` (2 RGB, 6 RGBA) from rows as stored: each row's
-  /// filter type and its filtered bytes (any bytes are a valid filtered row), so a test chooses
-  /// which filters follow one another.
-  static func pngFiltered(width: Int, colorType: UInt8, rows: [(filter: UInt8, bytes: [UInt8])]) throws -> [UInt8] {
+  /// A non-interlaced PNG of `colorType` (0 gray, 2 RGB, 4 gray and alpha, 6 RGBA) and `depth`
+  /// (8 or 16) from rows as stored: each row's filter type and its filtered bytes (any bytes are
+  /// a valid filtered row), so a test chooses which filters follow one another.
+  static func pngFiltered(
+    width: Int, colorType: UInt8, depth: UInt8 = 8, rows: [(filter: UInt8, bytes: [UInt8])]
+  ) throws -> [UInt8] {
     let raw = rows.flatMap { [$0.filter] + $0.bytes }
     var out: UnsafeMutablePointer<UInt8>?
     var length = 0
@@ -136,7 +138,7 @@ enum MediaFixtures {
       throw FixtureError(description: "deflate failed")
     }
     defer { cmf_free(out) }
-    let header = be32(UInt32(width)) + be32(UInt32(rows.count)) + [8, colorType, 0, 0, 0]
+    let header = be32(UInt32(width)) + be32(UInt32(rows.count)) + [depth, colorType, 0, 0, 0]
     return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header)
       + chunk("IDAT", Array(UnsafeBufferPointer(start: out, count: length))) + chunk("IEND", [])
   }

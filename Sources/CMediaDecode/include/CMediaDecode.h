@@ -196,6 +196,16 @@ int cmd_decode_scaled_loops(const uint8_t *bytes, size_t len, const cmd_limits *
 /** For tests: 1 when CMD_LOOPS_FASTEST runs AVX2 loops on this machine, else 0. */
 int cmd_reduce_uses_avx2(void);
 
+/**
+ * For tests: cmd_decode of a PNG (full size) with its rows unfiltered by one set of loops: 0
+ * the portable ones (what machines without SSE2 run), 1 SSE2's, 2 AVX2's (eight Paeth rows at
+ * once; chosen at run time where the machine has AVX2), so every set is checked against the
+ * others on any machine that can run it. CMD_ERR_UNSUPPORTED when this one cannot. A PNG the
+ * decoder leaves to libpng (a colour key, an unusual header) does not use them.
+ */
+int cmd_decode_png_loops(const uint8_t *bytes, size_t len, const cmd_limits *limits, int loops,
+                         cmd_image *out, char *err, size_t errlen);
+
 /** Releases a decoded image's pixels; safe to call twice or on a zeroed image. */
 void cmd_free(cmd_image *image);
 
