@@ -38,8 +38,8 @@ enum {
   CHUNK_IEND = CHUNK('I', 'E', 'N', 'D'),
   /* Bytes after a row buffer that the SSE2 loads may read. */
   ROW_PADDING = 16,
-  /* Row buffers: the row above and up to eight rows unfiltered together. */
-  LINES = 9,
+  /* Row buffers: the row above and up to sixteen rows unfiltered together. */
+  LINES = 17,
 };
 
 /* Adam7: where each pass starts and its steps, columns then rows. */
@@ -75,7 +75,7 @@ typedef struct png_fast {
   char feed_message[64];
   uint8_t *rows;      /* the row buffers and an expansion row, each padded */
   /* Row buffers: line[0] is the row above (unfiltered), line[1 ...] rows read but not yet
-   * unfiltered (up to eight, to unfilter Paeth rows together). */
+   * unfiltered (up to sixteen, to unfilter Paeth rows together). */
   uint8_t *line[LINES];
   /* The unfiltering loops used (LOOPS_*). */
   int loops;
@@ -290,6 +290,7 @@ enum {
   /* A batch holds at least this many bytes (more rows when rows are short), so the inflater's
    * fast loop has room and hand-overs stay few. */
   PIPE_BATCH_BYTES = 64 * 1024,
+  PIPE_BATCH_LARGEST = 512 * 1024,
   PIPE_BATCHES = 4,
   PIPE_HISTORY = 32768,
   /* Image data below this is inflated on the decoding thread: a thread costs more than it saves. */
@@ -377,9 +378,11 @@ static void *pipe_inflate(void *context) {
 static int pipe_start(png_fast *f, uint32_t rows, size_t stride, uint32_t budget_ms) {
   png_pipe *p = calloc(1, sizeof *p);
   if (p == NULL) return 0;
-  /* Whole groups of eight rows (the largest run unfiltered together) in a batch. */
+  /* Whole groups of sixteen rows (the most unfiltered together) in a batch: two groups while
+   * that stays under PIPE_BATCH_LARGEST bytes, more when rows are short. */
   size_t batch_rows = PIPE_BATCH_ROWS;
-  if (batch_rows * stride < PIPE_BATCH_BYTES) batch_rows = ((PIPE_BATCH_BYTES / stride + 1) + 7) / 8 * 8;
+  if (2 * batch_rows * stride <= PIPE_BATCH_LARGEST) batch_rows *= 2;
+  if (batch_rows * stride < PIPE_BATCH_BYTES) batch_rows = ((PIPE_BATCH_BYTES / stride + 1) + 15) / 16 * 16;
   p->batch_rows = (uint32_t)batch_rows;
   p->area = malloc(PIPE_HISTORY + (size_t)PIPE_BATCHES * batch_rows * stride + ROW_PADDING);
   p->stride = stride;
@@ -717,6 +720,31 @@ AVX2_INLINE int32_t load_i32(const uint8_t *p) {
 
 AVX2_INLINE void store_i32(uint8_t *p, int32_t v) { memcpy(p, &v, 4); }
 
+/* A pixel of each of eight rows at offset o (4 bytes each) into the eight lanes, and back. */
+AVX2_INLINE __m256i gather8(const uint8_t *const r[8], size_t o) {
+  __m128i low = _mm_cvtsi32_si128(load_i32(r[0] + o));
+  low = _mm_insert_epi32(low, load_i32(r[1] + o), 1);
+  low = _mm_insert_epi32(low, load_i32(r[2] + o), 2);
+  low = _mm_insert_epi32(low, load_i32(r[3] + o), 3);
+  __m128i high = _mm_cvtsi32_si128(load_i32(r[4] + o));
+  high = _mm_insert_epi32(high, load_i32(r[5] + o), 1);
+  high = _mm_insert_epi32(high, load_i32(r[6] + o), 2);
+  high = _mm_insert_epi32(high, load_i32(r[7] + o), 3);
+  return _mm256_inserti128_si256(_mm256_castsi128_si256(low), high, 1);
+}
+
+AVX2_INLINE void scatter8(uint8_t *const w[8], size_t o, __m256i v) {
+  __m128i low = _mm256_castsi256_si128(v), high = _mm256_extracti128_si256(v, 1);
+  store_i32(w[0] + o, _mm_cvtsi128_si32(low));
+  store_i32(w[1] + o, _mm_extract_epi32(low, 1));
+  store_i32(w[2] + o, _mm_extract_epi32(low, 2));
+  store_i32(w[3] + o, _mm_extract_epi32(low, 3));
+  store_i32(w[4] + o, _mm_cvtsi128_si32(high));
+  store_i32(w[5] + o, _mm_extract_epi32(high, 1));
+  store_i32(w[6] + o, _mm_extract_epi32(high, 2));
+  store_i32(w[7] + o, _mm_extract_epi32(high, 3));
+}
+
 /* Eight Paeth rows, rows[0] below prev (row j's bytes at rows[j], as inflated at raw[j]). */
 AVX2_INLINE void paeth_wave_avx2_bpp(uint8_t *const rows[8], const uint8_t *const raw[8], const uint8_t *prev,
                                      size_t length, uint32_t bpp) {
@@ -754,29 +782,84 @@ AVX2_INLINE void paeth_wave_avx2_bpp(uint8_t *const rows[8], const uint8_t *cons
       for (size_t o = 7 * bpp; o < n * bpp; o += bpp) {
         b = _mm256_blend_epi32(_mm256_permutevar8x32_epi32(a, up),
                                _mm256_castsi128_si256(_mm_cvtsi32_si128(load_i32(prev + o))), 1);
-        __m128i low = _mm_cvtsi32_si128(load_i32(r[0] + o));
-        low = _mm_insert_epi32(low, load_i32(r[1] + o), 1);
-        low = _mm_insert_epi32(low, load_i32(r[2] + o), 2);
-        low = _mm_insert_epi32(low, load_i32(r[3] + o), 3);
-        __m128i high = _mm_cvtsi32_si128(load_i32(r[4] + o));
-        high = _mm_insert_epi32(high, load_i32(r[5] + o), 1);
-        high = _mm_insert_epi32(high, load_i32(r[6] + o), 2);
-        high = _mm_insert_epi32(high, load_i32(r[7] + o), 3);
-        __m256i d = _mm256_inserti128_si256(_mm256_castsi128_si256(low), high, 1);
-        a = _mm256_add_epi8(paeth8_avx2(a, b, b_before), d);
-        low = _mm256_castsi256_si128(a);
-        high = _mm256_extracti128_si256(a, 1);
-        store_i32(w[0] + o, _mm_cvtsi128_si32(low));
-        store_i32(w[1] + o, _mm_extract_epi32(low, 1));
-        store_i32(w[2] + o, _mm_extract_epi32(low, 2));
-        store_i32(w[3] + o, _mm_extract_epi32(low, 3));
-        store_i32(w[4] + o, _mm_cvtsi128_si32(high));
-        store_i32(w[5] + o, _mm_extract_epi32(high, 1));
-        store_i32(w[6] + o, _mm_extract_epi32(high, 2));
-        store_i32(w[7] + o, _mm_extract_epi32(high, 3));
+        a = _mm256_add_epi8(paeth8_avx2(a, b, b_before), gather8(r, o));
+        scatter8(w, o, a);
         b_before = b;
       }
     }
+  }
+}
+
+/*
+ * Sixteen Paeth rows as two eight-row wavefronts in step: rows 8 to 15 (`b`'s register) run
+ * eight pixels behind rows 0 to 7, so row 8 takes the pixel above it from row 7's last result,
+ * and within a step the two registers do not depend on each other. Each step's chain of
+ * dependent instructions is as long as with eight rows, and the processor runs the two side
+ * by side: sixteen pixels a step.
+ */
+AVX2_INLINE void paeth_wave16_avx2_bpp(uint8_t *const rows[16], const uint8_t *const raw[16], const uint8_t *prev,
+                                       size_t length, uint32_t bpp) {
+  size_t n = length / bpp;
+  const __m256i up = _mm256_setr_epi32(7, 0, 1, 2, 3, 4, 5, 6);
+  __m256i a0 = _mm256_setzero_si256(), a1 = _mm256_setzero_si256();
+  __m256i c0 = _mm256_setzero_si256(), c1 = _mm256_setzero_si256();
+  /* Steps where a lane is outside its row (the first fifteen and the last fifteen) go through
+   * memory, as in paeth_wave_avx2_bpp. */
+  for (size_t t = 0; t < n + 15; t = t == 14 && n > 15 ? n : t + 1) {
+    __m256i above = _mm256_castsi128_si256(_mm_cvtsi32_si128(t < n ? load_i32(prev + t * bpp) : 0));
+    __m256i moved = _mm256_permutevar8x32_epi32(a0, up);
+    __m256i b0 = _mm256_blend_epi32(moved, above, 1);
+    __m256i b1 = _mm256_blend_epi32(_mm256_permutevar8x32_epi32(a1, up), moved, 1);
+    uint8_t lanes[64] = {0};
+    for (size_t j = 0; j < 16; j++)
+      if (t >= j && t - j < n) memcpy(lanes + 4 * j, raw[j] + (t - j) * bpp, bpp);
+    a0 = _mm256_add_epi8(paeth8_avx2(a0, b0, c0), _mm256_loadu_si256((const __m256i *)(const void *)lanes));
+    a1 = _mm256_add_epi8(paeth8_avx2(a1, b1, c1), _mm256_loadu_si256((const __m256i *)(const void *)(lanes + 32)));
+    _mm256_storeu_si256((__m256i *)(void *)lanes, a0);
+    _mm256_storeu_si256((__m256i *)(void *)(lanes + 32), a1);
+    for (size_t j = 0; j < 16; j++) {
+      if (t >= j && t - j < n) {
+        memcpy(rows[j] + (t - j) * bpp, lanes + 4 * j, bpp);
+      } else {
+        memset(lanes + 4 * j, 0, 4);
+      }
+    }
+    a0 = _mm256_loadu_si256((const __m256i *)(const void *)lanes);
+    a1 = _mm256_loadu_si256((const __m256i *)(const void *)(lanes + 32));
+    c0 = b0;
+    c1 = b1;
+    if (t == 14 && n > 15) {
+      /* Every lane inside its row: steps 15 … n - 1. Only row 0's loads reach its last pixel
+       * (a byte past a 3-byte pixel is then row 1's filter byte). */
+      const uint8_t *r[16];
+      uint8_t *w[16];
+      for (size_t j = 0; j < 16; j++) {
+        r[j] = raw[j] - j * bpp;
+        w[j] = rows[j] - j * bpp;
+      }
+      for (size_t o = 15 * bpp; o < n * bpp; o += bpp) {
+        moved = _mm256_permutevar8x32_epi32(a0, up);
+        b0 = _mm256_blend_epi32(moved, _mm256_castsi128_si256(_mm_cvtsi32_si128(load_i32(prev + o))), 1);
+        b1 = _mm256_blend_epi32(_mm256_permutevar8x32_epi32(a1, up), moved, 1);
+        __m256i d0 = gather8(r, o), d1 = gather8(r + 8, o);
+        a0 = _mm256_add_epi8(paeth8_avx2(a0, b0, c0), d0);
+        a1 = _mm256_add_epi8(paeth8_avx2(a1, b1, c1), d1);
+        scatter8(w, o, a0);
+        scatter8(w + 8, o, a1);
+        c0 = b0;
+        c1 = b1;
+      }
+    }
+  }
+}
+
+/* Sixteen rows (see paeth_wave16_avx2_bpp). */
+__attribute__((target("avx2"))) static void paeth_wave16_avx2(uint8_t *const rows[16], const uint8_t *const raw[16],
+                                                              const uint8_t *prev, size_t length, uint32_t bpp) {
+  if (bpp == 3) {
+    paeth_wave16_avx2_bpp(rows, raw, prev, length, 3);
+  } else {
+    paeth_wave16_avx2_bpp(rows, raw, prev, length, 4);
   }
 }
 
@@ -997,7 +1080,7 @@ static int decode_rows(png_fast *f, const cmd_limits *limits, cmd_sink *sink, cm
   for (int i = 0; i < LINES; i++) f->line[i] = f->rows + (size_t)i * (widest + ROW_PADDING);
   f->expanded = f->rows + LINES * (widest + ROW_PADDING);
 
-  f->inflater = cmd_inflate_new(8 * widest, fill_idat, f);
+  f->inflater = cmd_inflate_new(16 * widest, fill_idat, f);
   if (f->inflater == NULL) return fail(f, CMD_ERR_NO_MEMORY, "no memory for the inflater");
   uint64_t deadline = cmd_deadline(limits->max_millis);
   uint32_t rows_read = 0;
@@ -1021,7 +1104,7 @@ static int decode_rows(png_fast *f, const cmd_limits *limits, cmd_sink *sink, cm
       int run = 1;
 #ifdef __SSE2__
       if (raw[0] == 4 && (f->bpp == 3 || f->bpp == 4) && f->loops >= LOOPS_SSE2) {
-        int longest = f->loops >= LOOPS_AVX2 ? 8 : 4;
+        int longest = f->loops >= LOOPS_AVX2 ? 16 : 4;
         while (run < longest && r + (uint32_t)run < rows) {
           const uint8_t *more;
           /* Rows further on that are not at hand are read one by one (their error then). */
@@ -1030,15 +1113,16 @@ static int decode_rows(png_fast *f, const cmd_limits *limits, cmd_sink *sink, cm
           if (raw[(size_t)run * stride] != 4) break;
           run++;
         }
-        run = run >= 8 ? 8 : run >= 4 ? 4 : run >= 2 ? 2 : 1;
-        uint8_t *group[8];
-        const uint8_t *group_raw[8];
+        run = run >= 16 ? 16 : run >= 8 ? 8 : run >= 4 ? 4 : run >= 2 ? 2 : 1;
+        uint8_t *group[16];
+        const uint8_t *group_raw[16];
         for (int i = 0; i < run; i++) {
           group[i] = f->line[1 + i] + 1;
           group_raw[i] = raw + (size_t)i * stride + 1;
         }
         const uint8_t *above = f->line[0] + 1;
 #ifdef HAVE_AVX2_LOOPS
+        if (run == 16) paeth_wave16_avx2(group, group_raw, above, bytes, f->bpp);
         if (run == 8) paeth_wave_avx2(group, group_raw, above, bytes, f->bpp);
 #endif
         if (run == 4) {

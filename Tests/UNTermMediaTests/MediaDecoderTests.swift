@@ -310,20 +310,21 @@ import UNTermTestSupport
   }
 
   @Test func everyRunOfFiltersUnfiltersAsLibpngDoes() throws {
-    // Paeth rows are unfiltered eight at a time with AVX2 or four with SSE2 (a wavefront across
-    // rows), two at a time, or alone, the other filters one by one: every sequence of filters
-    // in RGB and RGBA rows of 1 to 9 pixels and 16 (the wavefront's first and last steps
-    // overlap when a row has fewer pixels than it has rows), runs of Paeth rows of every
-    // length up to eleven, over random stored bytes, gives libpng's pixels.
+    // Paeth rows are unfiltered sixteen or eight at a time with AVX2 or four with SSE2 (a
+    // wavefront across rows), two at a time, or alone, the other filters one by one: every
+    // sequence of filters in RGB and RGBA rows of 1 to 9, 15, 16 and 17 pixels (the
+    // wavefront's first and last steps overlap when a row has fewer pixels than it has rows),
+    // runs of Paeth rows of every length up to nineteen, over random stored bytes, gives
+    // libpng's pixels.
     let seed = TestSeed()
     var generator = seed.generator
     for colorType: UInt8 in [2, 6] {
       let bpp = colorType == 2 ? 3 : 4
-      for width in [1, 2, 3, 4, 5, 7, 8, 9, 16] {
-        for pattern in 0..<44 {
-          // Runs of Paeth rows of every length up to eleven, between rows of the other filters.
-          let filters: [UInt8] = (0..<26).map { row in
-            let runLength = 1 + pattern % 11
+      for width in [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17] {
+        for pattern in 0..<38 {
+          // Runs of Paeth rows of every length up to nineteen, between rows of the other filters.
+          let filters: [UInt8] = (0..<42).map { row in
+            let runLength = 1 + pattern % 19
             return row % (runLength + 1) == runLength ? UInt8((pattern + row) % 4) : 4
           }
           let rows = filters.map { filter in
@@ -350,7 +351,7 @@ import UNTermTestSupport
     // Rows are unfiltered by AVX2's loops where the machine has them, else SSE2's; the portable
     // loops are what other machines run. All that this machine can run (cmd_decode_png_loops)
     // give the same pixels: gray, gray and alpha, RGB and RGBA of 8 and 16 bits, odd widths,
-    // every filter with runs of Paeth rows up to twelve long; and image data over 1 MiB, which
+    // every filter with runs of Paeth rows up to twenty long; and image data over 1 MiB, which
     // is inflated on a second thread straight into the rows the loops read (matches reaching
     // back across its batches and across the ring's wrap).
     let seed = TestSeed()
@@ -369,16 +370,16 @@ import UNTermTestSupport
     }
     func filters(_ count: Int, pattern: Int) -> [UInt8] {
       (0..<count).map { row in
-        let runLength = 1 + (pattern + row / 40) % 12
+        let runLength = 1 + (pattern + row / 45) % 20
         return row % (runLength + 1) == runLength ? UInt8((pattern + row) % 4) : 4
       }
     }
     var pictures: [(name: String, png: [UInt8])] = []
     for (colorType, samples) in [(UInt8(0), 1), (4, 2), (2, 3), (6, 4)] {
       for depth: UInt8 in [8, 16] {
-        for width in [1, 3, 7, 8, 13, 33] {
+        for width in [1, 3, 7, 8, 13, 16, 17, 33] {
           let rowBytes = width * samples * Int(depth) / 8
-          let rows = filters(60, pattern: width).map { filter in
+          let rows = filters(90, pattern: width).map { filter in
             (filter, (0..<rowBytes).map { _ in UInt8.random(in: 0...255, using: &generator) })
           }
           let png = try F.pngFiltered(width: width, colorType: colorType, depth: depth, rows: rows)
