@@ -77,8 +77,10 @@ typedef struct png_fast {
   /* Row buffers: line[0] is the row above (unfiltered), line[1 ...] rows read but not yet
    * unfiltered (up to sixteen, to unfilter Paeth rows together). */
   uint8_t *line[LINES];
-  /* The unfiltering loops used (LOOPS_*). */
+  /* The unfiltering loops used (LOOPS_*), and whether the image data's CRCs are folded with
+   * carry-less multiplies (crc_update). */
   int loops;
+  int fast_crc;
   uint8_t *expanded;
   /* Rows inflated on a second thread (a large picture read whole), or NULL. */
   struct png_pipe *pipe;
@@ -193,6 +195,76 @@ static int read_chunks(png_fast *f) {
   return CMD_OK;
 }
 
+/* ---- CRCs ------------------------------------------------------------------------------ */
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#define HAVE_PCLMUL_CRC 1
+#include <immintrin.h>
+
+/*
+ * zlib's crc32 of at least 64 bytes by folding with carry-less multiplies (PCLMULQDQ), Intel's
+ * method ("Fast CRC computation for generic polynomials using PCLMULQDQ"): four 16-byte lanes
+ * folded 64 bytes ahead, then into one, 16 bytes at a time, then reduced to 32 bits (a Barrett
+ * reduction); the last bytes (fewer than 16) go to zlib. About a tenth of zlib's instructions
+ * a byte: the image data's CRCs were 2 % of a large PNG's decode.
+ */
+__attribute__((target("pclmul,sse4.1"))) static uint32_t crc32_folded(uint32_t crc, const uint8_t *p,
+                                                                    size_t length) {
+  /* x^(4·128±32) and x^(128±32) mod P (bit-reflected), x^64 mod P, P and floor(x^64 / P). */
+  const __m128i k1k2 = _mm_set_epi64x(0x01c6e41596, 0x0154442bd4);
+  const __m128i k3k4 = _mm_set_epi64x(0x00ccaa009e, 0x01751997d0);
+  const __m128i k5 = _mm_set_epi64x(0, 0x0163cd6124);
+  const __m128i poly = _mm_set_epi64x(0x01f7011641, 0x01db710641);
+  const __m128i low32 = _mm_set_epi32(0, 0, 0, -1);
+#define CRC_LOAD(q) _mm_loadu_si128((const __m128i *)(const void *)(q))
+#define CRC_FOLD(x, k) _mm_xor_si128(_mm_clmulepi64_si128((x), (k), 0x00), _mm_clmulepi64_si128((x), (k), 0x11))
+  __m128i x0 = _mm_xor_si128(CRC_LOAD(p), _mm_cvtsi32_si128((int)~crc));
+  __m128i x1 = CRC_LOAD(p + 16), x2 = CRC_LOAD(p + 32), x3 = CRC_LOAD(p + 48);
+  p += 64;
+  length -= 64;
+  while (length >= 64) {
+    x0 = _mm_xor_si128(CRC_FOLD(x0, k1k2), CRC_LOAD(p));
+    x1 = _mm_xor_si128(CRC_FOLD(x1, k1k2), CRC_LOAD(p + 16));
+    x2 = _mm_xor_si128(CRC_FOLD(x2, k1k2), CRC_LOAD(p + 32));
+    x3 = _mm_xor_si128(CRC_FOLD(x3, k1k2), CRC_LOAD(p + 48));
+    p += 64;
+    length -= 64;
+  }
+  __m128i x = _mm_xor_si128(CRC_FOLD(x0, k3k4), x1);
+  x = _mm_xor_si128(CRC_FOLD(x, k3k4), x2);
+  x = _mm_xor_si128(CRC_FOLD(x, k3k4), x3);
+  while (length >= 16) {
+    x = _mm_xor_si128(CRC_FOLD(x, k3k4), CRC_LOAD(p));
+    p += 16;
+    length -= 16;
+  }
+#undef CRC_LOAD
+#undef CRC_FOLD
+  /* 128 bits to 64, to 32, then the remainder by Barrett reduction. */
+  x = _mm_xor_si128(_mm_srli_si128(x, 8), _mm_clmulepi64_si128(k3k4, x, 0x01));
+  x = _mm_xor_si128(_mm_clmulepi64_si128(_mm_and_si128(x, low32), k5, 0x00), _mm_srli_si128(x, 4));
+  __m128i t = _mm_clmulepi64_si128(_mm_and_si128(x, low32), poly, 0x10);
+  t = _mm_clmulepi64_si128(_mm_and_si128(t, low32), poly, 0x00);
+  uint32_t reg = (uint32_t)_mm_extract_epi32(_mm_xor_si128(t, x), 1);
+  return (uint32_t)crc32(~reg, p, (uInt)length);
+}
+
+static int have_pclmul(void) {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
+}
+#endif
+
+/* crc32(crc, p, length), folded where the decode may. */
+static uint32_t crc_update(const png_fast *f, uint32_t crc, const uint8_t *p, size_t length) {
+#ifdef HAVE_PCLMUL_CRC
+  if (f->fast_crc && length >= 64) return crc32_folded(crc, p, length);
+#else
+  (void)f;
+#endif
+  return (uint32_t)crc32(crc, p, (uInt)length);
+}
+
 static void feed_fail(png_fast *f, int status, const char *message) {
   f->feed_status = status;
   snprintf(f->feed_message, sizeof f->feed_message, "%s", message);
@@ -248,7 +320,7 @@ static size_t fill_idat(void *context, uint8_t *into, size_t capacity) {
     size_t take = s->available < f->idat_left ? s->available : f->idat_left;
     if (take > capacity - given) take = capacity - given;
     memcpy(into + given, s->next, take);
-    f->crc = (uint32_t)crc32(f->crc, s->next, (uInt)take);
+    f->crc = crc_update(f, f->crc, s->next, take);
     s->next += take;
     s->available -= take;
     f->idat_left -= (uint32_t)take;
@@ -1005,7 +1077,7 @@ static int read_to_end(png_fast *f) {
       cmd_source *s = f->source;
       if (s->available == 0 && cmd_source_fill(s) == 0) return fail(f, CMD_ERR_TRUNCATED, "read beyond end of data");
       size_t take = s->available < f->idat_left ? s->available : f->idat_left;
-      f->crc = (uint32_t)crc32(f->crc, s->next, (uInt)take);
+      f->crc = crc_update(f, f->crc, s->next, take);
       s->next += take;
       s->available -= take;
       f->idat_left -= (uint32_t)take;
@@ -1189,6 +1261,10 @@ int cmd_decode_png_fast(cmd_source *source, const cmd_limits *limits, cmd_sink *
   f->err = err;
   f->errlen = errlen;
   f->loops = forced_loops >= 0 ? forced_loops : best_loops();
+#ifdef HAVE_PCLMUL_CRC
+  /* The portable loops (a test's) check CRCs with zlib, as other machines do. */
+  f->fast_crc = f->loops != LOOPS_PORTABLE && have_pclmul();
+#endif
   int status = read_chunks(f);
   if (status == CMD_OK) status = decode_rows(f, limits, sink, out);
   /* A decode that failed or ran out of time stops the inflating thread here. */
