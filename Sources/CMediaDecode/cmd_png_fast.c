@@ -1,8 +1,8 @@
 /* PNG without libpng, for speed: chunks are read here, the image data is inflated by our own
- * inflate (cmd_inflate.c) into a window the rows are unfiltered from in place, rows are
- * unfiltered with SSE2 where the pixel layout allows it (four Paeth rows at once), and each row
- * goes to the sink in the form it was stored in (8-bit gray, gray + alpha, RGB or RGBA need no
- * conversion at all). libpng unfilters Paeth rows one byte at a time and copies every row
+ * inflate (cmd_inflate.c) into a window (or, on a second thread, a ring) the rows are
+ * unfiltered from in place, rows are unfiltered with AVX2 (sixteen Paeth rows at once) or SSE2
+ * (four) where the machine and the pixel layout allow it, and each row goes to the sink in the
+ * form it was stored in (8-bit gray, gray + alpha, RGB or RGBA need no conversion at all). libpng unfilters Paeth rows one byte at a time and copies every row
  * twice, which took three times as long as inflating.
  *
  * An Adam7-interlaced picture stores a reduced copy first (pass 1 is every 8th pixel both ways,
