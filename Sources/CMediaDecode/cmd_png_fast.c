@@ -1261,6 +1261,8 @@ int cmd_decode_png_fast(cmd_source *source, const cmd_limits *limits, cmd_sink *
   f->err = err;
   f->errlen = errlen;
   f->loops = forced_loops >= 0 ? forced_loops : best_loops();
+  /* A reducer told to run without AVX2 (cmd_decode_scaled_loops) keeps the decoder without it. */
+  if (f->loops == LOOPS_AVX2 && !cmd_sink_is_full(sink) && !cmd_sink_avx2(sink)) f->loops = LOOPS_SSE2;
 #ifdef HAVE_PCLMUL_CRC
   /* The portable loops (a test's) check CRCs with zlib, as other machines do. */
   f->fast_crc = f->loops != LOOPS_PORTABLE && have_pclmul();
