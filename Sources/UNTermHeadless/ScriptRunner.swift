@@ -279,9 +279,13 @@ package final class ScriptRunner {
       session.send(.center(.removeDelivered(ids, .everyApp)))
       session.send(.center(.removePending(ids)))
       if !unknown.isEmpty {
-        return .failed(
-          "no notification has the identifier \(unknown.map { OneLine.quote($0, limit: 80) }.joined(separator: ", ")) (delivered, held or pending)"
-        )
+        // iOS ignores an identifier nothing has (a silent no-op): the script goes on, and the
+        // activity pane says so, so a typo is seen.
+        session.send(
+          .notice(
+            .warning,
+            "remove: no notification has the identifier \(unknown.map { OneLine.quote($0, limit: 80) }.joined(separator: ", ")); nothing removed, as iOS ignores it",
+            revealsContent: false))
       }
     case .clear:
       session.send(.center(.removeAllDelivered(.everyApp)))

@@ -29,18 +29,18 @@ enum CenterCommand {
     case "remove":
       guard !rest.isEmpty else { throw arguments.usage("center remove needs at least one ID") }
       let replies = try PushClient.center(rest.map { .remove($0) }, socket: socket)
-      var code = ExitCode.success
       for (id, reply) in zip(rest, replies) {
         if reply == CenterCommands.removed {
           Console.line("removed \(id)")
         } else {
-          // An error line as every command writes one; the identifier is what it is about.
+          // iOS ignores an identifier nothing has (removeDeliveredNotifications is a silent
+          // no-op for it): not an error, but a warning line, so a typo is seen.
           UNTermMain.warn(
-            "error: no notification has the identifier \(OneLine.quote(id, limit: 80)) (delivered, held or pending)")
-          code = .failure
+            "warning: no notification has the identifier \(OneLine.quote(id, limit: 80)) (delivered, held or pending); nothing removed, as iOS ignores it"
+          )
         }
       }
-      return code
+      return .success
     case "clear":
       guard rest.isEmpty else { throw arguments.usage("center clear takes no arguments") }
       let count = try PushClient.center([.clear], socket: socket).first ?? "0"

@@ -263,13 +263,13 @@ extension Help {
                   date and app
       remove ID…  remove notifications of any app by request identifier, delivered, held or
                   pending (as removeDeliveredNotifications and removePendingNotificationRequests
-                  do for an app's own); an identifier nothing has is reported, and the exit code
-                  is 1
+                  do for an app's own); an identifier nothing has is ignored, as iOS ignores
+                  it, with a warning line on stderr
       clear       remove every app's delivered notifications, and what the summary holds (as
                   removeAllDeliveredNotifications does for an app's own); pending requests stay
     Talks to the session's socket as `unterm push` does: only a session of your own user.
 
-    Exit codes: 0 done · 1 no session is running, or an identifier was unknown · 2 usage error
+    Exit codes: 0 done (an unknown identifier too) · 1 no session is running · 2 usage error
 
     \(options(for: .center))
     """

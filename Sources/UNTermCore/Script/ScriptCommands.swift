@@ -366,7 +366,7 @@ extension ScriptCommand {
     },
     .init(
       "remove", "ID ...",
-      "remove notifications of any app by request identifier, delivered, held or pending, as removeDeliveredNotifications and removePendingNotificationRequests do for an app's own (a failure if none has the identifier)"
+      "remove notifications of any app by request identifier, delivered, held or pending, as removeDeliveredNotifications and removePendingNotificationRequests do for an app's own (an identifier nothing has is ignored, as on iOS; the activity pane says so)"
     ) { a throws(SessionScript.ParseError) in
       var ids = [try a.next("a request identifier").text]
       while let more = a.optional() { ids.append(more.text) }
