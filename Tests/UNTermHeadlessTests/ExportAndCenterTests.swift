@@ -145,7 +145,7 @@ struct ExportAndCenterTests {
     #expect(curl.status == 0, "\(curl.stderr)")
     #expect(curl.stdout.contains("'apns-topic: com.example.chat'"), "\(curl.stdout)")
     // A payload's own app wins over --bundle, as in a session.
-    let own = try Data(#"{"aps":{"alert":"Hi"},"Simulator Target Bundle":"com.example.own"}"#.utf8)
+    let own = Data(#"{"aps":{"alert":"Hi"},"Simulator Target Bundle":"com.example.own"}"#.utf8)
     let ownFile = dir.appendingPathComponent("own.json")
     try own.write(to: ownFile)
     let kept = try Fixtures.run(Fixtures.unterm, ["export", "--simctl", "--bundle", "com.example.chat", ownFile.path])

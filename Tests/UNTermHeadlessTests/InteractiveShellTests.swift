@@ -155,7 +155,7 @@ struct InteractiveShellTests {
     let session = rig.session
     let payload = try Payload.load(Fixtures.sample("meeting.json"), categories: session.state.store.categories)
     Thread.detachNewThread {
-      session.queue.post { try? session.push(payload) }
+      session.queue.post { _ = try? session.push(payload) }
     }
     #expect(Eventually.wait { !session.queue.isEmpty }, "the other thread never posted")
     rig.terminal.input([.wake], after: 0.5)

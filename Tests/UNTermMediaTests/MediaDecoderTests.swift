@@ -229,7 +229,7 @@ import UNTermTestSupport
             pixels, UInt32(item.width), UInt32(item.height), UInt32(channels), &target, set, &image, &message,
             message.count)
           defer { cmd_free(&image) }
-          try #require(status == 0, "\(String(cString: message)), \(seed)")
+          try #require(status == 0, "\(MediaFixtures.text(of: message)), \(seed)")
           let reduced = Array(UnsafeBufferPointer(start: image.pixels, count: image.byte_count))
           #expect(
             reduced == expected,
@@ -364,7 +364,7 @@ import UNTermTestSupport
       let status = cmd_decode_png_loops(png, png.count, &caps, loops, &image, &message, message.count)
       defer { cmd_free(&image) }
       if status == Int32(CMD_ERR_UNSUPPORTED) && loops > 0 { return nil }
-      let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let text = MediaFixtures.text(of: message)
       try #require(status == 0, "loops \(loops): \(text), \(seed)")
       return Array(UnsafeBufferPointer(start: image.pixels, count: image.byte_count))
     }
@@ -673,7 +673,7 @@ import UNTermTestSupport
           let status = cmd_decode_scaled_loops(
             jpeg, jpeg.count, &caps, &target, loops, &image, &message, message.count)
           defer { cmd_free(&image) }
-          try #require(status == 0, "\(String(cString: message))")
+          try #require(status == 0, "\(MediaFixtures.text(of: message))")
           return (Array(UnsafeBufferPointer(start: image.pixels, count: image.byte_count)), image.scale_denom)
         }
         let fastest = try decoded(Int32(CMD_LOOPS_FASTEST))

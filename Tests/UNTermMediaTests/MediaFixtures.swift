@@ -5,6 +5,11 @@ import UNTermTestSupport
 
 /// Image and audio fixtures made at test time, and a scratch folder for them.
 enum MediaFixtures {
+  /// The text a C decoder wrote into its message buffer (up to the first NUL).
+  static func text(of message: [CChar]) -> String {
+    String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
   struct FixtureError: Error, CustomStringConvertible {
     var description: String
   }
@@ -201,7 +206,7 @@ enum MediaFixtures {
         &length, &message, message.count)
     }
     guard status == 0, let out else {
-      let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let text = MediaFixtures.text(of: message)
       throw FixtureError(description: "JPEG encoding failed: \(text)")
     }
     defer { cmf_free(out) }
