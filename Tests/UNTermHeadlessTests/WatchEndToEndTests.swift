@@ -224,11 +224,13 @@ final class WatchedProcess: @unchecked Sendable {
   var output: String { lock.withLock { String(decoding: out, as: UTF8.self) } }
   var errors: String { lock.withLock { String(decoding: err, as: UTF8.self) } }
 
-  func waitForOutput(timeout: TimeInterval = 10, _ done: (String) -> Bool) throws {
+  // 30 s: on a loaded 2-core machine running the whole suite in parallel (and other builds), a
+  // child's start and first render once took over 10 s; a wait ends as soon as the text comes.
+  func waitForOutput(timeout: TimeInterval = 30, _ done: (String) -> Bool) throws {
     try wait(timeout: timeout, "output") { done(output) }
   }
 
-  func waitForErrors(timeout: TimeInterval = 10, _ done: (String) -> Bool) throws {
+  func waitForErrors(timeout: TimeInterval = 30, _ done: (String) -> Bool) throws {
     try wait(timeout: timeout, "standard error") { done(errors) }
   }
 
