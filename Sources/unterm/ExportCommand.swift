@@ -20,6 +20,11 @@ enum ExportCommand {
     // The session options draw nothing here, but a file they name that is missing or broken is
     // said (exit 66 or 65), as every other command that takes them says it.
     try parsed.session.checkFiles(payloads: [])
+    // A header option a command line cannot carry is the option's fault (exit 2); past this, a
+    // header or bundle word with control characters comes from the payload file (exit 65).
+    for (field, value) in parsed.session.apnsHeaders.fields where SafeText(sanitizing: value).text != value {
+      throw arguments.usage("\(field.rawValue) '\(value)' holds control characters, which a command line cannot carry")
+    }
     var outputs: [SafeText] = []
     for file in files {
       let payload = try Payload.load(file, headers: parsed.session.apnsHeaders)
@@ -47,7 +52,7 @@ enum ExportCommand {
             printed(try APNsExport.curl(payload, environment: parsed.export.environment, app: parsed.pushBundle)))
         }
       } catch {
-        throw UNTermError(.usage, file: shown, error.message)
+        throw UNTermError(error.exitCode, file: shown, error.message)
       }
     }
     if form == .apns {

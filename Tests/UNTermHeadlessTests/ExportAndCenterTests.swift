@@ -160,6 +160,56 @@ struct ExportAndCenterTests {
     #expect(two.status == 2)
   }
 
+  /// A payload that fits APNs' 4096 bytes as written, but not once its DEL characters (legal
+  /// raw in a JSON string) are escaped for the terminal, cannot be exported: that is the
+  /// payload's fault, so exit 65 (invalid input) in every form, not 2 (a usage error), and one
+  /// line naming the file.
+  @Test func aPayloadTooLargeOnceEscapedIsInvalidInputNotAUsageError() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("dels.json")
+    let body = String(repeating: "\u{7F}", count: 1000)
+    try Data(#"{"aps":{"alert":"\#(body)"},"Simulator Target Bundle":"com.example.chat"}"#.utf8).write(to: file)
+    for form in ["--apns", "--simctl", "--curl"] {
+      let exported = try Fixtures.run(Fixtures.unterm, ["export", form, file.path])
+      #expect(exported.status == 65, "\(form): \(exported.stderr)")
+      #expect(exported.stdout.isEmpty)
+      let lines = exported.stderr.split(separator: "\n")
+      #expect(lines.count == 1 && lines[0].hasPrefix("\(file.path): error: "), "\(form): \(exported.stderr)")
+      #expect(exported.stderr.contains("over APNs' 4096"), "\(form): \(exported.stderr)")
+    }
+  }
+
+  /// A payload whose own app or APNs header holds a control character cannot be exported as a
+  /// command line (an .apns file keeps it JSON-escaped): the file's fault, exit 65; the same character in an option (--topic,
+  /// --collapse-id, --simulator) is a usage error, exit 2. One line each, naming the file.
+  @Test func aControlCharacterInThePayloadIsInvalidInputAndInAnOptionAUsageError() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let inBundle = dir.appendingPathComponent("bundle.json")
+    try Data(#"{"aps":{"alert":"x"},"Simulator Target Bundle":"com.ex\u001b[2Jample"}"#.utf8).write(to: inBundle)
+    let inHeader = dir.appendingPathComponent("header.json")
+    try Data(#"{"aps":{"alert":"x"},"apns-headers":{"apns-collapse-id":"a\u009bb"}}"#.utf8).write(to: inHeader)
+    let plain = dir.appendingPathComponent("plain.json")
+    try Data(#"{"aps":{"alert":"x"}}"#.utf8).write(to: plain)
+    let cases: [(arguments: [String], status: Int32)] = [
+      (["export", "--simctl", inBundle.path], 65),
+      (["export", "--curl", inBundle.path], 65),
+      (["export", "--curl", "--bundle", "com.example.app", inHeader.path], 65),
+      (["export", "--curl", "--bundle", "com.example.app", "--collapse-id", "a\u{1B}b", plain.path], 2),
+      (["export", "--simctl", "--topic", "a\u{9B}b", plain.path], 2),
+      (["export", "--simctl", "--bundle", "com.example.app", "--simulator", "a\u{7}b", plain.path], 2),
+    ]
+    for (arguments, status) in cases {
+      let exported = try Fixtures.run(Fixtures.unterm, arguments)
+      #expect(exported.status == status, "\(arguments): \(exported.stderr)")
+      #expect(exported.stdout.isEmpty)
+      #expect(exported.stderr.split(separator: "\n").count == 1, "\(arguments): \(exported.stderr)")
+      #expect(status == 2 || exported.stderr.hasPrefix(arguments.last ?? ""), "\(arguments): \(exported.stderr)")
+      #expect(TerminalBytes.violations(in: Array(exported.stderr.utf8)).isEmpty)
+    }
+  }
+
   @Test func shellQuotingRoundTripsEveryByteButNUL() throws {
     let seed = TestSeed()
     var random = seed.generator

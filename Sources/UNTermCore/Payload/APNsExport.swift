@@ -29,6 +29,9 @@ package enum APNsExport {
   /// Why a payload cannot be exported.
   package struct Problem: Error, Sendable {
     package var message: SafeText
+    /// 2 when an option or a missing one is the cause; 65 when the payload itself cannot be
+    /// sent (too large once escaped, not an object), whatever the options say.
+    package var exitCode: ExitCode = .usage
   }
 
   /// The payload with nothing a terminal would act on, meaning the same JSON: inside strings, DEL,
@@ -73,10 +76,13 @@ package enum APNsExport {
   }
 
   /// A word that must reach the shell as it is: refused when the sanitizer would change it.
-  private static func plain(_ word: String, _ what: String) throws(Problem) -> String {
+  /// The caller checks the header options first, so a bundle or header word is the payload
+  /// file's (exit 65); only `--simulator` is an option's (`exitCode` `.usage`).
+  private static func plain(_ word: String, _ what: String, exitCode: ExitCode = .dataError) throws(Problem) -> String {
     guard SafeText(sanitizing: word).text == word else {
       throw Problem(
-        message: "\(what) \(OneLine.quote(word)) holds control characters, which a command line cannot carry")
+        message: "\(what) \(OneLine.quote(word)) holds control characters, which a command line cannot carry",
+        exitCode: exitCode)
     }
     return word
   }
@@ -87,8 +93,8 @@ package enum APNsExport {
     guard safe.count <= limit else {
       throw Problem(
         message:
-          "written with its control characters escaped, the payload is \(safe.count) bytes, over APNs' \(limit); escape them in the file and shorten it"
-      )
+          "written with its control characters escaped, the payload is \(safe.count) bytes, over APNs' \(limit); escape them in the file and shorten it",
+        exitCode: .dataError)
     }
     return safe
   }
@@ -124,7 +130,7 @@ package enum APNsExport {
     }
     let body = try printable(payload.sentBytes, limit: limit(of: payload))
     return
-      "printf '%s' \(ShellQuote.quote(text(body))) | xcrun simctl push \(ShellQuote.quote(try plain(simulator, "the simulator"))) \(ShellQuote.quote(try plain(bundle, "the bundle identifier"))) -"
+      "printf '%s' \(ShellQuote.quote(text(body))) | xcrun simctl push \(ShellQuote.quote(try plain(simulator, "the simulator", exitCode: .usage))) \(ShellQuote.quote(try plain(bundle, "the bundle identifier"))) -"
   }
 
   /// The payload as an `.apns` file: the same bytes, with `Simulator Target Bundle` naming the
@@ -138,12 +144,16 @@ package enum APNsExport {
     }
     let key = PayloadAnalyzer.simulatorTargetBundleKey
     let sent = try printable(payload.sentBytes, limit: limit(of: payload))
-    guard let spans = JSONMemberSpans(sent) else { throw Problem(message: "the payload is not an object") }
+    guard let spans = JSONMemberSpans(sent) else {
+      throw Problem(message: "the payload is not an object", exitCode: .dataError)
+    }
     if spans.members.contains(where: { $0.key == key }) && payload.info.bundleIdentifier == bundle {
       return sent
     }
     let without = spans.removing([key], from: sent)
-    guard let cleaned = JSONMemberSpans(without) else { throw Problem(message: "the payload is not an object") }
+    guard let cleaned = JSONMemberSpans(without) else {
+      throw Problem(message: "the payload is not an object", exitCode: .dataError)
+    }
     return terminalSafe(cleaned.inserting(key: key, value: try plain(bundle, "the bundle identifier"), into: without))
   }
 
