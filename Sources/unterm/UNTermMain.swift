@@ -15,13 +15,32 @@ enum UNTermMain {
   static func main() {
     let arguments = Array(CommandLine.arguments.dropFirst())
     let code: ExitCode
-    do {
+    do throws(UNTermError) {
+      if let error = argumentNotUTF8() { throw error }
       code = try run(arguments)
     } catch {
       warn(error.line)
       code = error.exitCode
     }
     exit(code.rawValue)
+  }
+
+  /// An argument that is not UTF-8 (a Linux file name is any bytes): Swift hands it on with
+  /// U+FFFD in place of the bad bytes, so it would name a file that does not exist ("no such
+  /// file" for one that does). Said instead: exit 66 for an existing file, else 2.
+  static func argumentNotUTF8() -> UNTermError? {
+    for index in 1..<Int(CommandLine.argc) {
+      guard let argument = CommandLine.unsafeArgv[index] else { continue }
+      let bytes = UnsafeRawBufferPointer(start: argument, count: strlen(argument))
+      guard UTF8Validation.firstProblem(in: bytes) != nil else { continue }
+      let shown = String(decoding: bytes, as: UTF8.self)
+      if access(argument, F_OK) == 0 {
+        return UNTermError(
+          .noInput, file: shown, "the file's name is not valid UTF-8, so UNTerm cannot name it; rename the file")
+      }
+      return UNTermError(.usage, "argument \(index) '\(shown)' is not valid UTF-8")
+    }
+    return nil
   }
 
   static func run(_ arguments: [String]) throws(UNTermError) -> ExitCode {

@@ -86,6 +86,31 @@ struct CommandLineTests {
     #expect(result.stderr == "/nonexistent/payload.json: error: no such file\n")
   }
 
+  /// A Linux file name is any bytes; one that is not UTF-8 reached the commands repaired (U+FFFD
+  /// for the bad byte) and was reported as "no such file" although it exists. Every command
+  /// now says what is wrong, in one line: 66 for an existing file, 2 for any other argument.
+  @Test func anArgumentThatIsNotUTF8IsSaidSoNotMissing() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    // The shell makes the name: a Swift String cannot hold the byte 0xFF.
+    let make = #"printf '{"aps":{"alert":"x"}}' > "$(printf 'bad\377.json')""#
+    #expect(try Fixtures.run("/bin/sh", ["-c", make], directory: dir.path).status == 0)
+    for command in ["render", "lint", "run", "sheet --out -", "export --apns --topic a.b"] {
+      let call = #"exec "$0" \#(command) "$(printf 'bad\377.json')""#
+      let result = try Fixtures.run("/bin/sh", ["-c", call, Fixtures.unterm], directory: dir.path)
+      #expect(result.status == 66, "\(command): \(result.stderr)")
+      #expect(
+        result.stderr
+          == "bad\u{FFFD}.json: error: the file's name is not valid UTF-8, so UNTerm cannot name it; rename the file\n",
+        "\(command): \(result.stderr)")
+    }
+    let option = try Fixtures.run(
+      "/bin/sh", ["-c", #"exec "$0" render --size "$(printf '8\3770x24')" x.json"#, Fixtures.unterm],
+      directory: dir.path)
+    #expect(option.status == 2)
+    #expect(option.stderr == "error: argument 3 '8\u{FFFD}0x24' is not valid UTF-8\n")
+  }
+
   @Test func invalidPayloadExits65NamingThePath() throws {
     let path = try write(#"{"aps":{"alert":{"title":42}}}"#)
     let result = try unterm(["render", path])
