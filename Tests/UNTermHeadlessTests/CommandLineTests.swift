@@ -111,6 +111,24 @@ struct CommandLineTests {
     #expect(option.stderr == "error: argument 3 '8\u{FFFD}0x24' is not valid UTF-8\n")
   }
 
+  /// A category that differs from a registered one only by a character that draws nothing
+  /// (a zero-width space, a soft hyphen) read `category "message" is not registered … Did you
+  /// mean "message"?`: the quoted value now names it. ZWJ, which words and emoji need, stays.
+  @Test func aQuotedValueNamesTheCharactersThatDrawNothing() throws {
+    let categories = Fixtures.samples.appendingPathComponent("categories.json").path
+    let cases: [(category: String, shown: String)] = [
+      (#"message\u200b"#, "category \"message‹ZWSP›\" is not registered"),
+      (#"mess\u00adage"#, "category \"mess‹SHY›age\" is not registered"),
+      (#"\ufeffmessage\u2060"#, "category \"‹ZWNBSP›message‹WJ›\" is not registered"),
+      (#"ক্\u200dষ"#, "category \"ক্\u{200D}ষ\" is not registered"),
+    ]
+    for (category, shown) in cases {
+      let path = try write(#"{"aps":{"alert":"x","category":"\#(category)"}}"#)
+      let result = try unterm(["lint", "--categories", categories, path])
+      #expect(result.stdout.contains(shown), "\(result.stdout)")
+    }
+  }
+
   @Test func invalidPayloadExits65NamingThePath() throws {
     let path = try write(#"{"aps":{"alert":{"title":42}}}"#)
     let result = try unterm(["render", path])

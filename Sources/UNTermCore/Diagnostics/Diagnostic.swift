@@ -138,9 +138,28 @@ package enum OneLine {
   /// The text with every control shown as a placeholder and line breaks as ␊.
   package static func flatten(_ text: String) -> String { SafeText(sanitizing: text).text }
 
-  /// A value quoted for a message, shortened when long.
+  /// A value quoted for a message, shortened when long. A character that draws nothing is
+  /// named (‹ZWSP›), so a value that differs from another only by one reads differently; ZWJ,
+  /// ZWNJ and the variation selectors, which words and emoji need, are kept.
   package static func quote(_ text: String, limit: Int = 40) -> SafeText {
-    "\"\(SafeText(sanitizing: text).prefix(limit))\""
+    "\"\(SafeText(sanitizing: namingInvisible(text)).prefix(limit))\""
+  }
+
+  private static func namingInvisible(_ text: String) -> String {
+    let kept: Set<UInt32> = [0x200C, 0x200D, 0xFE0E, 0xFE0F]
+    func named(_ scalar: Unicode.Scalar) -> String? {
+      kept.contains(scalar.value) ? nil : SafeText.invisibleName(scalar.value)
+    }
+    guard text.unicodeScalars.contains(where: { named($0) != nil }) else { return text }
+    var out = ""
+    for scalar in text.unicodeScalars {
+      if let name = named(scalar) {
+        out += SafeText.placeholder(named: name)
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
   }
 }
 

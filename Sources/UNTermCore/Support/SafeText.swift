@@ -132,6 +132,25 @@ extension SafeText {
     }
   }
 
+  /// The name of a character that draws nothing (ZWSP, WJ…), or nil for any other scalar. The
+  /// screen names them when a field holds nothing else; a quoted value in a message names them
+  /// always (`OneLine.quote`), so "message" and "message" + ZWSP do not read the same.
+  package static func invisibleName(_ value: UInt32) -> String? {
+    switch value {
+    case 0x200B: return "ZWSP"
+    case 0x200C: return "ZWNJ"
+    case 0x200D: return "ZWJ"
+    case 0x2060: return "WJ"
+    case 0xFEFF: return "ZWNBSP"
+    case 0xFE0E: return "VS15"
+    case 0xFE0F: return "VS16"
+    case 0x00AD: return "SHY"
+    case 0x034F: return "CGJ"
+    case 0x180E: return "MVS"
+    default: return nil
+    }
+  }
+
   /// The visible placeholder of a character a terminal would act on — a C0 control, DEL, a C1
   /// control or a bidi control — or nil for any other character. Line feed and tab are C0
   /// controls too: callers that keep line breaks or turn tabs into spaces decide first.

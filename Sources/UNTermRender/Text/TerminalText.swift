@@ -20,11 +20,6 @@ import UNTermCore
 /// - A field whose text is only invisible characters shows their names, so no notification is
 ///   ever invisible.
 package enum TerminalText {
-  private static let invisibleNames: [UInt32: String] = [
-    0x200B: "ZWSP", 0x200C: "ZWNJ", 0x200D: "ZWJ", 0x2060: "WJ", 0xFEFF: "ZWNBSP",
-    0xFE0E: "VS15", 0xFE0F: "VS16", 0x00AD: "SHY", 0x034F: "CGJ", 0x180E: "MVS",
-  ]
-
   /// The widest grapheme cluster drawn as it is.
   package static let maximumClusterWidth = 8
 
@@ -122,7 +117,7 @@ package enum TerminalText {
   private static func namedInvisible(_ text: String) -> String {
     var out = ""
     for scalar in text.unicodeScalars {
-      if let name = invisibleNames[scalar.value] {
+      if let name = SafeText.invisibleName(scalar.value) {
         out += SafeText.placeholder(named: name)
       } else if scalar.value == 0x0A {
         out += "⏎"
