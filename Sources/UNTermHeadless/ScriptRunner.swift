@@ -201,7 +201,7 @@ package final class ScriptRunner {
       return outcome(.command(.unlock(code)))
     case .push(let file, let identifier):
       let payload = try Payload.load(resolve(file), categories: session.state.store.registry)
-      pushedApp = payload.info.app ?? session.state.store.defaultApp
+      pushedApp = session.state.store.app(of: payload.info)
       try session.push(payload, identifier: identifier)
     case .wait(let seconds):
       session.advance(to: session.state.now.addingTimeInterval(seconds))

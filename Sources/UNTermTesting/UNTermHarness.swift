@@ -283,7 +283,7 @@ public final class UNTermHarness {
         _ = $0.send(
           .notice(
             .warning,
-            "key(\(OneLine.quote(name, limit: 40))) pressed nothing: not a key name (\(Key.scriptNames), or one character)",
+            "key(\(OneLine.quote(name, limit: 40))) pressed nothing: not a key name (\(Key.scriptNames()), or one character)",
             revealsContent: false))
       }
       return

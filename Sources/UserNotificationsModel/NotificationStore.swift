@@ -156,9 +156,11 @@ package struct NotificationStore: @unchecked Sendable {
   }
 
   /// The app a request belongs to: the one its payload names, else the session's own.
-  package func app(of request: UNNotificationRequest) -> String {
-    request.remote?.app ?? registry.defaultApp
-  }
+  package func app(of request: UNNotificationRequest) -> String { app(of: request.remote) }
+
+  /// The app a payload is for: the one it names, else the session's own. The one place that
+  /// resolves it; requests and records ask it too.
+  package func app(of payload: UNRemotePayloadInfo?) -> String { payload?.app ?? registry.defaultApp }
 
   /// An app's badge number; 0 shows no badge.
   package func badge(of app: String) -> Int { badges[app] ?? 0 }
@@ -288,7 +290,7 @@ package struct NotificationStore: @unchecked Sendable {
   }
 
   /// The app a record belongs to, as `app(of:)` tells for its request.
-  private func app(of record: Record) -> String { record.remote?.info.app ?? registry.defaultApp }
+  private func app(of record: Record) -> String { app(of: record.remote?.info) }
 
   /// Whether a removal of this reach takes a notification of `app`: every app's, or the default
   /// app's only. The one place that rule lives; the session's summary-held notifications ask it

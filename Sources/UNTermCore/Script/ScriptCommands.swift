@@ -226,13 +226,13 @@ extension ScriptCommand {
     },
     .init(
       "key", "NAME [xN]",
-      "press a key: \(Key.scriptNames), or one character; xN repeats"
+      "press a key: \(Key.scriptNames()), or one character; xN repeats"
     ) { a throws(SessionScript.ParseError) in
       let t = try a.next("a key name or one character")
       guard let key = Key(scriptName: t.text) else {
         throw a.fail(
           t,
-          "unknown key \"\(t.text)\"; expected \(Key.scriptKeys.map { $0.names[0] }.joined(separator: ", ")), or one character"
+          "unknown key \"\(t.text)\"; expected \(Key.scriptNames(separator: ", ")), or one character"
         )
       }
       var count = 1

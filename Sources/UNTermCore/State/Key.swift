@@ -22,8 +22,11 @@ package enum Key: Hashable, Sendable, CustomStringConvertible {
     (["shift-end"], .modified(.end, .shift)),
   ]
 
-  /// The names as help and errors list them: `enter esc space … shift-end` (first spellings).
-  package static var scriptNames: String { scriptKeys.map { $0.names[0] }.joined(separator: " ") }
+  /// The names as help and errors list them: `enter esc space … shift-end` (first spellings),
+  /// separated by `separator`.
+  package static func scriptNames(separator: String = " ") -> String {
+    scriptKeys.map { $0.names[0] }.joined(separator: separator)
+  }
 
   /// The key a script names (any case): one of `scriptKeys`, or one character.
   package init?(scriptName name: String) {

@@ -250,20 +250,21 @@ extension Renderer {
         (above, below) = (0, 0)
         return
       }
-      if selected < rows - 1 {
+      let last = rows - 1
+      if selected < last {
         // The top of the list, with a marker for the rest below.
-        shown = 0..<(rows - 1)
-      } else if selected >= count - (rows - 1) {
+        (shown, above) = (0..<last, 0)
+      } else if selected >= count - last {
         // The end of the list, with a marker for the rest above.
-        shown = (count - (rows - 1))..<count
+        (shown, above) = ((count - last)..<count, count - last)
       } else if rows >= 3 {
         // The middle: a marker each side, the selected row last of the rows between.
-        shown = (selected - (rows - 2) + 1)..<(selected + 1)
+        let first = selected - (rows - 2) + 1
+        (shown, above) = (first..<(selected + 1), first)
       } else {
         // Two rows in the middle: the selected row, and the marker for the rows below it.
-        shown = selected..<(selected + 1)
+        (shown, above) = (selected..<(selected + 1), 0)
       }
-      above = rows == 2 && shown.lowerBound > 0 && shown.upperBound < count ? 0 : shown.lowerBound
       below = count - shown.upperBound
     }
   }
