@@ -272,10 +272,7 @@ package final class ScriptRunner {
       return outcome(.command(.setAppState(on ? .foreground : .background)))
     case .remove(let ids):
       let state = session.state
-      let unknown = ids.filter { id in
-        state.store.delivered(id) == nil && state.store.pending[id] == nil
-          && !state.held.contains { $0.request.identifier == id }
-      }
+      let unknown = ids.filter { !state.hasRequest($0) }
       session.send(.center(.removeDelivered(ids, .everyApp)))
       session.send(.center(.removePending(ids)))
       if !unknown.isEmpty {

@@ -52,10 +52,7 @@ package enum CenterCommands {
     case .list:
       return "OK " + JSONWriter.write(listing(session.state))
     case .remove(let id):
-      let state = session.state
-      let known =
-        state.store.delivered(id) != nil || state.store.pending[id] != nil
-        || state.held.contains { $0.request.identifier == id }
+      let known = session.state.hasRequest(id)
       session.send(.center(.removeDelivered([id], .everyApp)))
       session.send(.center(.removePending([id])))
       if known {
@@ -63,7 +60,8 @@ package enum CenterCommands {
       }
       return "OK " + (known ? removed : unknown)
     case .clear:
-      let count = session.state.store.deliveredCount + session.state.held.count
+      let state = session.state
+      let count = state.store.deliveredCount + state.held.count + state.shownUnlisted.count
       session.send(.center(.removeAllDelivered(.everyApp)))
       session.send(.notice(.info, "Cleared \(count) notification\(count == 1 ? "" : "s") (unterm center clear)"))
       return "OK \(count)"

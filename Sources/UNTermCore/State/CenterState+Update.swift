@@ -262,6 +262,7 @@ extension CenterState {
           e.playback = Playback()
         }
         e.notification = notification
+        e.isListed = true
         overlay = .expanded(e)
         effects.append(.loadExtension(notification))
       }
@@ -272,12 +273,12 @@ extension CenterState {
       store.removeDelivered([id])
     }
     if presentation.contains(.badge) { store.applyBadge(of: notification.request) }
-    if case .expanded(var e) = overlay, e.notification.request.identifier == id {
-      e.notification = notification
-      overlay = .expanded(e)
-    }
     let bannerAllowed = presentation.showsBanner && content.interruptionLevel != .passive
-    if bannerAllowed && !isLocked {
+    let showsBanner = bannerAllowed && !isLocked
+    // A replacement: the views of the identifier show the new content, and go when it is shown
+    // nowhere (neither listed nor as a banner), as the old one is delivered no more.
+    showInPlace(notification, listed: presentation.showsInList)
+    if showsBanner {
       banner = Banner(
         notification: notification, expiresAt: now.addingTimeInterval(Self.bannerDuration),
         isListed: presentation.showsInList)
@@ -289,6 +290,9 @@ extension CenterState {
       // wakes for them.
       setFocus(id)
       listTop = nil
+    } else {
+      // Not listed: one delivered with its identifier is not any more.
+      forgetRemoved(withdrawing: showsBanner ? [] : [id])
     }
     ListLayout.scrollToFocus(&self)
     noteSound(of: notification, presentation: presentation)
@@ -296,48 +300,89 @@ extension CenterState {
   }
 
   private mutating func applyCenterOperation(_ operation: UNCenterOperation) {
+    // What the call takes off the screen besides what it takes out of the list: a notification
+    // presented as a banner only is not in the list, and goes when its identifier is removed.
+    var withdrawn: Set<String> = []
     switch operation {
     case .add(let request):
-      // Requests normally arrive presented (`deliver`); a bare add lands in the list.
+      // Requests normally arrive presented (`deliver`); a bare add lands in the list, replacing
+      // a delivered notification of its identifier everywhere it is shown.
       try? store.apply(.add(request), now: now)
+      if let current = store.delivered(request.identifier) { showInPlace(current) }
     case .removeDelivered(let ids, let reach):
       // Notifications held for the summary were delivered to the device: they go too (the
       // app's own only, when the app's center asks).
       let gone = Set(ids)
-      held = held.filter { !(gone.contains($0.request.identifier) && store.reaches(reach, $0.request)) }
-      try? store.apply(operation, now: now)
+      let store = self.store
+      let named = { (n: UNNotification) in gone.contains(n.request.identifier) && store.reaches(reach, n.request) }
+      held.removeAll(where: named)
+      withdrawn = Set(shownNotifications.filter(named).map(\.request.identifier))
+      try? self.store.apply(operation, now: now)
     case .removeAllDelivered(let reach):
       held = held.filter { !store.reaches(reach, $0.request) }
+      withdrawn = Set(shownNotifications.filter { store.reaches(reach, $0.request) }.map(\.request.identifier))
       try? store.apply(operation, now: now)
     default:
       try? store.apply(operation, now: now)
     }
-    forgetRemoved()
+    forgetRemoved(withdrawing: withdrawn)
   }
 
-  /// Drops references to notifications no longer delivered.
-  mutating func forgetRemoved() {
+  /// The notifications the banner, the expanded view and the passcode prompt show.
+  private var shownNotifications: [UNNotification] {
+    [banner?.notification, expandedOrReturning?.notification].compactMap { $0 }
+  }
+
+  /// Puts a notification's new content wherever the one of its identifier is shown.
+  private mutating func showInPlace(_ notification: UNNotification, listed: Bool = true) {
+    let id = notification.request.identifier
+    if var banner, banner.notification.request.identifier == id {
+      banner.notification = notification
+      self.banner = banner
+    }
+    func update(_ e: inout Expanded) {
+      guard e.notification.request.identifier == id else { return }
+      e.notification = notification
+      e.isListed = listed
+    }
+    switch overlay {
+    case .expanded(var e):
+      update(&e)
+      overlay = .expanded(e)
+    case .passcode(let prompt, var returnTo?):
+      update(&returnTo)
+      overlay = .passcode(prompt, returnTo: returnTo)
+    default:
+      break
+    }
+  }
+
+  /// Takes every notification that is no longer delivered off every place it is shown: the
+  /// banner, the expanded view, the passcode prompt waiting to act on it, the list's focus.
+  /// `withdrawn` names the ones removed that the list never held (presented as a banner only).
+  mutating func forgetRemoved(withdrawing withdrawn: Set<String> = []) {
     silenced = silenced.filter { store.delivered($0.key) != nil }
     summaries = summaries.filter { store.count(of: $0.key) > 0 }
     if let focus = listFocus, store.delivered(focus) == nil {
       listFocus = ListLayout.first(self)
     }
     keepStackWithFocus()
-    func isGone(_ e: Expanded) -> Bool {
-      store.delivered(e.notification.request.identifier) == nil
-        && banner?.notification.request.identifier != e.notification.request.identifier
+    func stays(_ notification: UNNotification, listed: Bool) -> Bool {
+      let id = notification.request.identifier
+      return !withdrawn.contains(id) && (!listed || store.delivered(id) != nil)
     }
+    if let banner, !stays(banner.notification, listed: banner.isListed) { self.banner = nil }
     switch overlay {
-    case .expanded(let e) where isGone(e):
+    case .expanded(let e) where !stays(e.notification, listed: e.isListed):
       overlay = nil
-    case .passcode(_, let returnTo?) where isGone(returnTo):
+    case .passcode(_, let returnTo?) where !stays(returnTo.notification, listed: returnTo.isListed):
       // The notification the passcode was for is gone: nothing is left to authorize.
       overlay = nil
     case .passcode(let prompt, nil):
       // A tap or a long-press waiting for the passcode: gone with its notification too.
       switch prompt.intent {
       case .open(let id), .expand(let id), .action(let id, _):
-        if notification(id) == nil { overlay = nil }
+        if !isLive(id) { overlay = nil }
       case .unlock:
         break
       }
@@ -781,8 +826,11 @@ extension CenterState {
 
   /// Opens the expanded view of a notification (and loads its content extension).
   private mutating func expand(_ target: UNNotification) -> Outcome {
-    if banner?.notification.request.identifier == target.request.identifier { banner = nil }
-    overlay = .expanded(Expanded(notification: target))
+    let id = target.request.identifier
+    var view = Expanded(notification: target)
+    view.isListed = store.delivered(id) != nil
+    if banner?.notification.request.identifier == id { banner = nil }
+    overlay = .expanded(view)
     // With previews hidden the custom view would reveal the content: the extension is not
     // loaded, and the view shows the placeholder.
     if extensionAttributes(for: target) != nil && !arePreviewsHidden {
@@ -900,7 +948,8 @@ extension CenterState {
       outcome = Outcome()
     case .action(let id, let actionID):
       guard let n = notification(id) else { return Outcome(effects: effects) }
-      let e = returnTo ?? Expanded(notification: n)
+      var e = returnTo ?? Expanded(notification: n)
+      if returnTo == nil { e.isListed = store.delivered(id) != nil }
       guard let action = actions(for: e).first(where: { $0.identifier == actionID }) else {
         return Outcome(effects: effects)
       }
@@ -962,6 +1011,14 @@ extension CenterState {
     let actionIdentifier = response.actionIdentifier
     let text = (response as? UNTextInputNotificationResponse)?.userText
     let label = label ?? actionIdentifier
+    // Nothing answers for a request that is not delivered any more (removed, cleared or
+    // replaced by one shown nowhere), however its response got here: an extension answering
+    // late, a passcode typed after the app removed it.
+    let id = target.request.identifier
+    guard isLive(id) else {
+      note(.warning, "\(id) is no longer delivered, so no response (\(actionIdentifier)) is sent")
+      return .failed("\(id) is no longer delivered (removed or replaced); no response is sent")
+    }
     if !keepsNotification { remove(target) }
     responseCount += 1
     // With a log, the response is acknowledged only when the session says its record is synced.

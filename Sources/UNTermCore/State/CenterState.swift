@@ -64,6 +64,9 @@ package struct CenterState: @unchecked Sendable {
     /// Whether the view moved to a newer notification of its thread (its extension's
     /// `didReceive(_:)` ran again): the header says so, and responses name the newer request.
     package var movedToNewer = false
+    /// Whether the notification is in the list; `false` for one presented as a banner only
+    /// (the foreground's `.banner` without `.list`), which lives only while it is on screen.
+    package var isListed = true
 
     /// Whether the audio or movie attachment is playing.
     package var isMediaPlaying: Bool { playback.startedAt != nil }
@@ -239,6 +242,29 @@ package struct CenterState: @unchecked Sendable {
   }
 
   // MARK: - Derived
+
+  /// Whether a notification is still delivered, so it may be shown and answered: it is in the
+  /// list, or it was presented as a banner only and its banner or expanded view is on screen.
+  /// Everything shown holds only live notifications (`forgetRemoved`), and no response is made
+  /// for one that is not (`deliverResponse`).
+  package func isLive(_ id: String) -> Bool {
+    store.delivered(id) != nil || shownUnlisted.contains(id)
+  }
+
+  /// The notifications presented as a banner only (not in the list) that are still on screen:
+  /// their banner, or the expanded view opened from it.
+  package var shownUnlisted: Set<String> {
+    var ids: Set<String> = []
+    if let banner, !banner.isListed { ids.insert(banner.notification.request.identifier) }
+    if let e = expandedOrReturning, !e.isListed { ids.insert(e.notification.request.identifier) }
+    return ids.filter { store.delivered($0) == nil }
+  }
+
+  /// Whether anything has a request of this identifier: delivered (`isLive`), held for the
+  /// Scheduled Summary, or waiting for its trigger. What a removal by identifier can find.
+  package func hasRequest(_ id: String) -> Bool {
+    isLive(id) || store.pending[id] != nil || held.contains { $0.request.identifier == id }
+  }
 
   /// The notification keys act on: the banner's, the expanded one's, else the list's focus.
   package var focusedNotification: UNNotification? {

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import UNTermTestSupport
+
+@testable import UNTermCore
+
+/// What a QA pass met in the real binary (issue 25), driven in tmux as a person drives it.
+@Suite("QA defects, end to end in tmux", .serialized, .enabled(if: TmuxDriver.isAvailable), .hangGuard)
+struct QAEndToEndTests {
+  /// `unterm center remove` while the banner is up: the banner goes, and Space, 1 answers for
+  /// nothing (before: the banner stayed and `track` reached the delegate and the log).
+  @Test func aBannerRemovedOverTheSocketIsGoneAndAnswersNothing() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let log = dir.appendingPathComponent("responses.jsonl").path
+    let socket = dir.appendingPathComponent("s.sock").path
+    let tmux = try TmuxDriver(width: 80, height: 24)
+    defer { tmux.kill() }
+    tmux.type(
+      "LANG=C.UTF-8 \(Fixtures.unterm) \(Fixtures.sampleCategoriesShell) --log \(log) --socket \(socket) "
+        + "\(Fixtures.sample("meeting.json")); echo EXIT=$?")
+    tmux.keys("Enter")
+    try tmux.waitFor("Design review")
+    let removed = try Fixtures.run(Fixtures.unterm, ["center", "remove", "--socket", socket, "req-1"])
+    #expect(removed.status == 0, "\(removed.stderr)")
+    // At once, as the user did: the banner would retire by itself five seconds after it came.
+    tmux.keys("Space")
+    tmux.type("1")
+    tmux.keys("Enter")
+    try tmux.waitUntil { !$0.contains("Design review") }
+    // A later response is logged, so the log is read after the keys above were handled.
+    let pushed = try Fixtures.run(Fixtures.unterm, ["push", "--socket", socket, Fixtures.sample("meeting.json")])
+    #expect(pushed.status == 0, "\(pushed.stderr)")
+    try tmux.waitFor("Design review")
+    tmux.keys("Enter")
+    try tmux.waitFor("· req-2")
+    let records = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+    #expect(records.count == 1, "\(records)")
+    #expect(records.first?.contains(#""requestIdentifier":"req-2""#) == true)
+    #expect(!tmux.screen().contains("req-1 ·"))
+    tmux.type("q")
+    try tmux.waitFor("EXIT=0")
+  }
+}
