@@ -123,15 +123,16 @@ extension DesignSheet {
       let ratio = report.initialRatio.map { " (\(number(device.notificationWidth)) × \($0))" } ?? ""
       out += "<dt>Initial height</dt><dd>\(pt(m.initialHeight))\(ratio)</dd>"
       out += "<dt>Preferred height</dt><dd>\(pt(m.preferredHeight))</dd>"
+      if m.defaultHeight > 0 { out += "<dt>Default content below it</dt><dd>\(pt(m.defaultHeight))</dd>" }
       out += "<dt>Budget</dt><dd>\(pt(m.budget))</dd>"
       out +=
         m.overflow > 0
         ? "<dt>Overflow</dt><dd class=\"bad\">\(pt(m.overflow)) over</dd>"
-        : "<dt>Overflow</dt><dd class=\"good\">none (\(pt(m.budget - m.preferredHeight)) to spare)</dd>"
+        : "<dt>Overflow</dt><dd class=\"good\">none (\(pt(m.budget - m.totalHeight)) to spare)</dd>"
       if m.initialOverflow > 0 {
         out += "<dt>While loading</dt><dd class=\"bad\">\(pt(m.initialOverflow)) over</dd>"
       }
-      let cut = m.content.cut.map { text($0) }
+      let cut = m.cut.map { text($0) }
       out +=
         "<dt>Elements cut</dt><dd\(cut.isEmpty ? "" : " class=\"bad\"")>\(cut.isEmpty ? "none" : cut.joined(separator: ", "))</dd>"
       out += "</dl>"

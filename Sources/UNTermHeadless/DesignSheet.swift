@@ -217,7 +217,8 @@ package struct DesignSheet {
       category: notification.request.content.categoryIdentifier)
     if let view = expanded.extensionView {
       report.measurement = ExtensionQA.measure(
-        view, for: notification, device: state.device, textSize: state.textSize, images: session.renderer.images)
+        view, for: notification, device: state.device, textSize: state.textSize, images: session.renderer.images,
+        text: state.text(of: notification))
       report.initialRatio = view.attributes.initialContentSizeRatio
       report.buttons = view.buttons
     } else if state.extensionAttributes(for: notification) != nil {

@@ -77,13 +77,21 @@ package enum ExtensionQA {
 
   /// Measures a loaded view on a device's card at its full width: the numbers the QA report,
   /// the activity pane and the design sheet give.
+  ///
+  /// `text` is the default content as the screen shows it (the session's language); nil takes
+  /// the notification's own.
   package static func measure(
     _ view: ExtensionView, for notification: UNNotification, device: DeviceProfile, textSize: DynamicTypeSize,
-    images: (any ImageProvider)?
+    images: (any ImageProvider)?, text: (title: String, subtitle: String, body: String)? = nil
   ) -> ExtensionMeasurement {
     let columns = Projection.cardColumns(device, screenWidth: 1000) - 4
+    let defaults = text.map {
+      ExtensionLayout.defaultContent(
+        title: $0.title, subtitle: $0.subtitle, body: $0.body, textSize: textSize, columns: columns)
+    }
     return ExtensionLayout.measure(
-      view, for: notification, device: device, textSize: textSize, columns: columns, images: images)
+      view, for: notification, device: device, textSize: textSize, columns: columns, images: images,
+      defaultContent: defaults)
   }
 
   private static func notification(for descriptor: ContentExtensionDescriptor, sample: Payload?) -> UNNotification {
@@ -152,23 +160,25 @@ package enum ExtensionQA {
     let at = size == .default ? "" : " at text size \(size.displayName)"
     let onDevice = "on \(device.displayName)\(at)"
     var message: SafeText =
-      "\(device.kind.rawValue)\(at): initial \(pt(m.initialHeight)) pt (\(pt(device.notificationWidth)) × \(descriptor.attributes.initialContentSizeRatio)), preferred \(pt(m.preferredHeight)) pt, budget \(pt(m.budget)) pt"
-    message +=
-      m.overflow > 0 ? ", \(pt(m.overflow)) pt over" : ", fits (\(pt(m.budget - m.preferredHeight)) pt to spare)"
-    if !m.content.cut.isEmpty { message += "; cut: \(m.content.cut.joined(separator: ", "))" }
+      "\(device.kind.rawValue)\(at): initial \(pt(m.initialHeight)) pt (\(pt(device.notificationWidth)) × \(descriptor.attributes.initialContentSizeRatio)), preferred \(pt(m.preferredHeight)) pt"
+    // The system's title and body under the view count against the budget too.
+    if m.defaultHeight > 0 { message += " + \(pt(m.defaultHeight)) pt of default content below it" }
+    message += ", budget \(pt(m.budget)) pt"
+    message += m.overflow > 0 ? ", \(pt(m.overflow)) pt over" : ", fits (\(pt(m.budget - m.totalHeight)) pt to spare)"
+    if !m.cut.isEmpty { message += "; cut: \(m.cut.joined(separator: ", "))" }
     message += using
     var note = descriptor.viewSource.diagnostic(.extensionSize, message)
     note.details = [
       "device": device.kind.rawValue, "textSize": size.rawValue, "initialHeight": pt(m.initialHeight),
-      "preferredHeight": pt(m.preferredHeight), "budget": pt(m.budget), "overflow": pt(m.overflow),
-      "cut": m.content.cut.joined(separator: "; "),
+      "preferredHeight": pt(m.preferredHeight), "defaultContentHeight": pt(m.defaultHeight), "budget": pt(m.budget),
+      "overflow": pt(m.overflow), "cut": m.cut.joined(separator: "; "),
     ]
     out.append(note)
     // An overflow at a size nobody holds the design to is in the note alone.
     if m.overflow > 0 && isHeld {
       var finding = descriptor.viewSource.diagnostic(
         .extensionOverflow, severity: strict ? .error : nil,
-        "\(onDevice) the view is \(pt(m.preferredHeight)) pt tall, \(pt(m.overflow)) pt over the \(pt(m.budget)) pt budget; iOS would clip \(m.content.cut.joined(separator: ", "))"
+        "\(onDevice) \(m.defaultHeight > 0 ? "the view and the default content below it are \(pt(m.totalHeight)) pt tall" : "the view is \(pt(m.preferredHeight)) pt tall"), \(pt(m.overflow)) pt over the \(pt(m.budget)) pt budget; iOS would clip \(m.cut.joined(separator: ", "))"
       )
       finding.details = note.details
       out.append(finding)

@@ -354,7 +354,8 @@ package final class Session: @unchecked Sendable {
   private func reportSize(of view: ExtensionView, for notification: UNNotification, resized: Bool = false) {
     let device = state.device
     let m = ExtensionQA.measure(
-      view, for: notification, device: device, textSize: state.textSize, images: renderer.images)
+      view, for: notification, device: device, textSize: state.textSize, images: renderer.images,
+      text: state.text(of: notification))
     let id = notification.request.identifier
     if resized, let last = extensionSizes.last, last.notification == id, last.device == device.kind,
       last.preferredHeight == m.preferredHeight
@@ -364,14 +365,19 @@ package final class Session: @unchecked Sendable {
     extensionSizes.append(
       ExtensionSizeReport(
         notification: id, device: device.kind, initialHeight: m.initialHeight, preferredHeight: m.preferredHeight,
-        budget: m.budget, cut: m.content.cut))
+        defaultContentHeight: m.defaultHeight, budget: m.budget, cut: m.cut))
     let at = state.textSize == .default ? "" : " at text size \(state.textSize.displayName)"
     var text =
       resized
-      ? "Extension on \(device.displayName)\(at) resized: preferred \(Projection.describe(points: m.preferredHeight)) pt, budget \(Int(saturating: m.budget)) pt"
-      : "Extension on \(device.displayName)\(at): initial \(Projection.describe(points: m.initialHeight)) pt, preferred \(Projection.describe(points: m.preferredHeight)) pt, budget \(Int(saturating: m.budget)) pt"
+      ? "Extension on \(device.displayName)\(at) resized: preferred \(Projection.describe(points: m.preferredHeight)) pt"
+      : "Extension on \(device.displayName)\(at): initial \(Projection.describe(points: m.initialHeight)) pt, preferred \(Projection.describe(points: m.preferredHeight)) pt"
+    // The system's title and body below the view count against the budget too.
+    if m.defaultHeight > 0 {
+      text += " + \(Projection.describe(points: m.defaultHeight)) pt of default content below it"
+    }
+    text += ", budget \(Int(saturating: m.budget)) pt"
     text += m.overflow > 0 ? " — \(Int(saturating: m.overflow.rounded(.up))) pt over" : " — fits"
-    if !m.content.cut.isEmpty { text += "; cut: " + m.content.cut.joined(separator: ", ") }
+    if !m.cut.isEmpty { text += "; cut: " + m.cut.joined(separator: ", ") }
     send(.notice(m.overflow > 0 ? .warning : .info, text))
   }
 
@@ -766,10 +772,12 @@ package struct ExtensionSizeReport: Hashable, Sendable {
   package var initialHeight: Double
   /// The height the view asks for (or keeps).
   package var preferredHeight: Double
+  /// The system's default content below the view (0 when the extension hides it).
+  package var defaultContentHeight: Double
   package var budget: Double
   /// What the budget cuts.
   package var cut: [String]
 
-  /// Points past the budget.
-  package var overflow: Double { max(0, preferredHeight - budget) }
+  /// Points past the budget: the view's and the default content's together.
+  package var overflow: Double { max(0, preferredHeight + defaultContentHeight - budget) }
 }

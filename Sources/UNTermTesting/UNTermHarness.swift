@@ -43,10 +43,13 @@ public final class UNTermHarness {
     public var initialHeight: Double
     /// The height the view asks for (its `preferredContentSize`), in points.
     public var preferredHeight: Double
-    /// The most the device gives the view, in points.
+    /// The system's default title, subtitle and body below the view, in points (0 when the
+    /// extension sets `UNNotificationExtensionDefaultContentHidden`).
+    public var defaultContentHeight: Double = 0
+    /// The most the device gives the expanded content (the view and the default content), in points.
     public var budget: Double
     /// Points past the budget (0 when it fits).
-    public var overflow: Double { max(0, preferredHeight - budget) }
+    public var overflow: Double { max(0, preferredHeight + defaultContentHeight - budget) }
   }
 
   /// A payload or categories file that could not be used, or a verb the screen could not take.
@@ -353,7 +356,7 @@ public final class UNTermHarness {
     onSession { $0.extensionSizes }.map {
       ExtensionHeight(
         notification: $0.notification, initialHeight: $0.initialHeight, preferredHeight: $0.preferredHeight,
-        budget: $0.budget)
+        defaultContentHeight: $0.defaultContentHeight, budget: $0.budget)
     }
   }
 

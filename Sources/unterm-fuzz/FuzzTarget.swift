@@ -170,7 +170,8 @@ enum FuzzChecks {
           view, for: notification, device: device, textSize: size, columns: 41, images: nil)
         require(m.initialHeight.isFinite && m.preferredHeight.isFinite, "measurement not finite")
         require(
-          m.content.rows <= Projection.rows(device.contentBudget) + 1, "\(m.content.rows) rows over the budget")
+          m.content.rows + m.defaultContent.rows <= Projection.rows(device.contentBudget) + 2,
+          "\(m.content.rows + m.defaultContent.rows) rows over the budget")
       }
     }
     guard let session = makeSession(device: .iphone, size: (60, 30)) else { return }

@@ -194,8 +194,9 @@ struct ContentExtensionTests {
     #expect(text.contains("Default title"))
     #expect(text.contains("Default body"))
     let lines = session.frame().grid.lines
-    // The default content shows above the custom view (ios-notifications.md, fact 15).
-    #expect(lines.firstIndex { $0.contains("Default title") }! < lines.firstIndex { $0.contains("CUSTOM 7") }!)
+    // The custom view at the top, the system's default content below it (issue 25.2).
+    #expect(lines.firstIndex { $0.contains("CUSTOM 7") }! < lines.firstIndex { $0.contains("Default title") }!)
+    #expect(lines.firstIndex { $0.contains("Default title") }! < lines.firstIndex { $0.contains("Default body") }!)
   }
 
   @Test func describedViewButtonsRespondWhenInteractive() throws {
@@ -295,7 +296,8 @@ struct ProgramExtensionTests {
     session.send(.command(.longPress))
     let text = session.frame().grid.text
     #expect(text.contains("Probe: Kenji"))
-    #expect(text.contains("80 pt over the 320 pt budget"))  // 400 pt asked; the width is ignored
+    // 400 pt asked (the width is ignored), and the default title and body below it: 60 pt more.
+    #expect(text.contains("140 pt over the 320 pt budget"))
     try Fixtures.push(
       #"{"aps":{"alert":{"title":"Kenji","body":"again"},"category":"chat","thread-id":"t1"}}"#, into: session)
     #expect(ProbeExtension.received == ["hello", "again"])
@@ -452,15 +454,17 @@ struct ChangingExtensionViewTests {
     session.send(.command(.chooseAction("grow")))
     #expect(session.extensionSizes.map(\.preferredHeight) == [179.5, 200])
     #expect(
-      session.state.notices.last?.text == "Extension on iPhone resized: preferred 200 pt, budget 320 pt — fits")
+      session.state.notices.last?.text
+        == "Extension on iPhone resized: preferred 200 pt + 60 pt of default content below it, budget 320 pt — fits")
     #expect(!lines(session).contains { $0.contains("pt over") })
     session.send(.command(.chooseAction("overflow")))
-    #expect(session.extensionSizes.last?.overflow == 80)
+    #expect(session.extensionSizes.last?.overflow == 140)
     #expect(
       session.state.notices.last?.text
-        == "Extension on iPhone resized: preferred 400 pt, budget 320 pt — 80 pt over; cut: empty space (partly)")
+        == "Extension on iPhone resized: preferred 400 pt + 60 pt of default content below it, budget 320 pt — 140 pt over; cut: empty space (partly), the space above the default content, default title, default body"
+    )
     #expect(
-      lines(session).contains { $0.contains("80 pt over the 320 pt budget") },
+      lines(session).contains { $0.contains("140 pt over the 320 pt budget") },
       "\(lines(session).joined(separator: "\n"))")
   }
 }

@@ -40,4 +40,35 @@ struct QAEndToEndTests {
     tmux.type("q")
     try tmux.waitFor("EXIT=0")
   }
+
+  /// The terminal draws a content extension's view above the default title and body.
+  @Test func theTerminalDrawsTheExtensionsViewAboveTheDefaultContent() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    try Data(
+      #"{"NSExtensionAttributes":{"UNNotificationExtensionCategory":"order","UNNotificationExtensionInitialContentSizeRatio":0.2},"view":{"elements":[{"label":"Map of {{userInfo.city}}","style":"title3"}]}}"#
+        .utf8
+    ).write(to: dir.appendingPathComponent("ext.json"))
+    try Data(#"{"categories":[{"identifier":"order","actions":[{"identifier":"track","title":"Track"}]}]}"#.utf8)
+      .write(to: dir.appendingPathComponent("cats.json"))
+    try Data(
+      #"{"aps":{"alert":{"title":"Order 4711","body":"Your rider is near"},"category":"order"},"city":"Dhaka"}"#.utf8
+    ).write(to: dir.appendingPathComponent("order.json"))
+    let tmux = try TmuxDriver(width: 80, height: 24)
+    defer { tmux.kill() }
+    tmux.type(
+      "cd \(dir.path) && LANG=C.UTF-8 \(Fixtures.unterm) --categories cats.json --extension ext.json order.json; echo EXIT=$?"
+    )
+    tmux.keys("Enter")
+    try tmux.waitFor("Your rider is near")
+    tmux.keys("Space")
+    try tmux.waitFor("Map of Dhaka")
+    try tmux.waitFor("1  Track")
+    let rows = tmux.screen().split(separator: "\n").map(String.init)
+    let view = try #require(rows.firstIndex { $0.contains("Map of Dhaka") })
+    let title = try #require(rows.firstIndex { $0.contains("Order 4711") })
+    let body = try #require(rows.firstIndex { $0.contains("Your rider is near") })
+    #expect(view < title && title < body, "\(rows.joined(separator: "\n"))")
+    tmux.type("q")
+    try tmux.waitFor("EXIT=0")
+  }
 }

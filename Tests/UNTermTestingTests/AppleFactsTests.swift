@@ -174,3 +174,35 @@ struct HarnessExtensionTitleTests {
     #expect(!plain.contains("Trip to Porto"), "\(plain)")
   }
 }
+
+/// The harness's screen puts a content extension's view above the default title and body
+/// (issue 25.2), and counts them in the budget.
+@Suite("Content extension order through the harness")
+struct HarnessExtensionOrderTests {
+  @Test func theViewIsAboveTheDefaultContent() async throws {
+    let harness = UNTermHarness(device: .iphone, size: (columns: 60, rows: 20))
+    harness.registerCategories([UNNotificationCategory(identifier: "TRIP", actions: [], intentIdentifiers: [])])
+    try harness.addContentExtension(categories: ["TRIP"], initialContentSizeRatio: 0.2) { TitledCard() }
+    try await harness.push(#"{"aps":{"alert":{"title":"Train","body":"Platform 4"},"category":"TRIP"}}"#)
+    await harness.longPress()
+    let rows = harness.screen.map { $0.replacing(/\ +$/, with: "") }
+    let card = try #require(rows.firstIndex { $0.contains("App") && $0.contains("now") }, "\(rows)")
+    // The view keeps its placeholder's height (359 × 0.2 pt: four rows), then a row of space,
+    // then the system's title and body.
+    #expect(
+      Array(rows[card...(card + 10)]) == [
+        "       │ App                                now  ✕ │",
+        "       ├───────────────────────────────────────────┤",
+        "       │ Platform 4                                │",
+        "       │                                           │",
+        "       │                                           │",
+        "       │                                           │",
+        "       │                                           │",
+        "       │ Train                                     │",
+        "       │ Platform 4                                │",
+        "       ├───────────────────────────────────────────┤",
+        "       │ x  Dismiss                                │",
+      ], "\(rows.joined(separator: "\n"))")
+    #expect(harness.extensionHeights.last?.defaultContentHeight == 60)
+  }
+}

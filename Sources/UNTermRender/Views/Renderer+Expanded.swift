@@ -6,8 +6,12 @@ import UserNotificationsUI
 extension Renderer {
   /// The content blocks of the system's expanded view: the attachment, then title, subtitle and
   /// the full body.
+  ///
+  /// `prefix` goes before each text block's name in QA reports (`default body`, under a content
+  /// extension's view).
   func defaultContentBlocks(
-    _ notification: UNNotification, _ state: CenterState, width: Int, includeAttachment: Bool = true
+    _ notification: UNNotification, _ state: CenterState, width: Int, includeAttachment: Bool = true,
+    prefix: String = ""
   ) -> [ContentBlock] {
     let shown = DisplayedNotification(notification, in: state)
     var blocks: [ContentBlock] = []
@@ -18,24 +22,9 @@ extension Renderer {
           attachment, state, width: width, playing: playback.startedAt != nil,
           elapsed: playback.elapsed(at: state.now)))
     }
-    if !shown.title.isEmpty {
-      blocks.append(
-        .text(
-          shown.title, role: .title, style: .headline, size: state.textSize, width: width, name: "title",
-          direction: state.paragraphDirection))
-    }
-    if !shown.subtitle.isEmpty {
-      blocks.append(
-        .text(
-          shown.subtitle, role: .subtitle, style: .subheadline, size: state.textSize, width: width, name: "subtitle",
-          direction: state.paragraphDirection))
-    }
-    if !shown.body.isEmpty {
-      blocks.append(
-        .text(
-          shown.body, role: .body, style: .body, size: state.textSize, width: width, name: "body",
-          direction: state.paragraphDirection))
-    }
+    blocks += ExtensionLayout.defaultContent(
+      title: shown.title, subtitle: shown.subtitle, body: shown.body, textSize: state.textSize, columns: width,
+      direction: state.paragraphDirection, prefix: prefix)
     return blocks
   }
 
@@ -73,17 +62,15 @@ extension Renderer {
     // While previews are hidden the custom view would reveal the content: it is never drawn
     // then, even if one was loaded.
     if let view = e.extensionView, !state.arePreviewsHidden {
-      // The default content above the custom view unless it is hidden, then the custom view
-      // held to the budget.
-      if !view.attributes.defaultContentHidden {
-        let defaults = defaultContentBlocks(notification, state, width: inner, includeAttachment: false)
-        rows += expandRows(BudgetedContent(blocks: defaults, budget: .infinity))
-        if !defaults.isEmpty { rows.append(.blank) }
-      }
+      // The custom view at the top, held to the budget, then the system's default content
+      // below it unless the extension hides it, held to what the view leaves of the budget.
       let measured = ExtensionLayout.measure(
         view, for: notification, device: state.device, textSize: state.textSize, columns: inner, images: images,
-        direction: state.paragraphDirection)
+        direction: state.paragraphDirection,
+        defaultContent: defaultContentBlocks(
+          notification, state, width: inner, includeAttachment: false, prefix: "default "))
       rows += expandRows(measured.content, media: view, focus: view.buttonFocus)
+      rows += expandRows(measured.defaultContent)
       if measured.overflow > 0 { rows.append(.marker(overflowLabel(measured.overflow, budget: measured.budget))) }
       if view.attributes.overridesDefaultTitle, let title = view.title, !title.isEmpty {
         headerTitle = TerminalText.sanitize(title, multiline: false)
