@@ -1,13 +1,16 @@
 internal import CFriBidi
 
-/// Who puts right-to-left text in display order: UNTerm (`visual`) or a terminal that runs the
-/// bidirectional algorithm itself (`terminal`).
+/// Who puts right-to-left text in display order: UNTerm (`visual`), or whoever shows the output
+/// (`logical`: a terminal that runs the bidirectional algorithm itself, or a reader of a file).
 package enum BidiMode: String, Sendable, CaseIterable {
   /// UNTerm reorders each line, joins Arabic letters and mirrors brackets; the terminal is
   /// asked to show cells as written (explicit mode).
   case visual
-  /// UNTerm writes text in logical order and leaves reordering and shaping to the terminal.
-  case terminal
+  /// UNTerm writes text in logical order, unshaped: for a terminal that reorders and shapes
+  /// right-to-left text itself (`--bidi terminal`), and for every output that is not a terminal
+  /// (files, pipes, snapshots, `expect screen`, JUnit, pictures), whose readers — a browser, an
+  /// editor, a code-review page — run the bidi algorithm themselves (issue 25.3).
+  case logical
 }
 
 /// One paragraph of text with its bidi levels resolved by GNU FriBidi, per grapheme cluster.

@@ -183,7 +183,7 @@ package struct DesignSheet {
     let device = session.state.device
     let title = "\(device.displayName) · \(state.rawValue) · \(view.title.lowercased()) · theme \(theme)"
     let svg = grid.svg(
-      region: region, style: style, marks: marks, title: title,
+      region: region, style: style, marks: marks, bidiSpans: frame.bidiSpans, title: title,
       attributes: [
         ("class", "screen"), ("data-device", device.kind.rawValue), ("data-state", state.rawValue),
         ("data-view", view.rawValue), ("data-theme", theme),

@@ -1,4 +1,5 @@
 import Foundation
+import UNTermBidi
 import UNTermCore
 import UNTermRender
 import UserNotificationsModel
@@ -6,9 +7,10 @@ import UserNotificationsModel
 /// Draws a script line's caption (`SessionScript.Line.caption`, declared with each command in
 /// `ScriptCommand.declarations`) over a frame, for `--live` and casts.
 package enum Caption {
-  /// A frame with the caption drawn over the status line.
-  package static func grid(_ session: Session, caption: String?) -> CellGrid {
-    var grid = session.frame().grid
+  /// A frame with the caption drawn over the status line, right-to-left text put in the cells
+  /// as the terminal that shows it needs (`bidi`).
+  package static func grid(_ session: Session, caption: String?, bidi: BidiMode) -> CellGrid {
+    var grid = session.frame(bidi: bidi).grid
     guard let caption, grid.height > 0 else { return grid }
     let y = grid.height - 1
     let style = Style(foreground: .ansi(0), background: .ansi(11), attributes: .bold)
@@ -31,10 +33,14 @@ package final class CastWriter: ScriptObserver {
   private var time = 0.0
   private var wroteHeader = false
   private var size = (0, 0)
+  /// How right-to-left text is recorded: as a terminal without bidi shows it (asciinema's
+  /// players have none), unless `--bidi terminal` says the recording is for one that reorders.
+  private let bidi: BidiMode
 
   package static let stepDuration = 0.8
 
-  package init(path: String, speed: Double) throws {
+  package init(path: String, speed: Double, bidi: BidiSetting = .auto) throws {
+    self.bidi = bidi == .terminal ? .logical : .visual
     _ = FileManager.default.createFile(atPath: path, contents: nil)
     guard let handle = FileHandle(forWritingAtPath: path) else {
       throw CocoaError(.fileWriteNoPermission)
@@ -59,7 +65,7 @@ package final class CastWriter: ScriptObserver {
       if wroteHeader { emit("r", "\(state.screenWidth)x\(state.screenHeight)") }
       size = (state.screenWidth, state.screenHeight)
     }
-    emit("o", "\u{1B}[2J" + Caption.screen(Caption.grid(session, caption: caption), depth: .palette256))
+    emit("o", "\u{1B}[2J" + Caption.screen(Caption.grid(session, caption: caption, bidi: bidi), depth: .palette256))
   }
 
   package func scriptWillStart(_ script: SessionScript, session: Session) {
@@ -121,14 +127,17 @@ package final class LivePlayer: ScriptObserver {
   /// Whether the terminal reorders right-to-left text unless asked not to (VTE): the screens
   /// are in display order already, so it is asked to show cells as written while the run plays.
   private let explicitBidi: Bool
+  /// How the screens hold right-to-left text for this terminal (`--bidi`, `auto` resolved).
+  private let bidi: BidiMode
   /// Another observer told about every step too (the cast writer).
   package var chained: (any ScriptObserver)?
 
-  package init(speed: Double) {
+  package init(speed: Double, bidi setting: BidiSetting = .auto) {
     self.speed = speed
     let environment = ProcessInfo.processInfo.environment
     depth = (environment["NO_COLOR"] ?? "").isEmpty ? ColorDepth.detect(environment: environment) : .none
-    explicitBidi = TerminalBidi.terminal(environment).honoursExplicitMode
+    bidi = TerminalBidi.mode(setting, environment: environment, controlsTerminal: true)
+    explicitBidi = bidi == .visual && TerminalBidi.terminal(environment).honoursExplicitMode
   }
 
   private func write(_ text: SafeText) {
@@ -140,7 +149,7 @@ package final class LivePlayer: ScriptObserver {
   }
 
   private func show(_ session: Session, caption: String?) {
-    write(Caption.screen(Caption.grid(session, caption: caption), depth: depth))
+    write(Caption.screen(Caption.grid(session, caption: caption, bidi: bidi), depth: depth))
   }
 
   package func scriptWillStart(_ script: SessionScript, session: Session) {

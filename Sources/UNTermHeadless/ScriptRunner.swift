@@ -100,6 +100,10 @@ package final class ScriptRunner {
     configuration.textSize = options.modes.textSize
     configuration.foregroundOptions = options.modes.foregroundOptions
     configuration.previews = options.modes.previews
+    // Snapshots, the final screen and failure reports hold right-to-left text in logical order,
+    // unless `--bidi visual` asked otherwise; the keys follow the session's own mode.
+    configuration.bidi = options.modes.bidi
+    configuration.outputBidi = options.modes.outputBidi
     configuration.logFile = options.logFile
     configuration.mediaDirectory = options.mediaDirectory
     let session: Session
@@ -236,14 +240,14 @@ package final class ScriptRunner {
         )
       }
     case .expectScreen(let text, let region):
-      guard let lines = session.frame().lines(of: region) else { return .failed(missing(region, text)) }
+      guard let lines = checked(session).lines(of: region) else { return .failed(missing(region, text)) }
       if !lines.joined(separator: "\n").contains(text) {
         return .failed("expected \(region.displayName) to show \(OneLine.quote(text, limit: 200))")
       }
     case .expectScreenNot(let text, let region):
       // A region that is not shown holds nothing, but saying "passed" would let a check about a
       // card pass when the card is gone: it fails, saying so.
-      guard let lines = session.frame().lines(of: region) else { return .failed(missing(region, text)) }
+      guard let lines = checked(session).lines(of: region) else { return .failed(missing(region, text)) }
       if text.isEmpty || lines.joined(separator: "\n").contains(text) {
         return .failed("expected \(region.displayName) not to show \(OneLine.quote(text, limit: 200))")
       }
@@ -318,6 +322,10 @@ package final class ScriptRunner {
     }
     return text.map { "\(name) \(OneLine.quote($0, limit: 80))" } ?? name
   }
+
+  /// The screen `expect screen` reads: right-to-left text in logical order, as a script writes
+  /// it, however the run shows or records the screen (issue 25.3).
+  private func checked(_ session: Session) -> Frame { session.frame(bidi: .logical) }
 
   private func snapshot(_ name: String, region: ScreenRegion, session: Session, result: inout ScriptResult)
     -> ScriptFailure.Reason?

@@ -1,4 +1,5 @@
 import Foundation
+import UNTermBidi
 import UNTermCore
 import UNTermRender
 import UserNotificationsModel
@@ -88,6 +89,7 @@ package final class Session: @unchecked Sendable {
     _ = state.handle(.configure(settings))
     var renderer = Renderer(theme: theme, timeZone: timeZone, images: MediaSupport.images())
     renderer.paths = Self.paths(relativeTo: FileManager.default.currentDirectoryPath)
+    renderer.bidi = configuration.outputBidi
     self.renderer = renderer
     for (app, paths) in configuration.categoriesFilesByApp {
       let categories = try CategoriesFile.loadMerged(paths)
@@ -593,6 +595,10 @@ package final class Session: @unchecked Sendable {
 
   /// The current screen.
   package func frame() -> Frame { renderer.render(state) }
+
+  /// The current screen with right-to-left text put in the cells in another way: a script
+  /// checks `expect screen` in logical order, a live player shows what its terminal needs.
+  package func frame(bidi: BidiMode) -> Frame { renderer.render(state, bidi: bidi) }
 
   /// Writes the paths in the activity pane relative to `folder` (a script's folder; the working
   /// directory by default), so the screen is the same wherever the project lives.

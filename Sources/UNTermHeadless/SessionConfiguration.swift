@@ -37,8 +37,14 @@ package struct SessionConfiguration: Sendable {
   /// The APNs request headers for the payloads the command line names (`--push-type`,
   /// `--priority`, `--collapse-id`, `--expiration`, `--topic`); over each file's `apns-headers`.
   package var apnsHeaders = APNsHeaders()
-  /// Who reorders right-to-left text (`--bidi`, resolved from `auto` by the command).
+  /// Who reorders right-to-left text on the screen the session shows (`--bidi`, resolved from
+  /// `auto` by the command): what the arrow keys in a field follow.
   package var bidi: BidiMode = .visual
+  /// How the session's frames (`Session.frame()`) hold right-to-left text: `logical` for every
+  /// output that is not a terminal — files, pipes, snapshots, JUnit, pictures, the harness's
+  /// screen — unless `--bidi visual` is asked for (issue 25.3). What a terminal shows is drawn
+  /// with `bidi` (`Session.frame(bidi:)`).
+  package var outputBidi = BidiMode.logical
   /// The app's strings (`--strings`, repeatable): files or folders.
   package var stringsPaths: [String] = []
   /// The device language (`--locale`; the commands default it from the environment).

@@ -3,6 +3,10 @@ import UNTermBidi
 /// The `--bidi` setting: `auto` is resolved from the environment by `TerminalBidi`.
 package enum BidiSetting: String, Sendable, CaseIterable {
   case auto, visual, terminal
+
+  /// How an output that is not a terminal holds right-to-left text: in logical order, unless
+  /// `visual` is asked for explicitly (issue 25.3).
+  package var fileMode: BidiMode { self == .visual ? .visual : .logical }
 }
 
 /// What a terminal does with right-to-left text, guessed from the environment it gives its
@@ -57,7 +61,7 @@ package enum TerminalBidi {
   ///     interactive session), so it can switch a terminal's own bidi off; `false` for a screen
   ///     printed and left behind (`render`).
   ///   - isTerminal: Whether the output goes to a terminal at all; text written to a file or a
-  ///     pipe is in display order for whoever reads it.
+  ///     pipe keeps its logical order for whoever reads it, unless `visual` is asked for.
   package static func mode(
     _ setting: BidiSetting, environment: [String: String], controlsTerminal: Bool, isTerminal: Bool = true
   ) -> BidiMode {
@@ -72,12 +76,13 @@ package enum TerminalBidi {
   ) -> BidiMode {
     switch setting {
     case .visual: return .visual
-    case .terminal: return .terminal
+    case .terminal: return .logical
     case .auto:
-      guard isTerminal else { return .visual }
+      // A file or a pipe: its reader (a browser, an editor) reorders (issue 25.3).
+      guard isTerminal else { return .logical }
       let terminal = terminal(environment: variable)
       guard terminal.reorders else { return .visual }
-      return controlsTerminal && terminal.honoursExplicitMode ? .visual : .terminal
+      return controlsTerminal && terminal.honoursExplicitMode ? .visual : .logical
     }
   }
 }

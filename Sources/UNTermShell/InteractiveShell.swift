@@ -93,7 +93,9 @@ package final class InteractiveShell {
       session.drain()
       feeder?.feed(session, now: clock())
       session.advance(to: clock())
-      let frame = session.frame()
+      // The terminal gets what --bidi decided for it (the session's own mode), not the logical
+      // order of the session's other outputs.
+      let frame = session.frame(bidi: session.state.bidi)
       terminal.present(frame, depth: depth)
       lastFrame = frame
       var events = terminal.nextInput(

@@ -113,8 +113,8 @@ extension OptionDeclaration {
     ) { $0.session.trace = true },
     .option(
       "--bidi", OptionValue<BidiSetting>.choice,
-      "who reorders right-to-left text: UNTerm (visual: reordered, letters joined), or a terminal that does bidi itself (terminal); auto means terminal in Konsole and mlterm, and in VTE where UNTerm cannot switch its bidi off (tmux, a printed screen), else visual",
-      default: "auto", in: .session
+      "who reorders right-to-left text on a terminal: UNTerm (visual: reordered, letters joined), or a terminal that does bidi itself (terminal); auto means terminal in Konsole and mlterm, and in VTE where UNTerm cannot switch its bidi off (tmux, a printed screen), else visual. Every output that is not a terminal (a file or pipe, snapshots, expect screen, JUnit, pictures) holds the text in logical order, unless visual is given",
+      default: "auto", in: .session, also: [.run]
     ) { $0.bidi = $1 },
     .option(
       "--strings", .text("PATH"),

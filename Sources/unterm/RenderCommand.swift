@@ -46,9 +46,12 @@ enum RenderCommand {
   private static func screen(_ parsed: ParsedOptions, _ payloads: [String]) throws(UNTermError) -> SafeText {
     var configuration = parsed.session
     // A printed screen stays on a terminal UNTerm no longer controls.
+    // A picture is a file for a browser, wherever it is printed.
+    let picture = parsed.render.format == .html || parsed.render.format == .svg
     configuration.bidi = TerminalBidi.mode(
       parsed.bidi, environment: ProcessEnvironment.value, controlsTerminal: false,
-      isTerminal: isatty(STDOUT_FILENO) == 1)
+      isTerminal: isatty(STDOUT_FILENO) == 1 && !picture)
+    configuration.outputBidi = configuration.bidi
     configuration.locale = parsed.deviceLanguage
     let view = parsed.render.view
     let output = Output(parsed.render)
@@ -73,8 +76,9 @@ enum RenderCommand {
     switch output {
     // Pictures are markup made with the XML escaper; they pass the sanitizer too, as they may be
     // printed on a terminal (a file name in the title, say, holds no control there either).
-    case .svg: return SafeText(sanitizing: frame.grid.svg(title: title), multiline: true) + "\n"
-    case .html: return SafeText(sanitizing: frame.grid.html(title: title), multiline: true)
+    case .svg:
+      return SafeText(sanitizing: frame.grid.svg(bidiSpans: frame.bidiSpans, title: title), multiline: true) + "\n"
+    case .html: return SafeText(sanitizing: frame.grid.html(bidiSpans: frame.bidiSpans, title: title), multiline: true)
     case .text: return SafeText(sanitizing: frame.grid.text, multiline: true) + "\n"
     case .ansi:
       let depth = ColorDepth.detect(environment: ProcessEnvironment.value)

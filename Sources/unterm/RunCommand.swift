@@ -15,6 +15,10 @@ enum RunCommand {
     options.updateSnapshots = parsed.run.updateSnapshots
     options.logFile = parsed.session.logFile
     options.modes = parsed.session
+    // What a script checks and records holds right-to-left text in logical order unless
+    // --bidi visual asks otherwise; the keys in a field follow the screen's own order.
+    options.modes.outputBidi = parsed.bidi.fileMode
+    options.modes.bidi = parsed.bidi == .terminal ? .logical : .visual
     options.mediaDirectory = parsed.session.mediaDirectory.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
     let castFile = parsed.run.castFile
     let live = parsed.run.live
@@ -63,7 +67,7 @@ enum RunCommand {
     var cast: CastWriter?
     if let castFile {
       do {
-        cast = try CastWriter(path: castFile, speed: speed)
+        cast = try CastWriter(path: castFile, speed: speed, bidi: parsed.bidi)
       } catch {
         let folder = (castFile as NSString).deletingLastPathComponent
         let reason: SafeText =
@@ -73,7 +77,7 @@ enum RunCommand {
         throw UNTermError(.cannotCreate, file: castFile, reason)
       }
     }
-    let player = live ? LivePlayer(speed: speed) : nil
+    let player = live ? LivePlayer(speed: speed, bidi: parsed.bidi) : nil
     // While --live holds the alternate screen, what would be printed is kept and printed when the
     // terminal is given back, so the report stays on screen after the run.
     var output = RunOutput(deferred: player != nil)

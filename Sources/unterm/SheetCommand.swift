@@ -51,6 +51,9 @@ enum SheetCommand {
   ) throws(UNTermError) -> (html: String, summary: SafeText, watched: [String]) {
     let options = parsed.sheet
     var configuration = parsed.session
+    // A page for a browser, which reorders right-to-left text itself.
+    configuration.outputBidi = parsed.bidi.fileMode
+    if parsed.bidi == .visual { configuration.bidi = .visual }
     // A session option given alone narrows the matrix to itself (`--device ipad`: iPad only).
     let narrowed = options.narrowedBy
     var matrix = DesignSheet.Matrix()

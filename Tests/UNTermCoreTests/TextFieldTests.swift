@@ -116,9 +116,9 @@ struct TextFieldTests {
   @Test func inTerminalModeArrowsMoveInLogicalOrder() {
     // The terminal reorders what UNTerm writes, so the caret follows the logical order.
     var field = TextField(text: "سلام")
-    field.moveOnScreen(right: false, extend: false, mode: .terminal)
+    field.moveOnScreen(right: false, extend: false, mode: .logical)
     #expect(field.cursor == 3)
-    field.moveOnScreen(right: false, extend: true, mode: .terminal)
+    field.moveOnScreen(right: false, extend: true, mode: .logical)
     #expect(field.selection == 2..<3)
   }
 }

@@ -65,19 +65,27 @@ struct CommandLineTests {
     #expect(mismatch.stderr.contains("push-type"), "\(mismatch.stderr)")
   }
 
-  @Test func renderReordersRightToLeftTextUnlessTheTerminalDoes() throws {
+  /// Written to a file or a pipe, a screen holds right-to-left text in logical order, as its
+  /// reader (a browser, an editor) reorders it; `--bidi visual` asks for display order.
+  @Test func renderKeepsRightToLeftTextInLogicalOrderUnlessVisualIsAsked() throws {
     let path = try write(#"{"aps":{"alert":{"title":"عائشہ","body":"مرحبا gpt-5"}}}"#)
     let base = ["render", "--size", "47x8", "--now", "2025-11-29T20:00:00Z", path]
-    let visual = try unterm(base)
-    #expect(visual.status == 0)
+    let piped = try unterm(base)
+    #expect(piped.status == 0)
+    #expect(piped.stdout.contains("│                                     عائشہ │"))
+    #expect(piped.stdout.contains("│                               مرحبا gpt-5 │"))
+    let visual = try unterm(["render", "--bidi", "visual"] + base.dropFirst())
     #expect(visual.stdout.contains("│                                     ﮧﺸﺋﺎﻋ │"))
     #expect(visual.stdout.contains("│                               gpt-5 ﺎﺒﺣﺮﻣ │"))
     let terminal = try unterm(["render", "--bidi", "terminal"] + base.dropFirst())
-    #expect(terminal.stdout.contains("│                                     عائشہ │"))
-    #expect(terminal.stdout.contains("│                               مرحبا gpt-5 │"))
-    // Written to a pipe, even Konsole's environment gets display order: `auto` is visual.
+    #expect(terminal.stdout == piped.stdout)
+    // Whatever the terminal the pipe was opened in.
     let konsole = try unterm(base, environment: ["KONSOLE_VERSION": "230804", "LANG": "C.UTF-8"])
-    #expect(konsole.stdout == visual.stdout)
+    #expect(konsole.stdout == piped.stdout)
+    // A picture is for a browser: logical too, byte for byte.
+    let svg = try unterm(["render", "--format", "svg"] + base.dropFirst())
+    #expect(svg.stdout.contains("عائشہ"), "\(svg.stdout)")
+    #expect(!svg.stdout.contains("ﮧﺸﺋﺎﻋ"))
   }
 
   @Test func missingFileExits66() throws {

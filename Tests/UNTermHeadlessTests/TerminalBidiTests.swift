@@ -15,16 +15,16 @@ struct TerminalBidiTests {
       (["TERM": "linux"], .visual, .visual),
       (["TERM": "tmux-256color", "TMUX": "/tmp/tmux-1000/default,1,0"], .visual, .visual),
       // VTE reorders by default, but the interactive session switches that off with CSI 8 l.
-      (["TERM": "xterm-256color", "VTE_VERSION": "7006"], .visual, .terminal),
+      (["TERM": "xterm-256color", "VTE_VERSION": "7006"], .visual, .logical),
       // A VTE too old to do bidi.
       (["TERM": "xterm-256color", "VTE_VERSION": "5202"], .visual, .visual),
       // tmux inside VTE: the escape does not reach VTE, which reorders tmux's screen.
-      (["TERM": "tmux-256color", "TMUX": "/tmp/t,1,0", "VTE_VERSION": "7006"], .terminal, .terminal),
+      (["TERM": "tmux-256color", "TMUX": "/tmp/t,1,0", "VTE_VERSION": "7006"], .logical, .logical),
       // Konsole and mlterm always reorder.
-      (["TERM": "xterm-256color", "KONSOLE_VERSION": "230804"], .terminal, .terminal),
-      (["TERM": "mlterm"], .terminal, .terminal),
+      (["TERM": "xterm-256color", "KONSOLE_VERSION": "230804"], .logical, .logical),
+      (["TERM": "mlterm"], .logical, .logical),
       // An empty variable is unset: `TMUX= unterm` in VTE, `KONSOLE_VERSION=` elsewhere.
-      (["TERM": "xterm-256color", "TMUX": "", "VTE_VERSION": "7006"], .visual, .terminal),
+      (["TERM": "xterm-256color", "TMUX": "", "VTE_VERSION": "7006"], .visual, .logical),
       (["TERM": "xterm-256color", "KONSOLE_VERSION": ""], .visual, .visual),
     ])
   func autoFollowsTheTerminal(_ environment: [String: String], interactive: BidiMode, render: BidiMode) {
@@ -32,9 +32,17 @@ struct TerminalBidiTests {
     #expect(TerminalBidi.mode(.auto, environment: environment, controlsTerminal: false) == render)
   }
 
-  @Test func aScreenWrittenToAFileIsInDisplayOrder() {
-    let konsole = ["KONSOLE_VERSION": "230804"]
-    #expect(TerminalBidi.mode(.auto, environment: konsole, controlsTerminal: false, isTerminal: false) == .visual)
+  /// A file's reader (a browser, an editor) runs the bidi algorithm itself: the text stays in
+  /// logical order whatever the terminal, unless visual is asked for (issue 25.3).
+  @Test func aScreenWrittenToAFileIsInLogicalOrder() {
+    for environment in [["KONSOLE_VERSION": "230804"], ["TERM": "xterm-256color"]] {
+      #expect(
+        TerminalBidi.mode(.auto, environment: environment, controlsTerminal: false, isTerminal: false) == .logical)
+      #expect(
+        TerminalBidi.mode(.terminal, environment: environment, controlsTerminal: false, isTerminal: false) == .logical)
+      #expect(
+        TerminalBidi.mode(.visual, environment: environment, controlsTerminal: false, isTerminal: false) == .visual)
+    }
   }
 
   /// `render` and the session read the few variables they need one at a time rather than
@@ -58,6 +66,6 @@ struct TerminalBidiTests {
   @Test func anExplicitSettingWins() {
     let konsole = ["KONSOLE_VERSION": "230804"]
     #expect(TerminalBidi.mode(.visual, environment: konsole, controlsTerminal: true) == .visual)
-    #expect(TerminalBidi.mode(.terminal, environment: [:], controlsTerminal: true) == .terminal)
+    #expect(TerminalBidi.mode(.terminal, environment: [:], controlsTerminal: true) == .logical)
   }
 }

@@ -19,7 +19,10 @@ struct BidiScreenTests {
     """#
 
   @Test func visualModeReordersEachLineAndAlignsItRight() throws {
-    let session = try Fixtures.session(size: (47, 10)) { $0.bidi = .visual }
+    let session = try Fixtures.session(size: (47, 10)) {
+      $0.bidi = .visual
+      $0.outputBidi = .visual
+    }
     try Fixtures.push(mixed, into: session)
     // Read from the right: عائشہ (Aisha) / مرحبا gpt-5! کل 10 بجے ملاقات ہے، Room 4B / میں۔
     // The paragraph is broken in logical order first, so "میں۔" starts the next line.
@@ -40,7 +43,7 @@ struct BidiScreenTests {
   }
 
   @Test func terminalModeKeepsLogicalOrderForTheTerminalToReorder() throws {
-    let session = try Fixtures.session(size: (47, 10)) { $0.bidi = .terminal }
+    let session = try Fixtures.session(size: (47, 10)) { $0.bidi = .logical }
     try Fixtures.push(mixed, into: session)
     expectScreen(
       session.frame().grid,
@@ -58,8 +61,19 @@ struct BidiScreenTests {
       ])
   }
 
-  @Test func leftToRightTextIsUntouched() throws {
+  /// What a session draws for an output that is not a terminal holds right-to-left text in
+  /// logical order, unshaped, so a file reads right in a browser or an editor (issue 25.3).
+  @Test func framesHoldLogicalOrderUnlessVisualIsAskedFor() throws {
     let session = try Fixtures.session(size: (47, 10))
+    try Fixtures.push(#"{"aps":{"alert":{"title":"نیا پیغام","body":"Ana (آنا)"}}}"#, into: session)
+    let lines = session.frame().grid.lines
+    #expect(lines[2] == " │                                 نیا پیغام │")
+    #expect(lines[3] == " │ Ana (آنا)                                 │")
+    #expect(session.frame(bidi: .visual).grid.lines[2] == " │                                 ﻡﺎﻐﯿﭘ ﺎﯿﻧ │")
+  }
+
+  @Test func leftToRightTextIsUntouched() throws {
+    let session = try Fixtures.session(size: (47, 10)) { $0.outputBidi = .visual }
     try Fixtures.push(#"{"aps":{"alert":{"title":"Ana (آنا)","body":"Meeting with احمد at 9:30"}}}"#, into: session)
     let lines = session.frame().grid.lines
     #expect(lines[2] == " │ Ana (ﺎﻧﺁ)                                 │")
@@ -67,7 +81,7 @@ struct BidiScreenTests {
   }
 
   @Test func bengaliKeepsItsConjunctsInLogicalOrder() throws {
-    let session = try Fixtures.session(size: (47, 10))
+    let session = try Fixtures.session(size: (47, 10)) { $0.outputBidi = .visual }
     try Fixtures.push(#"{"aps":{"alert":{"title":"রাহুল","body":"ক্ষমা করো, আমি ১০ মিনিট দেরি করব।"}}}"#, into: session)
     let lines = session.frame().grid.lines
     #expect(lines[2].hasPrefix(" │ রাহুল "))
@@ -77,7 +91,7 @@ struct BidiScreenTests {
   @Test func bengaliWrapsBetweenWordsOnly() throws {
     // খে, ন্ত্র and য়ে are two columns wide (a letter and a spacing vowel sign) yet are not wide
     // characters: a line may break after 今 or 😀, never inside খেলতে.
-    let session = try Fixtures.session(size: (40, 10))
+    let session = try Fixtures.session(size: (40, 10)) { $0.outputBidi = .visual }
     try Fixtures.push(
       #"{"aps":{"alert":{"title":"খেলা","body":"Jenna এবং Frank আপনাকে Monopoly খেলতে আমন্ত্রণ জানিয়েছেন"}}}"#,
       into: session)
@@ -90,18 +104,22 @@ struct BidiScreenTests {
   @Test func aPayloadsBidiControlsStayVisibleAndSteerNothing() throws {
     // An RLO would show "abc" as "cba" and flip the rest of the line; sanitized first, it is
     // a visible placeholder and the English stays in order.
-    let session = try Fixtures.session(size: (47, 10))
+    let session = try Fixtures.session(size: (47, 10)) { $0.outputBidi = .visual }
     try Fixtures.push(#"{"aps":{"alert":{"title":"\u202eabc def","body":"سلام\u202dxyz"}}}"#, into: session)
     let lines = session.frame().grid.lines
     #expect(lines[2] == " │ ‹RLO›abc def                              │")
-    #expect(lines[3].contains("‹LRO›xyz") || lines[3].contains("xyz‹LRO›"))
-    #expect(lines[3].contains("ﻡﻼﺳ"))
+    // A right-to-left paragraph (its first letter is Urdu): سلام at the right, shaped, and the
+    // placeholder and "xyz" in their own order to its left.
+    #expect(lines[3] == " │                               ‹LRO›xyzﻡﻼﺳ │")
   }
 
   @Test func aPlaceholderDoesNotDecideTheParagraphsDirection() throws {
     // Without the RLO the title is an Urdu paragraph, aligned right; its placeholder is drawn in
     // left-to-right letters but is no letter of the payload's, so the title stays right to left.
-    let session = try Fixtures.session(size: (47, 10)) { $0.bidi = .visual }
+    let session = try Fixtures.session(size: (47, 10)) {
+      $0.bidi = .visual
+      $0.outputBidi = .visual
+    }
     try Fixtures.push(#"{"aps":{"alert":{"title":"\u202eسلام abc","body":"\u2066\u200eنیا 3"}}}"#, into: session)
     let lines = session.frame().grid.lines
     #expect(lines[2] == " │                              abc ﻡﻼﺳ‹RLO› │")
@@ -117,7 +135,7 @@ struct BidiScreenTests {
   }
 
   @Test func theReplyCaretFollowsTheDisplayOrder() throws {
-    let session = try Fixtures.session(size: (47, 14))
+    let session = try Fixtures.session(size: (47, 14)) { $0.outputBidi = .visual }
     try Fixtures.push(mixed, into: session)
     session.send(.command(.longPress))
     session.send(.command(.chooseAction("reply")))
@@ -146,7 +164,7 @@ struct BidiScreenTests {
 
   @Test func inATinyTerminalTheOneRowFieldScrollsToTheCaret() throws {
     // 24×8 leaves no room for the field's box: the field is one row after "› ", 18 columns.
-    let session = try Fixtures.session(size: (24, 8))
+    let session = try Fixtures.session(size: (24, 8)) { $0.outputBidi = .visual }
     try Fixtures.push(mixed, into: session)
     session.send(.command(.longPress))
     session.send(.command(.chooseAction("reply")))
@@ -159,7 +177,7 @@ struct BidiScreenTests {
     #expect(row == " │ › hello there gene │")
     #expect(caret == 5, "before the h")
 
-    let urdu = try Fixtures.session(size: (24, 8))
+    let urdu = try Fixtures.session(size: (24, 8)) { $0.outputBidi = .visual }
     try Fixtures.push(mixed, into: urdu)
     urdu.send(.command(.longPress))
     urdu.send(.command(.chooseAction("reply")))
@@ -180,7 +198,7 @@ struct BidiScreenTests {
   }
 
   @Test func aSelectionIsHighlightedWhereItsClustersAreDrawn() throws {
-    let session = try Fixtures.session(size: (47, 14))
+    let session = try Fixtures.session(size: (47, 14)) { $0.outputBidi = .visual }
     try Fixtures.push(mixed, into: session)
     session.send(.command(.longPress))
     session.send(.command(.chooseAction("reply")))

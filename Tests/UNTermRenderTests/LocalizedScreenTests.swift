@@ -12,7 +12,9 @@ import UserNotificationsModel
 @Suite("Localized screens")
 struct LocalizedScreenTests {
   private func session(locale: String, size: (Int, Int) = (47, 12), locked: Bool = false) throws -> Session {
+    // As a terminal without bidi shows them: Urdu reordered and joined by UNTerm.
     try Fixtures.session(size: size) {
+      $0.outputBidi = .visual
       $0.stringsPaths = [Fixtures.sample("Localization")]
       $0.locale = locale
       $0.locked = locked

@@ -88,7 +88,11 @@ struct StatusBarTests {
 @Suite("Status bar: badges per app")
 struct StatusBarBadgeTests {
   private func statusBars(_ widths: [Int], names: [String: String] = [:], pushes: [String]) throws -> [String] {
-    let session = try Fixtures.session(size: (80, 12)) { $0.appNames = names }
+    // As a terminal without bidi shows the bar: an Urdu name reordered and joined.
+    let session = try Fixtures.session(size: (80, 12)) {
+      $0.appNames = names
+      $0.outputBidi = .visual
+    }
     defer { session.detach() }
     for json in pushes { try Fixtures.push(json, into: session) }
     return widths.map { width in

@@ -1,4 +1,5 @@
 import Foundation
+import UNTermRender
 
 #if canImport(FoundationXML)
   import FoundationXML
@@ -52,7 +53,19 @@ package struct PictureReader {
       let row = (y - pad) / ch
       var column = (x - pad) / cw
       guard row >= 0, row < count else { continue }
-      if element.attributes["lengthAdjust"] != nil {
+      if element.attributes["direction"] != nil {
+        // A line holding right-to-left letters, whole and in logical order over its cells (a
+        // right-to-left one anchored at its right edge): one cell a cluster, wide ones two.
+        let width = length / cw
+        if element.attributes["direction"] == "rtl" { column -= width }
+        guard column >= 0, column + width <= columns else { continue }
+        for character in element.text {
+          let w = max(1, DisplayWidth.of(character))
+          cells[row][column] = String(character)
+          for i in 1..<w where column + i < columns { cells[row][column + i] = "" }
+          column += w
+        }
+      } else if element.attributes["lengthAdjust"] != nil {
         let width = length / cw
         guard column >= 0, column + width <= columns else { continue }
         cells[row][column] = element.text

@@ -5,11 +5,11 @@ extension CellGrid {
   /// (`textLength`), which is what keeps borders in place whatever fonts the browser has. A
   /// content security policy forbids scripts and every fetch, so even a mistake in escaping
   /// could not run anything.
-  package func html(style: PictureStyle = PictureStyle(), title: String) -> String {
+  package func html(style: PictureStyle = PictureStyle(), bidiSpans: [BidiSpan] = [], title: String) -> String {
     HTMLPage.document(
       title: title,
       css: "body{margin:0;padding:24px;background:#2b2d31}svg{display:block;max-width:100%;height:auto}",
-      body: svg(style: style, title: title, standalone: false))
+      body: svg(style: style, bidiSpans: bidiSpans, title: title, standalone: false))
   }
 }
 

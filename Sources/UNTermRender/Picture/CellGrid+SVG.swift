@@ -23,13 +23,16 @@ extension CellGrid {
   /// - Parameters:
   ///   - region: the cells to show (default: all).
   ///   - marks: bands to outline, such as content clipped at its height budget.
+  ///   - bidiSpans: lines in logical order that hold right-to-left letters (`Frame.bidiSpans`):
+  ///     each is one text element over its cells, in logical order, with its paragraph's
+  ///     direction, so the browser reorders and joins it as it does any page's text.
   ///   - title: the picture's accessible name.
   ///   - attributes: extra attributes for the `<svg>` element (`data-…`, `class`).
   ///   - standalone: a document of its own (XML declaration, namespace) rather than inline in
   ///     HTML.
   package func svg(
-    region: Rect? = nil, style: PictureStyle = PictureStyle(), marks: [PictureMark] = [], title: String,
-    attributes: [(String, String)] = [], standalone: Bool = true
+    region: Rect? = nil, style: PictureStyle = PictureStyle(), marks: [PictureMark] = [],
+    bidiSpans: [BidiSpan] = [], title: String, attributes: [(String, String)] = [], standalone: Bool = true
   ) -> String {
     let area = (region ?? bounds).intersection(bounds)
     let cw = style.cellWidth
@@ -54,7 +57,16 @@ extension CellGrid {
     let margin = area.isEmpty ? style.terminalBackground : style.colors(self[area.x, area.y].style).background
     out += "<rect width=\"\(width)\" height=\"\(height)\" rx=\"6\" fill=\"\(margin.hex)\"/>"
     guard !area.isEmpty else { return out + "</svg>" }
-    let painter = SVGPainter(style: style, area: area, base: margin)
+    var spans: [Int: [BidiSpan]] = [:]
+    for span in bidiSpans where span.row >= area.y && span.row < area.maxY {
+      // Held to the region, as every run is.
+      let x = max(span.x, area.x)
+      let end = min(span.x + span.cells, area.maxX)
+      guard end > x else { continue }
+      spans[span.row, default: []].append(
+        BidiSpan(row: span.row, x: x, cells: end - x, isRightToLeft: span.isRightToLeft))
+    }
+    let painter = SVGPainter(style: style, area: area, base: margin, spans: spans)
     for y in area.y..<area.maxY { painter.backgrounds(of: self, row: y, into: &out) }
     for y in area.y..<area.maxY { painter.glyphs(of: self, row: y, into: &out) }
     for mark in marks {
@@ -73,6 +85,8 @@ private struct SVGPainter {
   let area: Rect
   /// The background already painted under every cell.
   let base: PictureStyle.RGB
+  /// The lines in logical order holding right-to-left letters, by row.
+  let spans: [Int: [BidiSpan]]
 
   func px(_ column: Int) -> Int { style.padding + (column - area.x) * style.cellWidth }
   func py(_ row: Int) -> Int { style.padding + (row - area.y) * style.cellHeight }
@@ -165,6 +179,28 @@ private struct SVGPainter {
       "<rect x=\"\(number(x))\" y=\"\(number(y))\" width=\"\(number(width))\" height=\"\(number(unitY * Double(part.h)))\" fill=\"\(color.hex)\"/>"
   }
 
+  /// A line holding right-to-left letters as one text element over its cells, in logical
+  /// order: a right-to-left paragraph is anchored at its right edge (`direction="rtl"`), so the
+  /// browser runs the bidi algorithm and joins the letters as on any page.
+  private func bidiText(_ span: BidiSpan, in grid: CellGrid, baseline: Int) -> String {
+    var text = ""
+    var look: Look?
+    for x in span.x..<(span.x + span.cells) {
+      let cell = grid[x, span.row]
+      guard !cell.isContinuation else { continue }
+      text += cell.text
+      if look == nil && cell.text != " " { look = Look(cell.style, style.colors(cell.style).foreground) }
+    }
+    let attributes = look?.attributes ?? ""
+    let length = span.cells * style.cellWidth
+    let placement =
+      span.isRightToLeft
+      ? "x=\"\(px(span.x) + length)\" direction=\"rtl\" unicode-bidi=\"embed\""
+      : "x=\"\(px(span.x))\" direction=\"ltr\" unicode-bidi=\"embed\""
+    return
+      "<text \(placement) y=\"\(baseline)\" textLength=\"\(length)\" lengthAdjust=\"spacingAndGlyphs\"\(attributes)>\(Markup.escape(text))</text>"
+  }
+
   func glyphs(of grid: CellGrid, row y: Int, into out: inout String) {
     let baseline = py(y) + style.baseline
     var run: Run?
@@ -190,8 +226,16 @@ private struct SVGPainter {
       out += blockRect(column: b.column, row: y, cells: b.cells, part: b.part, color: b.color)
     }
 
+    let rowSpans = spans[y] ?? []
     var x = area.x
     while x < area.maxX {
+      if let span = rowSpans.first(where: { $0.x == x }) {
+        flushRun()
+        flushBlock()
+        out += bidiText(span, in: grid, baseline: baseline)
+        x += span.cells
+        continue
+      }
       let cell = grid[x, y]
       let width = max(1, Int(cell.width))
       // A wide cluster cut by the region's edge is not drawn, as a terminal would not.

@@ -29,6 +29,10 @@ package struct Frame: Sendable {
   package var regions = RegionRects()
   /// Where the expanded view drew a marker for content clipped at its height budget.
   package var overflowMarks: [OverflowMark] = []
+  /// Lines holding right-to-left letters drawn in logical order (`BidiMode.logical`): a
+  /// picture hands each to the browser whole, which reorders and joins it as the paragraph's
+  /// direction says.
+  package var bidiSpans: [BidiSpan] = []
 
   /// A frame of cells, with where clicks land and the text cursor, if any.
   package init(grid: CellGrid, hits: [HitRegion] = [], cursor: (x: Int, y: Int)? = nil) {
@@ -62,6 +66,22 @@ package struct OverflowMark: Hashable, Sendable {
   package var row: Int
   /// What the marker says: `32 pt over the 320 pt budget`.
   package var label: String
+}
+
+/// One line of text in logical order that holds right-to-left letters: its cells, and whether
+/// its paragraph reads from the right.
+package struct BidiSpan: Hashable, Sendable {
+  package var row: Int
+  package var x: Int
+  package var cells: Int
+  package var isRightToLeft: Bool
+
+  package init(row: Int, x: Int, cells: Int, isRightToLeft: Bool) {
+    self.row = row
+    self.x = x
+    self.cells = cells
+    self.isRightToLeft = isRightToLeft
+  }
 }
 
 /// Half-block art for an image: each cell shows two pixels, the top as the foreground of `▀`

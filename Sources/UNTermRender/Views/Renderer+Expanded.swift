@@ -471,7 +471,7 @@ extension Renderer {
     _ canvas: inout Canvas, _ state: CenterState, _ field: TextField, x: Int, y: Int, width: Int, clip: Rect
   ) {
     guard width > 0 else { return }
-    let layout = FieldLayout(field, mode: state.bidi, direction: state.paragraphDirection)
+    let layout = FieldLayout(field, mode: canvas.bidi, direction: state.paragraphDirection)
     let caret = layout.caretColumn
     var offset = layout.isRightToLeft && layout.width <= width ? width - layout.width : 0
     if layout.width > width { offset = -max(0, caret - (width - 1)) }

@@ -18,6 +18,11 @@ package struct Renderer: ScreenLayout {
   /// interactive session's push socket and inbox). None where nothing listens — `render`,
   /// `run`, the harness — so a printed screen never offers a way in it does not have.
   package var deliveryHints: [String] = []
+  /// How right-to-left text is put in the cells of what this renderer draws, when not as the
+  /// session shows it (`CenterState.bidi`, what the terminal or the device shows): `logical`
+  /// for an output that is not a terminal (a file, a pipe, a snapshot, a picture), whose reader
+  /// reorders it (issue 25.3).
+  package var bidi: BidiMode?
 
   /// The smallest screen the layout works in; smaller screens say so.
   package static let minimumWidth = 24
@@ -39,10 +44,13 @@ package struct Renderer: ScreenLayout {
   }
 
   /// The screen for a state.
-  package func render(_ state: CenterState) -> Frame {
+  ///
+  /// - Parameter bidi: how right-to-left text is put in the cells for this frame, when not as
+  ///   `self.bidi` or the state says: a script's checks are always in logical order.
+  package func render(_ state: CenterState, bidi: BidiMode? = nil) -> Frame {
     var canvas = Canvas(
       frame: Frame(grid: CellGrid(width: state.screenWidth, height: state.screenHeight, fill: theme[.screen])),
-      theme: theme, bidi: state.bidi, direction: state.paragraphDirection)
+      theme: theme, bidi: bidi ?? self.bidi ?? state.bidi, direction: state.paragraphDirection)
     let width = state.screenWidth
     let height = state.screenHeight
     guard width >= Self.minimumWidth, height >= Self.minimumHeight else {
@@ -249,11 +257,38 @@ struct Canvas {
   mutating func text(_ text: String, x: Int, y: Int, role: Role, clip: Rect? = nil, over background: Role? = nil) -> Int
   {
     var shown = text
-    if bidi == .visual, text.unicodeScalars.contains(where: { $0.value >= 0x0590 }) {
-      let paragraph = BidiParagraph(text, direction: direction)
-      shown = paragraph.visualLine(0..<paragraph.clusters.count)
+    guard text.unicodeScalars.contains(where: { $0.value >= 0x0590 }) else {
+      return put(shown, x: x, y: y, role: role, clip: clip, over: background)
     }
-    return put(shown, x: x, y: y, role: role, clip: clip, over: background)
+    let paragraph = BidiParagraph(text, direction: direction)
+    if bidi == .visual { shown = paragraph.visualLine(0..<paragraph.clusters.count) }
+    let end = put(shown, x: x, y: y, role: role, clip: clip, over: background)
+    if Self.holdsRightToLeft(text) {
+      noteSpan(x: x, end: end, y: y, rightToLeft: paragraph.isRightToLeft, clip: clip)
+    }
+    return end
+  }
+
+  /// Whether text holds a letter of a right-to-left script (Hebrew, Arabic, Syriac, Thaana,
+  /// N'Ko…, their presentation forms, and the historic ones of plane 1).
+  static func holdsRightToLeft(_ text: String) -> Bool {
+    text.unicodeScalars.contains {
+      switch $0.value {
+      case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF: return true
+      default: return false
+      }
+    }
+  }
+
+  /// Keeps where a line in logical order that holds right-to-left letters was drawn, for the
+  /// pictures (`Frame.bidiSpans`).
+  private mutating func noteSpan(x: Int, end: Int, y: Int, rightToLeft: Bool, clip: Rect?) {
+    guard bidi == .logical else { return }
+    let area = (clip ?? grid.bounds).intersection(grid.bounds)
+    let start = max(x, area.x)
+    let stop = min(end, area.maxX)
+    guard stop > start, y >= area.y, y < area.maxY else { return }
+    frame.bidiSpans.append(BidiSpan(row: y, x: start, cells: stop - start, isRightToLeft: rightToLeft))
   }
 
   /// Draws a laid-out line in the bidi mode: a line of a right-to-left paragraph is aligned to
@@ -265,7 +300,11 @@ struct Canvas {
     let shown = line.displayed(bidi)
     var start = x
     if line.isRightToLeft, let width { start = x + max(0, width - DisplayWidth.of(shown)) }
-    return put(shown, x: start, y: y, role: role, clip: clip, over: background)
+    let end = put(shown, x: start, y: y, role: role, clip: clip, over: background)
+    if Self.holdsRightToLeft(shown) {
+      noteSpan(x: start, end: end, y: y, rightToLeft: line.isRightToLeft, clip: clip)
+    }
+    return end
   }
 
   /// Writes text already in display order.
