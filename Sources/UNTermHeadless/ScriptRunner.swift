@@ -11,10 +11,13 @@ package struct RunOptions: Sendable {
   package var mediaDirectory: String?
   /// Set when the `CI` environment variable is: a missing snapshot is then a failure.
   package var isCI = false
-  /// Where Focus, Scheduled Summary, the text size, the delegate's foreground options and when
-  /// previews show start (`run --focus …`, `run --previews always`); only those settings are read
-  /// from it. Scripts change them as they go.
+  /// Where every script starts: the session options and modes `run` was given (`--bundle`,
+  /// `--app-name`, `--categories`, `--extension`, `--strings`, `--locale`, `--device`,
+  /// `--theme`, `--passcode`, `--previews`, `--focus`, …). Scripts change them as they go; the
+  /// log and the media folder are `logFile` and `mediaDirectory`.
   package var modes = SessionConfiguration()
+  /// Where the service-extension trace goes (`run --trace`: stderr).
+  package var trace: (@Sendable (TraceLine) -> Void)?
 
   package init() {}
 }
@@ -92,18 +95,9 @@ package final class ScriptRunner {
   /// Runs the script to its end or its first failure.
   package func run() -> ScriptResult {
     var result = ScriptResult(file: script.file)
-    var configuration = SessionConfiguration()
-    configuration.focus = options.modes.focus
-    configuration.focusAllowList = options.modes.focusAllowList
-    configuration.timeSensitiveBreaksThrough = options.modes.timeSensitiveBreaksThrough
-    configuration.summaryTimes = options.modes.summaryTimes
-    configuration.textSize = options.modes.textSize
-    configuration.foregroundOptions = options.modes.foregroundOptions
-    configuration.previews = options.modes.previews
-    // Snapshots, the final screen and failure reports hold right-to-left text in logical order,
-    // unless `--bidi visual` asked otherwise; the keys follow the session's own mode.
-    configuration.bidi = options.modes.bidi
-    configuration.outputBidi = options.modes.outputBidi
+    // The run's session options and modes are every script's start (`run --bundle`, …); the
+    // script's lines change them from there.
+    var configuration = options.modes
     configuration.logFile = options.logFile
     configuration.mediaDirectory = options.mediaDirectory
     let session: Session
@@ -113,6 +107,7 @@ package final class ScriptRunner {
       result.failure = ScriptFailure(file: script.file, reason: .error(error))
       return result
     }
+    if configuration.trace { session.traceOutput = options.trace }
     let start = Self.startingSize(of: script)
     session.resize(width: start.width, height: start.height)
     // What the screen shows does not depend on where the project lives.
@@ -290,6 +285,12 @@ package final class ScriptRunner {
       }
     case .clear:
       session.send(.center(.removeAllDelivered(.everyApp)))
+    case .bundle(let bundle):
+      return outcome(.command(.setBundle(bundle)))
+    case .appName(let app, let name):
+      return outcome(.command(.setAppName(app: app, name: name)))
+    case .previews(let previews):
+      return outcome(.command(.setPreviews(previews)))
     case .mediaDirectory(let path):
       let folder = resolve(path)
       try SessionConfiguration.checkMediaFolder(folder, named: "media-dir")

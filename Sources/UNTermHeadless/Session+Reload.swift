@@ -7,26 +7,25 @@ import UserNotificationsModel
 /// (`Event.reload`) that replaces what was loaded in place, so the screen's state survives; a
 /// file that does not load throws, and what was loaded before stays.
 extension Session {
-  /// Registers an app's categories files' categories again (the default app's unless `app`
-  /// names another).
-  package func reloadCategories(from files: [String], for app: String? = nil) throws(UNTermError) {
+  /// Registers a scope's categories files' categories again (the default app's unless the
+  /// scope says otherwise).
+  package func reloadCategories(from files: [String], for scope: CategoryScope = .defaultApp) throws(UNTermError) {
     let loaded = try CategoriesFile.loadMerged(files)
-    send(.reload(.categories(loaded, app: app)))
+    send(.reload(.categories(loaded, scope: scope)))
   }
 
   /// What a script's `categories [ID=]FILE` does: the file's categories replace those the app
-  /// registered (the default app's for a bare FILE, as `setNotificationCategories`). `resolve`
-  /// turns the file into a path.
+  /// registered. A bare FILE is the session's own app's when a bundle was named (`--bundle`,
+  /// the script's `bundle`), as `setNotificationCategories`; else it serves every app that has
+  /// none of its own. `resolve` turns the file into a path.
   package func categoriesEvent(_ argument: String, resolve: (String) -> String) throws(UNTermError) -> Event {
     let scoped = AppScoped.parse(argument) ?? AppScoped(app: nil, value: argument)
     let categories = try CategoriesFile.load(resolve(scoped.value)).categories
-    guard let app = scoped.app, app != state.store.defaultApp else { return .center(.setCategories(categories)) }
-    return .reload(.categories(categories, app: app))
-  }
-
-  /// Registers the categories file's categories again, for the default app.
-  package func reloadCategories(from file: String) throws(UNTermError) {
-    try reloadCategories(from: [file])
+    switch SessionConfiguration.scope(ofCategoriesFor: scoped.app, bundleNamed: state.isBundleNamed) {
+    case .app(let app) where app == state.store.defaultApp: return .center(.setCategories(categories))
+    case .defaultApp: return .center(.setCategories(categories))
+    case let scope: return .reload(.categories(categories, scope: scope))
+    }
   }
 
   /// Reads every content-extension descriptor again (and the Info.plists they name); an open

@@ -91,12 +91,12 @@ package final class Session: @unchecked Sendable {
     renderer.paths = Self.paths(relativeTo: FileManager.default.currentDirectoryPath)
     renderer.bidi = configuration.outputBidi
     self.renderer = renderer
-    for (app, paths) in configuration.categoriesFilesByApp {
+    for (scope, paths) in configuration.categoriesFilesByScope {
       let categories = try CategoriesFile.loadMerged(paths)
-      // The default app's are what the app itself registers; another app's are its own.
+      // The default app's are what the app itself registers; another app's are its own, and a
+      // bare file without --bundle serves every app that has none.
       _ = state.handle(
-        app == state.store.defaultApp
-          ? .center(.setCategories(categories)) : .reload(.categories(categories, app: app)))
+        scope == .defaultApp ? .center(.setCategories(categories)) : .reload(.categories(categories, scope: scope)))
     }
     if !configuration.stringsPaths.isEmpty {
       _ = state.handle(.setStrings(try AppStrings.load(configuration.stringsPaths)))

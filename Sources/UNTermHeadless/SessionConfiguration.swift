@@ -11,6 +11,9 @@ package struct SessionConfiguration: Sendable {
   package var categoriesFiles: [AppCategoriesFile] = []
   /// The session's own app (`--bundle`).
   package var bundle = CategoryRegistry.defaultBundle
+  /// Whether `bundle` was named (`--bundle`, a script's `bundle`): a bare categories file is
+  /// then that app's only; otherwise it serves every app without categories of its own.
+  package var bundleNamed = false
   /// Apps' display names (`--app-name ID=NAME`).
   package var appNames: [String: String] = [:]
   package var extensionFiles: [String] = []
@@ -68,6 +71,7 @@ package struct SessionConfiguration: Sendable {
     settings.previews = previews
     settings.appName = appName
     settings.bundle = bundle
+    settings.bundleNamed = bundleNamed
     settings.appNames = appNames
     settings.theme = theme
     settings.keepsLog = logFile != nil
@@ -108,19 +112,27 @@ extension SessionConfiguration {
     }
   }
 
-  /// The apps that have categories files, each with its files in order (the default app as
-  /// its bundle identifier).
-  package var categoriesFilesByApp: [(app: String, paths: [String])] {
-    var apps: [(app: String, paths: [String])] = []
+  /// Whose categories a file registers: `ID=FILE` app ID's; a bare FILE the session's own
+  /// app's when a bundle was named (`--bundle`, the script's `bundle`), else every app's that
+  /// has none of its own (issue 25.4).
+  package static func scope(ofCategoriesFor app: String?, bundleNamed: Bool) -> CategoryScope {
+    if let app { return .app(app) }
+    return bundleNamed ? .defaultApp : .everyApp
+  }
+
+  /// The scopes that have categories files, each with its files in order.
+  package var categoriesFilesByScope: [(scope: CategoryScope, paths: [String])] {
+    var scopes: [(scope: CategoryScope, paths: [String])] = []
     for file in categoriesFiles {
-      let app = file.app ?? bundle
-      if let i = apps.firstIndex(where: { $0.app == app }) {
-        apps[i].paths.append(file.path)
+      var scope = Self.scope(ofCategoriesFor: file.app, bundleNamed: bundleNamed)
+      if scope == .app(bundle) { scope = .defaultApp }
+      if let i = scopes.firstIndex(where: { $0.scope == scope }) {
+        scopes[i].paths.append(file.path)
       } else {
-        apps.append((app, [file.path]))
+        scopes.append((scope, [file.path]))
       }
     }
-    return apps
+    return scopes
   }
 }
 

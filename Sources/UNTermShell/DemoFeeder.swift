@@ -56,6 +56,12 @@ package final class DemoFeeder {
           try session.useStrings([resolve(path)])
         case .locale(let locale):
           session.send(.command(.setLocale(locale)))
+        case .bundle(let bundle):
+          session.send(.command(.setBundle(bundle)))
+        case .appName(let app, let name):
+          session.send(.command(.setAppName(app: app, name: name)))
+        case .previews(let previews):
+          session.send(.command(.setPreviews(previews)))
         default:
           break
         }

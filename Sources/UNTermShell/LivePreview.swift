@@ -136,8 +136,8 @@ package final class LivePreview: @unchecked Sendable {
     if let theme = ThemeCatalog().file(for: configuration.theme) {
       attempt([theme]) { () throws(UNTermError) in try session.reloadTheme(configuration.theme) }
     }
-    for (app, paths) in configuration.categoriesFilesByApp {
-      attempt(paths) { () throws(UNTermError) in try session.reloadCategories(from: paths, for: app) }
+    for (scope, paths) in configuration.categoriesFilesByScope {
+      attempt(paths) { () throws(UNTermError) in try session.reloadCategories(from: paths, for: scope) }
     }
     let strings = AppStrings.watchedPaths(configuration.stringsPaths)
     if !strings.isEmpty {

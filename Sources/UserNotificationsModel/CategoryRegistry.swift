@@ -32,6 +32,18 @@ package struct CategoryRegistry: Sendable {
     byApp[app] = table
   }
 
+  /// Replaces the categories a scope registers.
+  package mutating func set(_ categories: some Sequence<UNNotificationCategory>, for scope: CategoryScope) {
+    switch scope {
+    case .defaultApp: set(categories, for: defaultApp)
+    case .app(let app): set(categories, for: app)
+    case .everyApp:
+      var table: [String: UNNotificationCategory] = [:]
+      for category in categories { table[category.identifier] = category }
+      everyApp = table
+    }
+  }
+
   /// The categories `app`'s notifications find.
   package func categories(of app: String) -> [String: UNNotificationCategory] {
     byApp[app] ?? everyApp ?? [:]
@@ -39,6 +51,18 @@ package struct CategoryRegistry: Sendable {
 
   /// Whether any app registered categories (a notification's category can then be unregistered).
   package var isEmpty: Bool { everyApp == nil && byApp.isEmpty }
+}
+
+/// Whose categories a categories file registers (issue 25.4).
+package enum CategoryScope: Hashable, Sendable {
+  /// The session's own app: a bare file when `--bundle` names it, and the app's own
+  /// `setNotificationCategories`.
+  case defaultApp
+  /// One app: `--categories ID=FILE`.
+  case app(String)
+  /// Every app that registers none of its own: a bare file when no `--bundle` says whose it is,
+  /// so a payload naming its app (`Simulator Target Bundle`) finds the categories the user gave.
+  case everyApp
 }
 
 extension CategoryRegistry {

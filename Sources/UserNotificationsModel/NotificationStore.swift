@@ -149,6 +149,12 @@ package struct NotificationStore: @unchecked Sendable {
     registry.set(newCategories, for: app ?? registry.defaultApp)
   }
 
+  /// Replaces the categories a scope registers: one app's, or those serving every app that has
+  /// none of its own.
+  package mutating func setCategories(_ newCategories: some Sequence<UNNotificationCategory>, scope: CategoryScope) {
+    registry.set(newCategories, for: scope)
+  }
+
   /// The category with exactly this identifier (case-sensitive) that `app` registered (the
   /// default app's unless `app` names another).
   package func category(_ identifier: String, app: String? = nil) -> UNNotificationCategory? {

@@ -102,7 +102,8 @@ enum LintCommand {
       }
     }
     // Categories files among the files serve every app (a folder of samples for several apps);
-    // --categories [ID=]FILE registers for its app (the default app when bare), as a session does.
+    // --categories [ID=]FILE registers for its app, a bare FILE for --bundle's app or, without
+    // --bundle, for every app without categories of its own, as a session does.
     var categories: [String: UNNotificationCategoryBox] = [:]
     var everyApp: [String: UNNotificationCategory] = [:]
     var byApp: [String: [String: UNNotificationCategory]] = [:]
@@ -113,7 +114,7 @@ enum LintCommand {
         report.diagnostics += loaded.diagnostics
         for (id, category) in loaded.byIdentifier {
           if categories[id] == nil { categories[id] = UNNotificationCategoryBox(category) }
-          if source.app == "" {
+          if source.app == "" || (source.app == nil && !options.bundleNamed) {
             if everyApp[id] == nil { everyApp[id] = category }
           } else if byApp[source.app ?? options.bundle, default: [:]][id] == nil {
             byApp[source.app ?? options.bundle, default: [:]][id] = category
@@ -126,7 +127,10 @@ enum LintCommand {
     let registered = inputs.categoriesFileCount == 0 ? nil : categories.mapValues(\.category)
     var registry: CategoryRegistry?
     if inputs.categoriesFileCount > 0 {
-      var apps = inputs.categoriesFiles.isEmpty ? CategoryRegistry() : CategoryRegistry(everyApp: everyApp)
+      let servesEveryApp =
+        !inputs.categoriesFiles.isEmpty
+        || (!options.bundleNamed && inputs.appCategoriesFiles.contains { $0.app == nil })
+      var apps = servesEveryApp ? CategoryRegistry(everyApp: everyApp) : CategoryRegistry()
       apps.defaultApp = options.bundle
       for (app, table) in byApp { apps.set(table.values, for: app) }
       registry = apps

@@ -392,7 +392,8 @@ struct OptionDeclaration: Sendable {
     /// The commands that take the section's options (an option may name more).
     var commands: UNTermCommands {
       switch self {
-      case .session: return [.interactive, .render, .lint, .sheet, .export]
+      // A script starts from them too (issue 25.9): each is the script's state before its first line.
+      case .session: return [.interactive, .render, .lint, .sheet, .export, .run]
       case .modes: return [.interactive, .render, .lint, .sheet, .export, .run]
       case .headers: return [.interactive, .render, .lint, .sheet, .push, .export]
       case .render: return [.render]

@@ -13,7 +13,7 @@ extension OptionDeclaration {
     // Session options: every command that loads notifications.
     .option(
       "--categories", .appScopedFile,
-      "the categories app ID registers (a categories file: JSON); a bare FILE registers for the default app (--bundle); repeatable, an app's files merged in order",
+      "the categories app ID registers (a categories file: JSON); a bare FILE registers for the app --bundle names, else for every app that registers none of its own; repeatable, an app's files merged in order",
       default: "none", in: .session
     ) {
       $0.session.categoriesFiles.append(AppCategoriesFile(app: $1.app, path: $1.value))
@@ -24,6 +24,7 @@ extension OptionDeclaration {
       default: "\(CategoryRegistry.defaultBundle) (with push: the payload's own app)", in: .session, also: [.push]
     ) {
       $0.session.bundle = $1
+      $0.session.bundleNamed = true
       $0.pushBundle = $1
     },
     .option(
@@ -52,7 +53,7 @@ extension OptionDeclaration {
       default: "any input unlocks", in: .session
     ) { $0.session.passcode = $1 },
     .option(
-      "--log", .text("FILE"), "append every delegate response to FILE (JSON Lines, synced)", in: .session, also: [.run]
+      "--log", .text("FILE"), "append every delegate response to FILE (JSON Lines, synced)", in: .session
     ) { $0.session.logFile = $1 },
     .option(
       "--app-name", .appScoped("NAME"),
@@ -64,7 +65,7 @@ extension OptionDeclaration {
     },
     .option(
       "--media-dir", .text("DIR"), "attachments may only be read from inside DIR (after resolving .. and links)",
-      default: "the payload file's folder", in: .session, also: [.run]
+      default: "the payload file's folder", in: .session
     ) { $0.session.mediaDirectory = $1 },
     .option("--service-timeout", .duration, "the service extension's time budget", default: "30s", in: .session) {
       $0.session.serviceTimeout = $1
@@ -72,7 +73,7 @@ extension OptionDeclaration {
     .option(
       "--previews", OptionValue<CenterState.Previews>.choice,
       "when notification previews show; when-unlocked hides them on a locked device, as current iPhones do",
-      default: "when-unlocked", in: .session, also: [.run]
+      default: "when-unlocked", in: .session
     ) { $0.session.previews = $1 },
     .option(
       "--focus", .focus,
@@ -114,7 +115,7 @@ extension OptionDeclaration {
     .option(
       "--bidi", OptionValue<BidiSetting>.choice,
       "who reorders right-to-left text on a terminal: UNTerm (visual: reordered, letters joined), or a terminal that does bidi itself (terminal); auto means terminal in Konsole and mlterm, and in VTE where UNTerm cannot switch its bidi off (tmux, a printed screen), else visual. Every output that is not a terminal (a file or pipe, snapshots, expect screen, JUnit, pictures) holds the text in logical order, unless visual is given",
-      default: "auto", in: .session, also: [.run]
+      default: "auto", in: .session
     ) { $0.bidi = $1 },
     .option(
       "--strings", .text("PATH"),

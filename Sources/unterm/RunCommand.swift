@@ -15,6 +15,9 @@ enum RunCommand {
     options.updateSnapshots = parsed.run.updateSnapshots
     options.logFile = parsed.session.logFile
     options.modes = parsed.session
+    // Scripts start in English, so they run the same everywhere, unless --locale says otherwise.
+    options.modes.locale = parsed.locale ?? "en"
+    options.trace = { UNTermMain.warn("trace: \($0.printed)") }
     // What a script checks and records holds right-to-left text in logical order unless
     // --bidi visual asks otherwise; the keys in a field follow the screen's own order.
     options.modes.outputBidi = parsed.bidi.fileMode

@@ -243,8 +243,24 @@ struct AppsTests {
     let payload = dir.appendingPathComponent("bank.json")
     try Data(json(target: "com.t.bank").utf8).write(to: payload)
     let categories = Fixtures.sample("categories.json")
-    let script = try SessionScript.parse(
+    // A bare file with no bundle named serves every app that has none of its own (issue 25.4);
+    // once the script names its app, a bare file is that app's only, and ID=FILE is ID's.
+    func run(_ text: String) throws -> ScriptResult {
+      let script = try SessionScript.parse(text, file: dir.appendingPathComponent("t.session").path)
+      return ScriptRunner(script: script, options: RunOptions()).run()
+    }
+    let everyApp = try run(
       """
+      categories \(categories)
+      push bank.json
+      longpress
+      expect screen "Reply"
+
+      """)
+    #expect(everyApp.passed, "\(everyApp.report?.text ?? "")")
+    let scoped = try run(
+      """
+      bundle com.t.mine
       categories \(categories)
       push bank.json
       longpress
@@ -255,9 +271,8 @@ struct AppsTests {
       longpress
       expect screen "Reply"
 
-      """, file: dir.appendingPathComponent("t.session").path)
-    let result = ScriptRunner(script: script, options: RunOptions()).run()
-    #expect(result.passed, "\(result.report ?? "")")
+      """)
+    #expect(scoped.passed, "\(scoped.report?.text ?? "")")
     #expect(throws: SessionScript.ParseError.self) { try SessionScript.parse("categories =x.json", file: "s.session") }
   }
 

@@ -71,4 +71,21 @@ struct QAEndToEndTests {
     tmux.type("q")
     try tmux.waitFor("EXIT=0")
   }
+
+  /// `unterm --categories cats.json meeting.json`: the payload names its app (Xcode's
+  /// `Simulator Target Bundle`), and its actions show on a long-press (issue 25.4).
+  @Test func aBareCategoriesFileServesThePayloadsAppInTheTerminal() throws {
+    let tmux = try TmuxDriver(width: 80, height: 24)
+    defer { tmux.kill() }
+    tmux.type(
+      "LANG=C.UTF-8 \(Fixtures.unterm) --categories \(Fixtures.sample("categories.json")) "
+        + "\(Fixtures.sample("meeting.json")); echo EXIT=$?")
+    tmux.keys("Enter")
+    try tmux.waitFor("Design review")
+    tmux.keys("Space")
+    try tmux.waitFor("1  Accept")
+    #expect(tmux.screen().contains("4  Open Calendar"))
+    tmux.type("q")
+    try tmux.waitFor("EXIT=0")
+  }
 }

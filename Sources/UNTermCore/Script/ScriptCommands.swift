@@ -1,4 +1,5 @@
 import Foundation
+import UserNotificationsModel
 import UserNotificationsUI
 
 /// One command of the session language: its name, its arguments' grammar, what it does, and how
@@ -157,8 +158,37 @@ extension ScriptCommand {
       return .init(.theme(name), caption: "theme \(name)")
     },
     .init(
+      "bundle", "ID",
+      "the session's own app from here on, as run --bundle: payloads that name no app are its, and a bare categories FILE is its only"
+    ) { a throws(SessionScript.ParseError) in
+      let t = try a.next("a bundle identifier such as com.example.app")
+      guard CategoryRegistry.isBundleIdentifier(t.text) else {
+        throw a.fail(t, "expected a bundle identifier (letters, digits, dots and hyphens), not \"\(t.text)\"")
+      }
+      return .init(.bundle(t.text), caption: "app \(t.text)")
+    },
+    .init("app-name", "[ID=]NAME", "the name headers show for app ID; a bare NAME names the session's own app") {
+      a throws(SessionScript.ParseError) in
+      let t = try a.next("a name, or ID=NAME")
+      guard let scoped = AppScoped.parse(t.text), !scoped.value.isEmpty else {
+        throw a.fail(t, "expected NAME or ID=NAME (\(AppScoped.expectation("NAME"))), not \"\(t.text)\"")
+      }
+      return .init(.appName(app: scoped.app, name: scoped.value), caption: "app name \(scoped.value)")
+    },
+    .init(
+      "previews", CenterState.Previews.allCases.map(\.rawValue).joined(separator: "|"),
+      "when notification previews show, as --previews (when-unlocked hides them on a locked device)"
+    ) { a throws(SessionScript.ParseError) in
+      let names = CenterState.Previews.allCases.map(\.rawValue)
+      let t = try a.next(names.joined(separator: ", "))
+      guard let previews = CenterState.Previews(rawValue: t.text) else {
+        throw a.fail(t, "expected \(names.joined(separator: ", ")), not \"\(t.text)\"")
+      }
+      return .init(.previews(previews), caption: "previews \(previews.rawValue)")
+    },
+    .init(
       "categories", "[ID=]FILE",
-      "register app ID's categories (replaces all that app's, like setNotificationCategories); a bare FILE: the default app's"
+      "register app ID's categories (replaces all that app's, like setNotificationCategories); a bare FILE: the bundle's app's when one is named (bundle, run --bundle), else every app's without categories of its own"
     ) {
       a throws(SessionScript.ParseError) in
       let t = try a.next("a categories file")

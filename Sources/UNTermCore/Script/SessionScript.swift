@@ -45,6 +45,13 @@ package enum ScriptCommand: Hashable, Sendable {
   case remove([String])
   /// Removes every delivered notification (and what the summary holds).
   case clear
+  /// The session's own app from here on (`bundle com.dabba.app`), as `run --bundle`.
+  case bundle(String)
+  /// An app's name in headers (`app-name com.dabba.app=Dabba`; a bare NAME names the session's
+  /// own app), as `--app-name`.
+  case appName(app: String?, name: String)
+  /// When previews show, as `--previews`.
+  case previews(CenterState.Previews)
 }
 
 /// A parsed `.session` script.

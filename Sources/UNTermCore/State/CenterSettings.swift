@@ -16,6 +16,8 @@ package struct CenterSettings: Hashable, Sendable {
   package var appName: String?
   /// The session's own app (`--bundle`): the one in the foreground when the app is.
   package var bundle = CategoryRegistry.defaultBundle
+  /// Whether the session's own app was named (`--bundle`): a bare categories file is then its.
+  package var bundleNamed = false
   /// Apps' display names by bundle identifier (`--app-name ID=NAME`).
   package var appNames: [String: String] = [:]
   /// The theme drawn with.

@@ -6,9 +6,9 @@ extension Event {
   /// the screen's state: the focus, the open view (its selection, scroll and a reply being
   /// typed), the lock and the responses.
   package enum Reload: @unchecked Sendable {
-    /// An app's categories files (the default app's when `app` is `nil`): the categories that
-    /// app registered are replaced.
-    case categories([UNNotificationCategory], app: String?)
+    /// A scope's categories files (one app's, or every app's without its own): the categories
+    /// it registered are replaced.
+    case categories([UNNotificationCategory], scope: CategoryScope)
     /// The content-extension descriptors: the extensions by category are replaced, and an open
     /// custom view is loaded again.
     case extensions([String: ContentExtensionAttributes])
@@ -53,8 +53,8 @@ extension CenterState {
   /// Applies what the live preview re-read.
   mutating func reload(_ reload: Event.Reload) -> Outcome {
     switch reload {
-    case .categories(let categories, let app):
-      store.setCategories(categories, for: app)
+    case .categories(let categories, let scope):
+      store.setCategories(categories, scope: scope)
       fitOpenViewToItsActions()
       return Outcome()
     case .extensions(let byCategory):

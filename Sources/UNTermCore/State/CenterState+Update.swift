@@ -112,6 +112,7 @@ extension CenterState {
     passcode = settings.passcode
     previews = settings.previews
     store.defaultApp = settings.bundle
+    isBundleNamed = settings.bundleNamed
     appNames = settings.appNames
     if let name = settings.appName, appNames[settings.bundle] == nil { appNames[settings.bundle] = name }
     themeNames = settings.themeNames
@@ -789,6 +790,17 @@ extension CenterState {
         let shown = localization.strings.tableName(for: normalized).map { $0.isEmpty ? "the unlabelled strings" : $0 }
         note(.info, "Language: \(normalized) (the app has no \(normalized) strings; iOS shows \(shown ?? "the keys"))")
       }
+      return Outcome()
+    case .setBundle(let bundle):
+      store.defaultApp = bundle
+      isBundleNamed = true
+      note(.info, "The session's own app: \(bundle) (\(appName))")
+      return Outcome()
+    case .setAppName(let app, let name):
+      appNames[app ?? store.defaultApp] = name
+      return Outcome()
+    case .setPreviews(let previews):
+      self.previews = previews
       return Outcome()
     case .focus(let id):
       guard store.delivered(id) != nil else { return Outcome() }

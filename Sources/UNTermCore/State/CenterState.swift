@@ -178,6 +178,9 @@ package struct CenterState: @unchecked Sendable {
   /// Apps' display names by bundle identifier (`--app-name ID=NAME`, and a bare `--app-name`
   /// for the default app).
   package internal(set) var appNames: [String: String] = [:]
+  /// Whether the session's own app was named (`--bundle`, a script's `bundle`): a bare
+  /// categories file registers for it, not for every app without categories (issue 25.4).
+  package internal(set) var isBundleNamed = false
   package internal(set) var appState: AppState = .background
   /// Who puts right-to-left text in display order: UNTerm, or the terminal.
   package internal(set) var bidi: BidiMode = .visual

@@ -91,6 +91,12 @@ package enum Command: Hashable, Sendable {
   case setTextSize(DynamicTypeSize)
   /// Changes the device language (`g`, the `locale` script command).
   case setLocale(String)
+  /// Names the session's own app (a script's `bundle`).
+  case setBundle(String)
+  /// Names an app in headers; `nil` is the session's own (a script's `app-name`).
+  case setAppName(app: String?, name: String)
+  /// When previews show (a script's `previews`).
+  case setPreviews(CenterState.Previews)
 }
 
 /// What the shell must do after an update.
