@@ -113,7 +113,10 @@ struct SingleWriterTests {
   /// A layout that says how far the expanded view scrolls, as the renderer would.
   private struct FixedLayout: ScreenLayout {
     var limit: Int
+    /// Rows shown at once: a page (12, as half of the 24-row screen was).
+    var page = 12
     func expandedScrollLimit(_ state: CenterState) -> Int? { state.expanded == nil ? nil : limit }
+    func expandedPageRows(_ state: CenterState) -> Int? { state.expanded == nil ? nil : page }
   }
 
   @Test func theExpandedViewScrollsWithinWhatTheLayoutSays() throws {

@@ -88,4 +88,27 @@ struct QAEndToEndTests {
     tmux.type("q")
     try tmux.waitFor("EXIT=0")
   }
+
+  /// At 40×12 the expanded view shows two content rows: PgDn shows the next two, so the
+  /// headline and the body are read in turn (issue 25.5).
+  @Test func pageDownAt40By12ShowsTheNextRows() throws {
+    let tmux = try TmuxDriver(width: 40, height: 12)
+    defer { tmux.kill() }
+    tmux.type(
+      "LANG=C.UTF-8 \(Fixtures.unterm) \(Fixtures.sampleCategoriesShell) \(Fixtures.sample("long-body.json")); "
+        + "echo EXIT=$?")
+    tmux.keys("Enter")
+    try tmux.waitFor("Release notes 4.2")
+    tmux.keys("Space")
+    try tmux.waitFor("13 more rows")
+    tmux.keys("NPage")
+    try tmux.waitFor("notifications are grouped and")
+    try tmux.waitFor("11 more rows")
+    tmux.keys("NPage")
+    try tmux.waitFor("order when a message is edited,")
+    tmux.keys("PPage")
+    try tmux.waitFor("notifications are grouped and")
+    tmux.type("q")
+    try tmux.waitFor("EXIT=0")
+  }
 }

@@ -467,8 +467,8 @@ extension CenterState {
       }
     case .focusPrevious: moveFocus(by: -1)
     case .focusNext: moveFocus(by: 1)
-    case .focusPageUp: moveFocus(by: -max(1, ListLayout.visibleRows(self) / ListLayout.cardHeight))
-    case .focusPageDown: moveFocus(by: max(1, ListLayout.visibleRows(self) / ListLayout.cardHeight))
+    case .focusPageUp: moveFocus(by: -ListLayout.page(self))
+    case .focusPageDown: moveFocus(by: ListLayout.page(self))
     case .focusFirst:
       setFocus(ListLayout.first(self))
       ListLayout.scrollToFocus(&self)
@@ -621,8 +621,9 @@ extension CenterState {
       }
     case .scrollUp, .scrollDown:
       // Within what the layout can scroll, so PgUp always moves the view back at once.
+      // A page is the rows the view shows at once, so nothing is skipped on a small screen.
       let limit = layout?.expandedScrollLimit(self) ?? .max
-      let step = max(1, screenHeight / 2)
+      let step = max(1, layout?.expandedPageRows(self) ?? screenHeight / 2)
       let scroll = min(e.scroll, limit)
       e.scroll = action == .scrollDown ? min(scroll + step, limit) : max(0, scroll - step)
     case .closeExpanded:

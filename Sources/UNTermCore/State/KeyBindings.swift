@@ -312,7 +312,8 @@ package enum KeyBindings {
       [([.key(.tab)], [.expanded], .nextExtensionButton)]),
     KeyBinding(
       "a page of the list; scroll the view",
-      about: "move the focus a page up or down the list; scroll a tall expanded view",
+      about:
+        "move the focus a page up or down the list (the entries it shows at once); scroll a tall expanded view by the rows it shows",
       [
         ([.key(.pageUp)], [.main], .focusPageUp), ([.key(.pageDown)], [.main], .focusPageDown),
         ([.key(.pageUp)], [.expanded], .scrollUp), ([.key(.pageDown)], [.expanded], .scrollDown),

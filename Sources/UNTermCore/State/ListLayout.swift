@@ -129,6 +129,24 @@ package enum ListLayout {
     state.listTop = top
   }
 
+  /// How many entries PgDn and PgUp move the focus: as many as the list shows whole at once,
+  /// from its top entry down, each with its own height (a stack's summary row, a "Show less"
+  /// row), and at least one — a page is what the screen shows, at every size.
+  static func page(_ state: CenterState) -> Int {
+    let rows = visibleRows(state)
+    guard var current = state.listTop.flatMap({ displayed($0, state) }) ?? first(state) else { return 1 }
+    var used = 0
+    var shown = 0
+    while shown < 10_000 {
+      used += height(of: current, state)
+      if used > rows { break }
+      shown += 1
+      guard let next = displayNext(after: current, state) else { break }
+      current = next
+    }
+    return max(1, shown)
+  }
+
   /// The last entry of the list, for End.
   package static func last(_ state: CenterState) -> String? {
     state.store.oldestGroup.flatMap { state.store.leading(of: $0) }?.request.identifier

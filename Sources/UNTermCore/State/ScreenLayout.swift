@@ -10,6 +10,10 @@ package protocol ScreenLayout {
   /// expanded view is drawn.
   func expandedScrollLimit(_ state: CenterState) -> Int?
 
+  /// The expanded view's content rows on screen at once: what PgUp and PgDn move by (at least
+  /// one), or `nil` when no expanded view is drawn.
+  func expandedPageRows(_ state: CenterState) -> Int?
+
   /// An audio or movie attachment's length in seconds, when its container says (the player
   /// stops there).
   func mediaDuration(of attachment: UNNotificationAttachment) -> TimeInterval?

@@ -126,6 +126,18 @@ extension Renderer {
     return ExpandedGeometry(contentRows: rows.count, state, e, area: area).scrollLimit
   }
 
+  package func expandedPageRows(_ state: CenterState) -> Int? {
+    guard state.screenWidth >= Self.minimumWidth, state.screenHeight >= Self.minimumHeight,
+      case .expanded(let e) = state.overlay
+    else { return nil }
+    let area = deviceArea(state)
+    let inner = area.width - 4
+    guard inner > 4 else { return nil }
+    let rows = expandedContent(state, e, inner: inner).rows
+    let geometry = ExpandedGeometry(contentRows: rows.count, state, e, area: area)
+    return max(1, rows.count > geometry.available ? geometry.shown : geometry.available)
+  }
+
   func drawExpanded(_ canvas: inout Canvas, _ state: CenterState, _ e: CenterState.Expanded, area: Rect) {
     let notification = e.notification
     let inner = area.width - 4
