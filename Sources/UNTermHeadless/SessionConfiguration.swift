@@ -48,6 +48,8 @@ package struct SessionConfiguration: Sendable {
   /// screen — unless `--bidi visual` is asked for (issue 25.3). What a terminal shows is drawn
   /// with `bidi` (`Session.frame(bidi:)`).
   package var outputBidi = BidiMode.logical
+  /// What a collapsed stack says under its card (`--stack-summary`).
+  package var stackSummary = StackSummary.current
   /// The app's strings (`--strings`, repeatable): files or folders.
   package var stringsPaths: [String] = []
   /// The device language (`--locale`; the commands default it from the environment).
@@ -82,6 +84,7 @@ package struct SessionConfiguration: Sendable {
     settings.textSize = textSize
     settings.bidi = bidi
     settings.locale = locale
+    settings.stackSummary = stackSummary
     return settings
   }
 }

@@ -118,6 +118,11 @@ extension OptionDeclaration {
       default: "auto", in: .session
     ) { $0.bidi = $1 },
     .option(
+      "--stack-summary", OptionValue<StackSummary>.choice,
+      "what a collapsed stack says under its newest card: current iOS's count of the notifications behind it (current), or the iOS 12 to 14 summary from the category's categorySummaryFormat and the payloads' summary-arg (ios12)",
+      default: StackSummary.current.rawValue, in: .session
+    ) { $0.session.stackSummary = $1 },
+    .option(
       "--strings", .text("PATH"),
       "the app's strings for loc keys: a Localizable.strings (text or binary plist), a .stringsdict, a Localizable.xcstrings, an LANG.lproj folder, or a folder of them; repeatable",
       default: "none", in: .session

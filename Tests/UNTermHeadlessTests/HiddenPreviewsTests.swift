@@ -182,10 +182,11 @@ struct HiddenPreviewsTests {
     }
   }
 
-  /// The summary's `%@` is the summary arguments of the notifications behind the leading card,
-  /// never the title; `summary-arg-count` weighs each in the count.
+  /// With the iOS 12 to 14 summary (`--stack-summary ios12`), its `%@` is the summary arguments
+  /// of the notifications behind the leading card, never the title; `summary-arg-count` weighs
+  /// each in the count.
   @Test func theSummaryIsMadeOfSummaryArgumentsAndTheirCounts() throws {
-    let session = try Fixtures.session(size: (47, 16))
+    let session = try Fixtures.session(size: (47, 16)) { $0.stackSummary = .ios12 }
     func push(_ title: String, _ extra: String) throws {
       try Fixtures.push(
         #"{"aps":{"alert":{"title":"\#(title)","body":"b"\#(extra)},"thread-id":"chat","category":"message"}}"#,
@@ -208,5 +209,20 @@ struct HiddenPreviewsTests {
     try push("Title six", #","summary-arg":"Ana""#)
     #expect(summary() == "7 more messages from Cy, Bo and Ana")
     #expect(!(summary() ?? "").contains("Title"))
+  }
+
+  /// Current iOS ignores summary-arg and its count, and shows no category summary under a
+  /// stack: the cards behind the newest one, which UNTerm counts (issue 25.6).
+  @Test func currentIOSCountsTheNotificationsBehindTheNewest() throws {
+    let session = try Fixtures.session(size: (47, 16))
+    for (title, extra) in [("one", ""), ("two", #","summary-arg":"Ana","summary-arg-count":3"#), ("three", "")] {
+      try Fixtures.push(
+        #"{"aps":{"alert":{"title":"\#(title)","body":"b"\#(extra)},"thread-id":"chat","category":"message"}}"#,
+        into: session)
+    }
+    session.send(.command(.openCenter))
+    let lines = session.frame().grid.lines
+    #expect(lines.contains { $0.hasPrefix("    2 more notifications") }, "\(lines.joined(separator: "\n"))")
+    #expect(!lines.joined().contains("messages from"))
   }
 }

@@ -11,13 +11,16 @@ import UserNotificationsModel
 /// stack summary in the device language, switched live with `g`.
 @Suite("Localized screens")
 struct LocalizedScreenTests {
-  private func session(locale: String, size: (Int, Int) = (47, 12), locked: Bool = false) throws -> Session {
+  private func session(
+    locale: String, size: (Int, Int) = (47, 12), locked: Bool = false, stackSummary: StackSummary = .current
+  ) throws -> Session {
     // As a terminal without bidi shows them: Urdu reordered and joined by UNTerm.
     try Fixtures.session(size: size) {
       $0.outputBidi = .visual
       $0.stringsPaths = [Fixtures.sample("Localization")]
       $0.locale = locale
       $0.locked = locked
+      $0.stackSummary = stackSummary
     }
   }
 
@@ -76,8 +79,9 @@ struct LocalizedScreenTests {
     }
   }
 
+  /// The iOS 12 to 14 summary (`--stack-summary ios12`) in the device language.
   @Test func theStackSummaryIsLocalized() throws {
-    let s = try session(locale: "bn", size: (47, 16))
+    let s = try session(locale: "bn", size: (47, 16), stackSummary: .ios12)
     let message = #"""
       {"aps":{"alert":{"title":"প্রজ্ঞা দাস","body":"আসছি","summary-arg":"প্রজ্ঞা"},"thread-id":"t","category":"message"}}
       """#

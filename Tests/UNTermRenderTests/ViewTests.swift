@@ -80,7 +80,9 @@ struct ViewTests {
     #expect(grid[x, row].style.foreground != session.renderer.theme[.action].foreground)
   }
 
-  @Test func listGroupsByThreadWithTheCategorySummary() throws {
+  /// The list groups by thread; under a collapsed stack, current iOS's count of the cards behind
+  /// (the category's summary and summary-arg are iOS 12 to 14's).
+  @Test func listGroupsByThreadWithTheCountBehindTheNewest() throws {
     let session = try Fixtures.session(size: (47, 16))
     try Fixtures.push(message, into: session)
     try Fixtures.push(message, into: session)
@@ -102,11 +104,17 @@ struct ViewTests {
         " │ Ana Lima · Dinner tonight?                │",
         " │ Are we still on for 8?                    │",
         " ╰───────────────────────────────────────────╯",
-        "    1 more messages from Ana Lima",
+        "    1 more notification",
         "",
         "",
         " iPhone · Unlocked · badge 3 │ ↑↓ move  ? keys",
       ])
+    // The iOS 12 to 14 summary, asked for: the category's format with the summary-arg.
+    let legacy = try Fixtures.session(size: (47, 16)) { $0.stackSummary = .ios12 }
+    try Fixtures.push(message, into: legacy)
+    try Fixtures.push(message, into: legacy)
+    legacy.send(.command(.openCenter))
+    #expect(legacy.frame().grid.lines.contains("    1 more messages from Ana Lima"))
   }
 
   /// Without colour (`--color never`, snapshots, `expect screen`) a destructive action is
@@ -171,7 +179,7 @@ struct ViewTests {
         " iPhone · Unlocked · badge 3 │ ↑↓ move  ? keys",
       ])
     session.send(.key(.character("s")))
-    #expect(session.frame().grid.text.contains("1 more messages from Ana Lima"))
+    #expect(session.frame().grid.text.contains("1 more notification"))
     #expect(!session.frame().grid.text.contains("Show less"))
   }
 

@@ -70,6 +70,7 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
   case duplicateActionIdentifier = "duplicate-action-identifier"
   case tooManyActions = "too-many-actions"
   case bannerShowsTwoActions = "banner-shows-two-actions"
+  case stackSummaryFormat = "stack-summary-format"
   case textInputIncomplete = "text-input-incomplete"
   // Content extensions
   case conflictingKeys = "conflicting-keys"
@@ -227,7 +228,8 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
     case .deprecatedSummaryArg:
       return Info(
         .note, "aps.alert.summary-arg is deprecated.",
-        "iOS ignores it since iOS 15; notification summaries are built by the system.")
+        "iOS ignores it since iOS 15 (as summary-arg-count): a collapsed stack shows its newest notification with the others' cards behind it, no summary text. UNTerm uses it only with --stack-summary ios12, the iOS 12 to 14 summary."
+      )
     case .legacyAlertKey:
       return Info(
         .note, "A pre-iOS 10 alert key is used.",
@@ -393,6 +395,11 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
       return Info(
         .warning, "A category has more than 10 actions.",
         "iOS shows at most 10 in the expanded view; the rest never appear.")
+    case .stackSummaryFormat:
+      return Info(
+        .note, "A category has a categorySummaryFormat, which current iOS does not show.",
+        "iOS 12 to 14 wrote it under a collapsed stack, with the summary-arg of the notifications behind; since iOS 15 the arguments are ignored (Apple's header: \"summaryArgument is ignored\") and a stack shows its newest notification with the others' cards behind it, no summary text. UNTerm shows the iOS 12 to 14 summary only with --stack-summary ios12."
+      )
     case .bannerShowsTwoActions:
       return Info(
         .note, "A category has more than two actions.",

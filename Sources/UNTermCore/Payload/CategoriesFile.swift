@@ -340,6 +340,12 @@ package struct CategoriesFile: @unchecked Sendable {
             "\(category.actions.count) actions; iOS shows at most 10 in the expanded view, so \(category.actions.dropFirst(10).map { OneLine.quote($0.title) }.joined(separator: ", ")) never \(category.actions.count == 11 ? "appears" : "appear")"
           )
         }
+        if !category.categorySummaryFormat.isEmpty || !category.localizedSummaryFormats.isEmpty {
+          sink.report(
+            .stackSummaryFormat, path.appending("categorySummaryFormat"),
+            "categorySummaryFormat is shown by iOS 12 to 14 only; current iOS shows a stack's newest notification with the cards behind it and no summary text (UNTerm: --stack-summary ios12 shows it)"
+          )
+        }
         if category.actions.count > 2 {
           sink.report(
             .bannerShowsTwoActions, path.appending("actions"),

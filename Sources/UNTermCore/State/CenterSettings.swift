@@ -3,6 +3,18 @@ import UNTermBidi
 import UserNotificationsModel
 import UserNotificationsUI
 
+/// What a collapsed stack in the list says under its newest card (issue 25.6).
+package enum StackSummary: String, Sendable, CaseIterable {
+  /// iOS 15 and later: the others' cards behind the newest one, no summary text; the category's
+  /// `categorySummaryFormat` and the payloads' `summary-arg` are not shown (Apple's header:
+  /// "summaryArgument is ignored"). A terminal cannot draw the cards' edges, so UNTerm writes
+  /// how many there are: "2 more notifications".
+  case current
+  /// iOS 12 to 14: the category's summary format, `%u` the count (with `summary-arg-count`)
+  /// and `%@` the `summary-arg`s of the notifications behind.
+  case ios12
+}
+
 /// How a session starts: the device and what the user chose on the command line or in the
 /// embedding program. Sent once as `Event.configure`.
 package struct CenterSettings: Hashable, Sendable {
@@ -44,6 +56,8 @@ package struct CenterSettings: Hashable, Sendable {
   package var bidi: BidiMode = .visual
   /// The device language (`--locale`, resolved from the environment by the commands).
   package var locale = "en"
+  /// What a collapsed stack says under its card (`--stack-summary`).
+  package var stackSummary = StackSummary.current
 
   package init() {}
 }

@@ -113,6 +113,7 @@ extension CenterState {
     previews = settings.previews
     store.defaultApp = settings.bundle
     isBundleNamed = settings.bundleNamed
+    stackSummary = settings.stackSummary
     appNames = settings.appNames
     if let name = settings.appName, appNames[settings.bundle] == nil { appNames[settings.bundle] = name }
     themeNames = settings.themeNames

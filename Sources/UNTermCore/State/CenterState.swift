@@ -181,6 +181,9 @@ package struct CenterState: @unchecked Sendable {
   /// Whether the session's own app was named (`--bundle`, a script's `bundle`): a bare
   /// categories file registers for it, not for every app without categories (issue 25.4).
   package internal(set) var isBundleNamed = false
+  /// What a collapsed stack says under its card: current iOS's count, or the iOS 12 to 14
+  /// category summary (`--stack-summary ios12`).
+  package internal(set) var stackSummary = StackSummary.current
   package internal(set) var appState: AppState = .background
   /// Who puts right-to-left text in display order: UNTerm, or the terminal.
   package internal(set) var bidi: BidiMode = .visual

@@ -210,6 +210,11 @@ package struct Renderer: ScreenLayout {
     }
     guard members.count > 1, let leading = members.first else { return nil }
     let behind = members.dropFirst().map(\.request.content)
+    guard state.stackSummary == .ios12 else {
+      // Current iOS: the cards behind the newest one, each a notification; no summary text.
+      return behind.count == 1 ? "1 more notification" : "\(behind.count) more notifications"
+    }
+    // iOS 12 to 14: the category's summary, each notification weighing its summary-arg-count.
     let count = behind.reduce(0) { $0 + max(1, $1.summaryArgumentCount) }
     let category = state.category(of: leading)
     // The format as the app localized it; while previews are hidden one that shows `%@` gives way
