@@ -1,6 +1,7 @@
 import Foundation
 import UNTermCore
 import UNTermHeadless
+import UNTermRender
 import UserNotificationsModel
 import UserNotificationsUI
 
@@ -231,11 +232,18 @@ extension OptionValue where Value == TimeInterval {
 }
 
 extension OptionValue where Value == ScreenSize {
+  /// A screen size no smaller than the smallest screen UNTerm draws (`Renderer.minimumWidth`
+  /// × `minimumHeight`): a printed screen has no terminal to grow (issue 25.7).
   static var screenSize: OptionValue {
-    OptionValue(placeholder: "COLSxROWS", expectation: "takes COLSxROWS from 1x1 to 1000x1000, such as 80x24") {
+    let most = InputNumber.maximumTerminalSide
+    let least = "\(Renderer.minimumWidth)x\(Renderer.minimumHeight)"
+    return OptionValue(
+      placeholder: "COLSxROWS",
+      expectation: "takes COLSxROWS from \(least) (the smallest screen UNTerm draws) to \(most)x\(most), such as 80x24"
+    ) {
       let parts = $0.lowercased().split(separator: "x", omittingEmptySubsequences: false)
       guard parts.count == 2, let w = InputNumber.terminalSize.parseInt(parts[0]),
-        let h = InputNumber.terminalSize.parseInt(parts[1])
+        let h = InputNumber.terminalSize.parseInt(parts[1]), w >= Renderer.minimumWidth, h >= Renderer.minimumHeight
       else { return nil }
       return ScreenSize(width: w, height: h)
     }

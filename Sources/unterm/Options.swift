@@ -164,7 +164,11 @@ extension OptionDeclaration {
       "which screen: the newest notification's banner, its expanded (long-press) view, or the notification list",
       default: "banner", in: .render
     ) { $0.render.view = $1 },
-    .option("--size", .screenSize, "screen size", default: "the terminal's, else 80x24", in: .render) {
+    .option(
+      "--size", .screenSize,
+      "screen size, at least 24x8 (a smaller one is a usage error, as is a smaller terminal without --size)",
+      default: "the terminal's, else 80x24", in: .render
+    ) {
       $0.render.size = $1
     },
     .option(

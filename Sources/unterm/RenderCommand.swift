@@ -18,6 +18,14 @@ enum RenderCommand {
     }
     guard !payloads.isEmpty else { throw arguments.usage("render needs at least one PAYLOAD file (or - for stdin)") }
     guard parsed.watch else {
+      // A terminal too small for any screen: say so and what to do, rather than print a screen
+      // that only says it (the live --watch keeps the message, as the session does, and grows).
+      if parsed.render.size == nil, let terminal = ScreenSize.terminal(),
+        terminal.width < Renderer.minimumWidth || terminal.height < Renderer.minimumHeight
+      {
+        throw arguments.usage(
+          "the terminal is \(terminal.width)x\(terminal.height), smaller than the \(Renderer.minimumWidth)x\(Renderer.minimumHeight) render draws at least; give --size")
+      }
       Console.write(try screen(parsed, payloads))
       return .success
     }
