@@ -24,7 +24,8 @@ enum RenderCommand {
         terminal.width < Renderer.minimumWidth || terminal.height < Renderer.minimumHeight
       {
         throw arguments.usage(
-          "the terminal is \(terminal.width)x\(terminal.height), smaller than the \(Renderer.minimumWidth)x\(Renderer.minimumHeight) render draws at least; give --size")
+          "the terminal is \(terminal.width)x\(terminal.height), smaller than the \(Renderer.minimumWidth)x\(Renderer.minimumHeight) render draws at least; give --size"
+        )
       }
       Console.write(try screen(parsed, payloads))
       return .success

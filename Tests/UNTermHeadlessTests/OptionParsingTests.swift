@@ -78,8 +78,14 @@ struct OptionParsingTests {
     (.lint, ["--service-timeout", "soon"], "--service-timeout takes a duration such as 30s or 500ms, not 'soon'"),
     (.lint, ["--service-timeout", "0s"], "--service-timeout takes a duration such as 30s or 500ms, not '0s'"),
     (.render, ["--previews", "sometimes"], "--previews must be always, when-unlocked or never, not 'sometimes'"),
-    (.render, ["--size", "80by24"], "--size takes COLSxROWS from 24x8 (the smallest screen UNTerm draws) to 1000x1000, such as 80x24, not '80by24'"),
-    (.render, ["--size=1001x5"], "--size takes COLSxROWS from 24x8 (the smallest screen UNTerm draws) to 1000x1000, such as 80x24, not '1001x5'"),
+    (
+      .render, ["--size", "80by24"],
+      "--size takes COLSxROWS from 24x8 (the smallest screen UNTerm draws) to 1000x1000, such as 80x24, not '80by24'"
+    ),
+    (
+      .render, ["--size=1001x5"],
+      "--size takes COLSxROWS from 24x8 (the smallest screen UNTerm draws) to 1000x1000, such as 80x24, not '1001x5'"
+    ),
     (.render, ["--color", "blue"], "--color must be auto, always or never, not 'blue'"),
     (.render, ["--now", "soon"], "--now takes an ISO 8601 time such as 2026-11-29T20:00:00Z, not 'soon'"),
     (.run, ["--speed", "0"], "--speed takes a number such as 2 or 0.5, not '0'"),
