@@ -59,7 +59,9 @@ package enum ExtensionQA {
             ))
         }
       }
-      let sample = payloads.first { descriptor.attributes.categories.contains($0.content?.categoryIdentifier ?? "") }
+      let served = payloads.filter { descriptor.attributes.categories.contains($0.content?.categoryIdentifier ?? "") }
+      diagnostics += templatePaths(of: descriptor, against: served)
+      let sample = served.first
       if sample == nil {
         let served = descriptor.attributes.categories.map { "\"\($0)\"" }.joined(separator: ", ")
         diagnostics.append(
@@ -73,6 +75,42 @@ package enum ExtensionQA {
         descriptor, sample: sample, strictOn: strictOn, sizes: measured, held: held, images: images)
     }
     return (diagnostics, missing)
+  }
+
+  /// A `{{userInfo.PATH}}` that no payload of the extension's categories has is a warning, with
+  /// the closest path they do hold; one that only some lack is a note naming them (an optional
+  /// key, or a payload that forgot it) (issue 25.8).
+  static func templatePaths(of descriptor: ContentExtensionDescriptor, against payloads: [Payload]) -> [Diagnostic] {
+    let contents = payloads.compactMap { payload in payload.content.map { (payload.file, $0.userInfo) } }
+    guard !contents.isEmpty else { return [] }
+    func name(_ file: String) -> String { (file as NSString).lastPathComponent }
+    var out: [Diagnostic] = []
+    var reported = Set<String>()
+    for use in descriptor.templates {
+      for path in Template.userInfoPaths(use.text)
+      where reported.insert(path + "\u{0}" + use.source.path.description).inserted {
+        let lacking = contents.filter { !Template.has(path, in: $0.1) }
+        guard !lacking.isEmpty else { continue }
+        let template: SafeText = "{{userInfo.\(path)}}"
+        if lacking.count == contents.count {
+          let known = Set(contents.flatMap { Template.paths(in: $0.1) })
+          let hint = Suggestion.closest(to: path, in: known.sorted()).map { " Did you mean {{userInfo.\($0)}}?" } ?? ""
+          let measured = contents.map { name($0.0) }.joined(separator: ", ")
+          out.append(
+            use.source.diagnostic(
+              .templateMissingKey,
+              "\(template) is in none of the payloads measured (\(measured)), so the view shows it empty.\(hint)"))
+        } else {
+          let without = lacking.map { name($0.0) }.joined(separator: ", ")
+          out.append(
+            use.source.diagnostic(
+              .templateMissingKey, severity: .note,
+              "\(template) is missing in \(without) (\(lacking.count) of the \(contents.count) payloads measured), so the view shows it empty there"
+            ))
+        }
+      }
+    }
+    return out
   }
 
   /// Measures a loaded view on a device's card at its full width: the numbers the QA report,

@@ -82,6 +82,7 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
   case buttonNotInteractive = "button-not-interactive"
   case templateUnclosed = "template-unclosed"
   case templateUnknownField = "template-unknown-field"
+  case templateMissingKey = "template-missing-key"
   case duplicateExtensionCategory = "duplicate-extension-category"
   case extensionCategoryUnregistered = "extension-category-unregistered"
   case extensionSize = "extension-size"
@@ -441,6 +442,11 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
       return Info(
         .warning, "A template has \"{{\" without a closing \"}}\".",
         "The text is shown as written.", anchor: .value)
+    case .templateMissingKey:
+      return Info(
+        .warning, "A template reads a userInfo path the payloads measured do not have.",
+        "The view shows an empty text (a progress bar 0 %) where the value would be: a typo in the path, or a payload that lacks the key. The message suggests the closest path the payloads hold, and names the payloads without it when only some lack it.",
+        anchor: .value)
     case .templateUnknownField:
       return Info(
         .warning, "A template names a field that does not exist.",

@@ -66,6 +66,12 @@ package struct SourceReference: Sendable {
   }
 }
 
+/// A template in a descriptor and where it is written.
+package struct TemplateUse: Sendable {
+  package var text: String
+  package var source: SourceReference
+}
+
 /// A content-extension descriptor: the attributes plus a description of the custom view.
 package struct ContentExtensionDescriptor: Sendable {
   package var file: String
@@ -82,6 +88,9 @@ package struct ContentExtensionDescriptor: Sendable {
   /// The view's description (`view`), or the descriptor as a whole when it has none: where
   /// findings about the view's height point.
   package var viewSource: SourceReference
+  /// Every template the view fills (its title, labels and progress values), with where it is
+  /// written: the QA report checks their `userInfo` paths against the payloads it measures.
+  package var templates: [TemplateUse] = []
 
   /// Loads a descriptor file (JSON, or an extension's Info.plist).
   ///
@@ -412,6 +421,7 @@ private enum ViewReader {
       if let text = title.string {
         descriptor.titleTemplate = text
         Template.check(text, path: path.appending("title"), sink: &sink)
+        descriptor.templates.append(TemplateUse(text: text, source: source(path.appending("title"))))
       } else {
         sink.report(.typeMismatch, path.appending("title"), "must be a string")
       }
@@ -431,11 +441,21 @@ private enum ViewReader {
       return
     }
     for (i, element) in elements.enumerated() {
-      if let parsed = self.element(
-        element, path: path.appending("elements").appending(i), descriptor: descriptor, sink: &sink)
-      {
+      let elementPath = path.appending("elements").appending(i)
+      if let parsed = self.element(element, path: elementPath, descriptor: descriptor, sink: &sink) {
         descriptor.elements.append(parsed)
+        switch parsed {
+        case .label(let template, _, _):
+          descriptor.templates.append(TemplateUse(text: template, source: source(elementPath.appending("label"))))
+        case .progress(let template) where element.object?["progress"]?.string != nil:
+          descriptor.templates.append(TemplateUse(text: template, source: source(elementPath.appending("progress"))))
+        default:
+          break
+        }
       }
+    }
+    func source(_ path: JSONPath) -> SourceReference {
+      SourceReference(file: descriptor.viewSource.file, document: descriptor.viewSource.document, path: path)
     }
   }
 

@@ -32,6 +32,59 @@ package enum Template {
     }
   }
 
+  /// The `userInfo.KEY` paths a template reads, without the `userInfo.` (`progress`,
+  /// `thread.0.from`).
+  package static func userInfoPaths(_ template: String) -> [String] {
+    references(template).filter { $0.hasPrefix("userInfo.") }.map { String($0.dropFirst("userInfo.".count)) }
+  }
+
+  /// Whether a payload's `userInfo` has the value a dotted path names (a key of a nested
+  /// object, or an index of an array), even an empty one.
+  package static func has(_ path: String, in userInfo: [AnyHashable: Any]) -> Bool {
+    lookup(path, in: userInfo) != nil
+  }
+
+  /// The dotted paths a payload's `userInfo` holds, to suggest from: every key, nested keys and
+  /// array indexes too, up to `limit` of them.
+  package static func paths(in userInfo: [AnyHashable: Any], limit: Int = 500) -> [String] {
+    var out: [String] = []
+    func walk(_ value: Any, _ prefix: String, depth: Int) {
+      guard out.count < limit, depth < 6 else { return }
+      if let dict = value as? [AnyHashable: Any] {
+        for key in dict.keys.compactMap({ $0 as? String }).sorted() {
+          let path = prefix.isEmpty ? key : prefix + "." + key
+          out.append(path)
+          if let child = dict[key] { walk(child, path, depth: depth + 1) }
+        }
+      } else if let array = value as? [Any] {
+        for (i, child) in array.prefix(20).enumerated() {
+          let path = prefix + "." + String(i)
+          out.append(path)
+          walk(child, path, depth: depth + 1)
+        }
+      }
+    }
+    walk(userInfo, "", depth: 0)
+    return out
+  }
+
+  /// The value a dotted path names in `userInfo`, if it is there.
+  private static func lookup(_ path: String, in userInfo: [AnyHashable: Any]) -> Any? {
+    var current: Any? = userInfo
+    for part in path.split(separator: ".") {
+      if let dict = current as? [AnyHashable: Any] {
+        current = dict[String(part)]
+      } else if let dict = current as? [String: Any] {
+        current = dict[String(part)]
+      } else if let array = current as? [Any], let i = Int(part), array.indices.contains(i) {
+        current = array[i]
+      } else {
+        return nil
+      }
+    }
+    return current
+  }
+
   /// A template filled in from a notification; unknown names and missing keys give "".
   package static func render(_ template: String, with content: UNNotificationContent) -> String {
     var out = ""
@@ -58,19 +111,7 @@ package enum Template {
     case "threadIdentifier": return content.threadIdentifier
     default:
       guard name.hasPrefix("userInfo.") else { return "" }
-      var current: Any? = content.userInfo
-      for part in name.dropFirst("userInfo.".count).split(separator: ".") {
-        if let dict = current as? [AnyHashable: Any] {
-          current = dict[String(part)]
-        } else if let dict = current as? [String: Any] {
-          current = dict[String(part)]
-        } else if let array = current as? [Any], let i = Int(part), array.indices.contains(i) {
-          current = array[i]
-        } else {
-          return ""
-        }
-      }
-      switch current {
+      switch lookup(String(name.dropFirst("userInfo.".count)), in: content.userInfo) {
       case let s as String: return s
       case let n as NSNumber: return n.stringValue
       case nil, is NSNull: return ""
