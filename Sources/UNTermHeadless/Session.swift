@@ -88,7 +88,11 @@ package final class Session: @unchecked Sendable {
     }
     _ = state.handle(.configure(settings))
     var renderer = Renderer(theme: theme, timeZone: timeZone, images: MediaSupport.images())
-    renderer.paths = Self.paths(relativeTo: FileManager.default.currentDirectoryPath)
+    // Paths in the working tree relative to it; those outside it (the session's socket) where
+    // they are, from `~` in the home folder.
+    renderer.paths = Self.paths(
+      relativeTo: FileManager.default.currentDirectoryPath,
+      outside: .absolute(home: ProcessEnvironment.value("HOME")))
     renderer.bidi = configuration.outputBidi
     self.renderer = renderer
     for (scope, paths) in configuration.categoriesFilesByScope {
@@ -603,17 +607,17 @@ package final class Session: @unchecked Sendable {
   /// Writes the paths in the activity pane relative to `folder` (a script's folder; the working
   /// directory by default), so the screen is the same wherever the project lives.
   package func showPaths(relativeTo folder: String) {
-    renderer.paths = Self.paths(relativeTo: folder)
+    renderer.paths = Self.paths(relativeTo: folder, outside: .relative)
   }
 
   /// Paths relative to a folder, as given and with its links resolved.
-  private static func paths(relativeTo folder: String) -> PathDisplay {
+  private static func paths(relativeTo folder: String, outside: PathDisplay.Outside) -> PathDisplay {
     // `realpath` rather than URL's standardizing and resolving: the same folders (PathDisplay
     // works out `.` and `..` itself), without Foundation's URL machinery at every start.
     let absolute = folder.hasPrefix("/") ? folder : FileManager.default.currentDirectoryPath + "/" + folder
-    guard let resolved = realpath(absolute, nil) else { return PathDisplay(relativeTo: absolute) }
+    guard let resolved = realpath(absolute, nil) else { return PathDisplay(relativeTo: absolute, outside: outside) }
     defer { free(resolved) }
-    return PathDisplay(relativeTo: absolute, alsoKnownAs: [String(cString: resolved)])
+    return PathDisplay(relativeTo: absolute, alsoKnownAs: [String(cString: resolved)], outside: outside)
   }
 
   /// Says how an empty center can be filled (the live delivery that is listening).

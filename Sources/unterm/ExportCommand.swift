@@ -37,10 +37,10 @@ enum ExportCommand {
       do throws(APNsExport.Problem) {
         switch form {
         case .simctl:
-          let left = payload.info.headers.fields.map(\.field.rawValue)
-          if !left.isEmpty {
-            UNTermMain.warn(
-              "\(shown): note: simctl push sends no APNs headers; \(left.joined(separator: ", ")) stay behind")
+          // simctl push takes the app's bundle identifier and the payload, no APNs headers: say
+          // what becomes of each (apns-topic may be the bundle identifier it pushes to).
+          if let note = simctlHeadersNote(payload, app: parsed.pushBundle) {
+            UNTermMain.warn("\(shown): note: \(note)")
           }
           outputs.append(
             printed(try APNsExport.simctl(payload, simulator: parsed.export.simulator, app: parsed.pushBundle)))
@@ -62,5 +62,25 @@ enum ExportCommand {
       Console.line(outputs.joined(separator: "\n"))
     }
     return .success
+  }
+}
+
+extension ExportCommand {
+  /// What simctl push does with a payload's APNs headers, or nil when it has none: it sends
+  /// none of them, but `apns-topic` (less its push-type suffix) can be the app it pushes to.
+  static func simctlHeadersNote(_ payload: Payload, app: String?) -> SafeText? {
+    let headers = payload.info.headers.fields.map(\.field)
+    guard !headers.isEmpty else { return nil }
+    let topicApp = PayloadAnalyzer.app(fromTopic: payload.info.headers)
+    let usesTopic = topicApp != nil && APNsExport.bundle(of: payload, app: app) == topicApp
+    let dropped = headers.filter { !(usesTopic && $0 == .topic) }.map(\.rawValue)
+    var parts: [String] = []
+    if usesTopic, let topicApp { parts.append("apns-topic gives the app it pushes to (\(topicApp))") }
+    if !dropped.isEmpty {
+      parts.append(
+        "\(ListFormat.and(dropped)) \(dropped.count == 1 ? "is" : "are") not sent, as simctl push takes no APNs headers"
+      )
+    }
+    return SafeText(sanitizing: parts.joined(separator: "; "))
   }
 }

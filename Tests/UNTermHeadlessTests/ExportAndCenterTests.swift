@@ -72,7 +72,19 @@ struct ExportAndCenterTests {
     let exported = try Fixtures.run(Fixtures.unterm, ["export", "--simctl", file.path])
     #expect(exported.status == 0, "\(exported.stderr)")
     #expect(
-      exported.stderr.contains("note: simctl push sends no APNs headers; apns-priority, apns-collapse-id stay behind"))
+      exported.stderr.contains(
+        "note: apns-priority and apns-collapse-id are not sent, as simctl push takes no APNs headers"),
+      "\(exported.stderr)")
+    // --topic is the bundle identifier simctl pushes to: the note says so, not that it stays behind.
+    let plain = dir.appendingPathComponent("plain.json")
+    try Data(#"{"aps":{"alert":"Your dabba is here"},"apns-headers":{"apns-priority":"5"}}"#.utf8).write(to: plain)
+    let topic = try Fixtures.run(Fixtures.unterm, ["export", "--simctl", "--topic", "com.dabba.app", plain.path])
+    #expect(topic.stdout.contains("xcrun simctl push booted com.dabba.app -"), "\(topic.stdout)")
+    #expect(
+      topic.stderr.hasSuffix(
+        "plain.json: note: apns-topic gives the app it pushes to (com.dabba.app); apns-priority is not sent, as simctl push takes no APNs headers\n"
+      ), "\(topic.stderr)")
+    #expect(!topic.stderr.contains("apns-topic is not sent"))
     let tools = try fakeTools()
     let ran = try runInShell(exported.stdout, tools: tools)
     #expect(ran.status == 0, "\(ran.stderr)")

@@ -88,6 +88,22 @@ struct PortableScriptTests {
     #expect(paths.apply(text) == shown)
   }
 
+  /// In a session, the working directory's files are shown relative to it, and a path outside
+  /// it (the session's socket) where it is, from `~` in the home folder: never `../unterm-0/…`.
+  @Test(arguments: [
+    ("Listening on /run/user/1000/unterm/session.sock", "Listening on /run/user/1000/unterm/session.sock"),
+    ("Listening on /work/unterm-0/session.sock", "Listening on /work/unterm-0/session.sock"),
+    ("Watching /home/ana/.cache/unterm/inbox for", "Watching ~/.cache/unterm/inbox for"),
+    ("Pushed /home/ana/dabba/order.json as req-1", "Pushed order.json as req-1"),
+    ("Pushed /home/ana/dabba/payloads/../order.json", "Pushed order.json"),
+    ("Pushed /home/ana/dabba-old/order.json", "Pushed ~/dabba-old/order.json"),
+    ("Pushed /home/anabel/x.json", "Pushed /home/anabel/x.json"),
+  ])
+  func aSessionShowsPathsOutsideItsFolderWhereTheyAre(_ text: String, _ shown: String) {
+    let paths = PathDisplay(relativeTo: "/home/ana/dabba", outside: .absolute(home: "/home/ana"))
+    #expect(paths.apply(text) == shown)
+  }
+
   @Test func aFolderWithSpacesIsTakenWhole() {
     let paths = PathDisplay(relativeTo: "/tmp/my project/scripts", alsoKnownAs: ["/private/tmp/my project/scripts"])
     #expect(paths.apply("/tmp/my project/scripts/a.png: bad") == "a.png: bad")

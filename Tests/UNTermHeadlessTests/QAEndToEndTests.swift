@@ -111,4 +111,24 @@ struct QAEndToEndTests {
     tmux.type("q")
     try tmux.waitFor("EXIT=0")
   }
+
+  /// The activity pane names the socket and the inbox where they are, not as a path relative
+  /// to the working directory that points outside it (issue 25.10).
+  @Test func theSocketIsShownWhereItIs() throws {
+    let project = try Fixtures.temporaryDirectory()
+    let elsewhere = try Fixtures.temporaryDirectory()
+    let socket = elsewhere.appendingPathComponent("session.sock").path
+    let tmux = try TmuxDriver(width: 120, height: 30)
+    defer { tmux.kill() }
+    tmux.type(
+      "cd \(project.path) && LANG=C.UTF-8 \(Fixtures.unterm) --socket \(socket) \(Fixtures.sample("message.json")); "
+        + "echo EXIT=$?")
+    tmux.keys("Enter")
+    try tmux.waitFor("Listening for")
+    let screen = tmux.screen()
+    #expect(!screen.contains("../"), "\(screen)")
+    #expect(screen.contains(elsewhere.lastPathComponent), "\(screen)")
+    tmux.type("q")
+    try tmux.waitFor("EXIT=0")
+  }
 }

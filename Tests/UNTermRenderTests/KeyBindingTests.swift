@@ -32,7 +32,7 @@ struct KeyBindingTests {
         "           │ PgUp PgDn   a page of the list; scroll the view        │",
         "           │ Home End    first / last notification; in a field too  │",
         "           │ c           show or hide the notification list         │",
-        "           │ L F         lock or unlock; F: Focus on or off         │",
+        "           │ L F         lock or unlock; F: cycle Focus modes       │",
         "           │ d           switch iPhone / iPad                       │",
         "           │ t g         next theme / language (says which)         │",
         "           │ h           send the app to the background             │",

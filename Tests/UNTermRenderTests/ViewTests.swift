@@ -47,7 +47,7 @@ struct ViewTests {
         " │ Dinner tonight?                           │",
         " │ Are we still on for 8?                    │",
         " ├───────────────────────────────────────────┤",
-        " │ 1  Reply                  (unlock, reply) │",
+        " │ 1  Reply                          (reply) │",
         " │ 2  Like                                   │",
         " │ 3  ⚠ Delete                               │",
         " │ x  Dismiss                                │",
@@ -120,14 +120,34 @@ struct ViewTests {
   /// Without colour (`--color never`, snapshots, `expect screen`) a destructive action is
   /// marked in text, as authentication-required and foreground ones are.
   @Test func destructiveActionsAreMarkedInTextWithoutColour() throws {
-    let session = try Fixtures.session(size: (47, 14)) { $0.theme = "monochrome" }
+    // Locked (previews shown): an authentication-required or foreground action asks for the
+    // passcode, and says so.
+    let session = try Fixtures.session(size: (47, 16)) {
+      $0.theme = "monochrome"
+      $0.locked = true
+      $0.previews = .always
+    }
     try Fixtures.push(
       #"{"aps":{"alert":{"title":"Sign-in","body":"Lisbon"},"category":"security-alert"}}"#, into: session)
     session.send(.command(.longPress))
     let grid = session.frame().grid
-    #expect(grid.text.contains("│ 1  It Was Me                     (unlock) │"))
+    #expect(grid.text.contains("│ 1  It Was Me                     (unlock) │"), "\(grid.text)")
     #expect(grid.text.contains("│ 2  ⚠ Lock My Account  (unlock, opens app) │"))
     #expect(!grid.ansiText(depth: .none).contains("\u{1B}[0;3"))  // not a colour anywhere
+  }
+
+  /// Unlocked, nothing will ask for the passcode, so no action says "unlock" (issue 25.10); a
+  /// foreground action still says it opens the app.
+  @Test func anUnlockedDeviceShowsNoUnlockTag() throws {
+    let session = try Fixtures.session(size: (47, 14))
+    try Fixtures.push(
+      #"{"aps":{"alert":{"title":"Sign-in","body":"Lisbon"},"category":"security-alert"}}"#, into: session)
+    session.send(.command(.longPress))
+    let text = session.frame().grid.text
+    #expect(text.contains("│ 1  It Was Me                              │"), "\(text)")
+    #expect(text.contains("│ 2  ⚠ Lock My Account          (opens app) │"), "\(text)")
+    session.send(.command(.lock))
+    #expect(!session.frame().grid.text.contains("It Was Me"))
   }
 
   /// On a narrow screen an action's title comes before its tags: they give way, never draw over it.
@@ -136,7 +156,11 @@ struct ViewTests {
       #"{"aps":{"alert":{"title":"Ana Lima","body":"Dinner?"},"category":"message"}}"#
     var rows: [[String]] = []
     for width in [24, 30] {
-      let session = try Fixtures.session(size: (width, 11))
+      // Locked (previews shown), so Reply says it asks for the passcode as well.
+      let session = try Fixtures.session(size: (width, 11)) {
+        $0.locked = true
+        $0.previews = .always
+      }
       try Fixtures.push(json, into: session)
       session.send(.command(.longPress))
       rows.append(session.frame().grid.lines.filter { $0.contains("1  ") || $0.contains("2  ") })

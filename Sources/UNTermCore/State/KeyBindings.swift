@@ -333,7 +333,7 @@ package enum KeyBindings {
         context == .main && !state.isLocked ? StatusHint("c", state.isListOpen ? "close list" : "list") : nil
       }),
     KeyBinding(
-      "lock or unlock; F: Focus on or off",
+      "lock or unlock; F: cycle Focus modes",
       about:
         "lock / unlock (the passcode when one is set); `F` cycles Focus: off → Do Not Disturb → the named Focus (`--focus NAME`), if one was given → off, and the status bar shows it",
       [([.key(.character("L"))], screens, .toggleLock), ([.key(.character("F"))], screens, .cycleFocus)],

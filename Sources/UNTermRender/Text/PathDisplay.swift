@@ -7,8 +7,20 @@
 /// quote, a bracket, a colon, or a comma, semicolon or full stop that ends a clause. A path
 /// sharing nothing with the folder but the root (`/run/user/…`) stays absolute.
 package struct PathDisplay: Sendable, Hashable {
+  /// How a path outside the folder is shown.
+  package enum Outside: Sendable, Hashable {
+    /// Relative too, with `..`: a script's folder, where a project's files sit beside it and a
+    /// snapshot must read the same in every checkout.
+    case relative
+    /// Absolute, or from `~` when it is in `home`: the working directory of a session, where
+    /// `../unterm-0/session.sock` would point outside the project and mean nothing (issue 25.10).
+    case absolute(home: String?)
+  }
+
   /// The folder's absolute forms, each without a trailing `/`.
   package private(set) var bases: [String]
+  /// How paths outside the folder are shown.
+  package private(set) var outside = Outside.relative
   /// The folders the bases are in, and the bases, longest first: a path in text is taken whole
   /// through the longest of these it starts with, spaces and all.
   private var prefixes: [[Character]] = []
@@ -18,8 +30,9 @@ package struct PathDisplay: Sendable, Hashable {
 
   /// Paths relative to `folder` (absolute), and to each of its other absolute forms (the same
   /// folder with its symbolic links resolved, say).
-  package init(relativeTo folder: String, alsoKnownAs others: [String] = []) {
+  package init(relativeTo folder: String, alsoKnownAs others: [String] = [], outside: Outside = .relative) {
     self.init(bases: [folder] + others)
+    self.outside = outside
   }
 
   private init(bases: [String]) {
@@ -81,6 +94,14 @@ package struct PathDisplay: Sendable, Hashable {
       if shared > (best?.shared ?? 0) { best = (shared, baseParts) }
     }
     guard let best else { return path }
+    if case .absolute(let home) = outside, best.shared < best.base.count {
+      // Outside the folder: where it is, the home folder written `~`.
+      let normalized = Self.normalized(path)
+      if let home = home.map(Self.normalized), home != "/", normalized.hasPrefix(home + "/") {
+        return "~" + normalized.dropFirst(home.count)
+      }
+      return normalized
+    }
     let up = Array(repeating: "..", count: best.base.count - best.shared)
     let down = parts.dropFirst(best.shared).map(String.init)
     let joined = (up + down).joined(separator: "/")

@@ -213,7 +213,8 @@ extension Renderer {
     for (row, i) in window.shown.enumerated() {
       if i < actions.count {
         drawAction(
-          &canvas, actions[i], index: i, selected: e.selection == i, x: rect.x + 1, y: y + row, width: rect.width - 2)
+          &canvas, actions[i], index: i, selected: e.selection == i, locked: state.isLocked, x: rect.x + 1, y: y + row,
+          width: rect.width - 2)
       } else {
         drawDismiss(&canvas, selected: e.selection == actions.count, x: rect.x + 1, y: y + row, width: rect.width - 2)
       }
@@ -398,14 +399,17 @@ extension Renderer {
   }
 
   private func drawAction(
-    _ canvas: inout Canvas, _ action: UNNotificationAction, index: Int, selected: Bool, x: Int, y: Int, width: Int
+    _ canvas: inout Canvas, _ action: UNNotificationAction, index: Int, selected: Bool, locked: Bool, x: Int, y: Int,
+    width: Int
   ) {
     let key = index == 9 ? "0" : String(index + 1)
     // Every option is marked in text, so it reads the same without colour (`--color never`,
     // snapshots, `expect screen`): a destructive action by "⚠" before its title (a tag would
     // leave a title with every option no room on an iPhone), the others by tags.
+    // "unlock" says the passcode will be asked, so only while the device is locked: an
+    // authentication-required or foreground action then asks it (issue 25.10).
     var tags: [String] = []
-    if action.options.contains(.authenticationRequired) { tags.append("unlock") }
+    if locked && !action.options.isDisjoint(with: [.authenticationRequired, .foreground]) { tags.append("unlock") }
     if action.options.contains(.foreground) { tags.append("opens app") }
     if action is UNTextInputNotificationAction { tags.append("reply") }
     var tagText = tags.isEmpty ? "" : "(" + tags.joined(separator: ", ") + ")"

@@ -228,13 +228,7 @@ package struct Renderer: ScreenLayout {
     for content in behind where !content.summaryArgument.isEmpty && !arguments.contains(content.summaryArgument) {
       arguments.append(content.summaryArgument)
     }
-    let joined: String
-    switch arguments.count {
-    case 0: joined = ""
-    case 1: joined = arguments[0]
-    default: joined = arguments.dropLast().joined(separator: ", ") + " and " + (arguments.last ?? "")
-    }
-    let text = state.localization.summary(category, count: count, argument: joined) ?? ""
+    let text = state.localization.summary(category, count: count, argument: ListFormat.and(arguments)) ?? ""
     return TerminalText.sanitize(text.trimmingCharacters(in: .whitespaces), multiline: false)
   }
 }
