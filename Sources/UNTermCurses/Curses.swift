@@ -235,20 +235,14 @@ enum Curses {
     Int(cnc_color_pairs())
   }
 
-  /// The pair number for a foreground and background, allocating one if needed; -1 on failure.
+  /// Gives pair `number` (1 to `colorPairCount() - 1`) a foreground and background; whether
+  /// ncurses took it.
   ///
-  /// When the table is full ncurses recycles the least recently allocated pair, which would
-  /// recolour cells already on screen, so callers keep count. The corresponding ncurses function
-  /// is `alloc_pair`.
-  static func allocatePair(foreground: Int32, background: Int32) -> Int32 {
-    alloc_pair(foreground, background)
-  }
-
-  /// Frees every pair allocated so far.
-  ///
-  /// The corresponding ncurses function is `reset_color_pairs`.
-  static func resetPairs() {
-    reset_color_pairs()
+  /// The caller numbers the pairs itself: ncurses's own allocator (`alloc_pair`) recycles pairs
+  /// after `reset_color_pairs` before the table is full, which recoloured cells on screen. The
+  /// corresponding ncurses function is `init_extended_pair`.
+  static func definePair(_ number: Int32, foreground: Int32, background: Int32) -> Bool {
+    init_extended_pair(number, foreground, background) == OK
   }
 
   // MARK: - Drawing

@@ -54,9 +54,8 @@ extension CursesTerminal {
         depth: effectiveDepth)
     }
     if pairTableOverflowed && !isRetry {
-      // alloc_pair would have recycled pairs still on screen: start the table again and
-      // repaint everything with fresh pairs.
-      Curses.resetPairs()
+      // More pairs than the terminal has: number them again from 1 and repaint everything, so
+      // no cell on screen keeps a pair that now means other colours.
       pairs = [:]
       requestFullRepaint()
       present(frame, depth: depth, isRetry: true)
@@ -103,7 +102,8 @@ extension CursesTerminal {
     }
   }
 
-  /// The colour pair for two ncurses colour numbers, allocated once and cached.
+  /// The colour pair for two ncurses colour numbers, defined once and cached; numbered here, 1
+  /// to `maxPairs`, so a pair is never given other colours while cells on screen use it.
   private func pair(foreground: Int32, background: Int32) -> Int32 {
     guard maxPairs > 0 else { return 0 }
     if foreground == -1 && background == -1 { return 0 }
@@ -113,10 +113,10 @@ extension CursesTerminal {
       pairTableOverflowed = true
       return 0
     }
-    let allocated = Curses.allocatePair(foreground: foreground, background: background)
-    guard allocated > 0 else { return 0 }
-    pairs[key] = allocated
-    return allocated
+    let number = Int32(pairs.count + 1)
+    guard Curses.definePair(number, foreground: foreground, background: background) else { return 0 }
+    pairs[key] = number
+    return number
   }
 
   private func placeCursor(_ cursor: (x: Int, y: Int)?, in size: (width: Int, height: Int)) {

@@ -90,11 +90,13 @@ package final class BuiltInServiceExtension: UNNotificationServiceExtension, @un
   }
 
   /// At expiry, the download is cancelled and the notification shown without the attachment.
+  /// Whichever stops the download first — its own timeout or this call — it is the same event
+  /// for the user, and the trace says it in the same words.
   override package func serviceExtensionTimeWillExpire() {
-    let (download, fallback) = state.take()
+    let (download, fallback, id) = state.take()
     download?.cancel()
     if let fallback {
-      trace("download cancelled at expiry; showing the notification without the attachment")
+      trace("\(id): download stopped — the \(ServicePipeline.format(budget)) budget ran out; shown without it")
       fallback()
     }
   }
@@ -113,7 +115,7 @@ package final class BuiltInServiceExtension: UNNotificationServiceExtension, @un
       completion(nil, nil)
       return
     }
-    state.set(download: download)
+    state.set(download: download, for: id)
     trace(
       "\(id): downloading \(OneLine.quote(url.absoluteString, limit: 60)) (timeout \(ServicePipeline.format(remaining)))"
     )
@@ -134,7 +136,7 @@ package final class BuiltInServiceExtension: UNNotificationServiceExtension, @un
         completion(nil, nil)
       case .timedOut(let bytes):
         trace(
-          "\(id): download stopped — the \(ServicePipeline.format(budget)) budget ran out after \(bytes) bytes; shown without it"
+          "\(id): download stopped — the \(ServicePipeline.format(budget)) budget ran out; shown without it (\(bytes) bytes had arrived)"
         )
         completion(nil, nil)
       case .cancelled:
@@ -157,10 +159,13 @@ private final class ExpiryState: @unchecked Sendable {
   private let lock = NSLock()
   private var download: MediaDownload?
   private var fallback: (() -> Void)?
+  /// The request the download is for.
+  private var id = ""
 
-  func set(download newDownload: MediaDownload) {
+  func set(download newDownload: MediaDownload, for request: String) {
     lock.lock()
     download = newDownload
+    id = request
     lock.unlock()
   }
 
@@ -170,10 +175,10 @@ private final class ExpiryState: @unchecked Sendable {
     lock.unlock()
   }
 
-  func take() -> (MediaDownload?, (() -> Void)?) {
+  func take() -> (MediaDownload?, (() -> Void)?, String) {
     lock.lock()
     defer { lock.unlock() }
-    return (download, fallback)
+    return (download, fallback, id)
   }
 }
 

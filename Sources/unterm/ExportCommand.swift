@@ -25,6 +25,13 @@ enum ExportCommand {
     for (field, value) in parsed.session.apnsHeaders.fields where SafeText(sanitizing: value).text != value {
       throw arguments.usage("\(field.rawValue) '\(value)' holds control characters, which a command line cannot carry")
     }
+    // So is the simulator's name: an option's word, said as the option, not as the payload's.
+    let simulator = parsed.export.simulator
+    if SafeText(sanitizing: simulator).text != simulator {
+      throw arguments.usage(
+        "--simulator '\(SafeText(sanitizing: simulator).text)' holds control characters, which a command line cannot carry"
+      )
+    }
     var outputs: [SafeText] = []
     for file in files {
       let payload = try Payload.load(file, headers: parsed.session.apnsHeaders)

@@ -239,7 +239,11 @@ struct ModesEndToEndTests {
     #expect(result.passed, "\(result.report ?? "")")
     let refused = try run("push bg.json\n", in: dir)
     #expect(refused.exitCode == .dataError)
-    #expect(refused.report?.contains("bad-priority") == true || refused.report?.contains("apns-priority 5") == true)
+    // The line and the file's one-line error: where, what, and APNs's answer.
+    #expect(
+      refused.report?.text.contains(
+        "bg.json:1:35: error: a background push must be sent with apns-priority 5 (or 1); left out, it is 10, and priority 10 is an error for it (APNs answers 400 BadPriority) [apns-headers.apns-push-type]"
+      ) == true, "\(refused.report?.text ?? "")")
   }
 
   @Test func lintSaysAPushHasExpiredAndWhere() throws {

@@ -86,7 +86,7 @@ struct ServiceExtensionTests {
     #expect(shown.request.content.body == "original")
     #expect(shown.request.content.attachments.isEmpty)
     #expect(trace().contains { $0.contains("budget ran out; serviceExtensionTimeWillExpire()") })
-    #expect(trace().contains { $0.contains("download cancelled at expiry") })
+    #expect(trace().contains { $0.contains("req-1: download stopped — the 5.0 s budget ran out; shown without it") })
   }
 
   static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
@@ -151,9 +151,11 @@ struct ServiceExtensionTests {
     #expect(seconds >= 1.9 && seconds < 30, "\(seconds) s")
     let shown = try #require(delivered(session))
     #expect(shown.request.content.body == "original" && shown.request.content.attachments.isEmpty)
+    // The download's own timeout or the expiry stops it, whichever comes first on a busy
+    // machine: the same event, said the same way.
     #expect(
-      trace().contains { $0.contains("req-1: download stopped — the 2.0 s budget ran out after ") }
-        || trace().contains { $0.contains("download cancelled at expiry") }, "\(trace())")
+      trace().contains { $0.contains("req-1: download stopped — the 2.0 s budget ran out; shown without it") },
+      "\(trace())")
   }
 
   @Test(arguments: ["../outside.png", "/etc/hostname", "link.png"])

@@ -808,7 +808,10 @@ import UNTermTestSupport
     let bomb = try F.jpegRepeatingLastScan(jpeg, times: 2000)
     var error: MediaError?
     let elapsed = seconds { error = failure(bomb) }
-    #expect(error?.kind == .corrupt || error?.kind == .tooManyScans, "\(String(describing: error))")
+    // libjpeg refuses the first repeated scan (its progression warning, an error here), long
+    // before the scan cap is reached.
+    #expect(error?.kind == .corrupt, "\(String(describing: error))")
+    #expect(String(describing: error).contains("Inconsistent progression sequence"))
     #expect(elapsed < 2)
   }
 
