@@ -24,8 +24,9 @@ let package = Package(
     .target(name: "UserNotifications", dependencies: ["UserNotificationsModel"]),
     .target(name: "Intents", dependencies: ["UserNotificationsModel"]),
     .target(name: "UserNotificationsUI", dependencies: ["UserNotificationsModel"]),
-    // GNU FriBidi (Debian: libfribidi-dev) through a C shim; only UNTermBidi calls it.
-    .target(name: "CFriBidi", linkerSettings: [.linkedLibrary("fribidi")]),
+    // GNU FriBidi through a C shim that opens libfribidi.so.0 on first use (Debian: libfribidi0),
+    // so the build needs no FriBidi headers; only UNTermBidi calls it.
+    .target(name: "CFriBidi", linkerSettings: [.linkedLibrary("dl")]),
     .target(name: "UNTermBidi", dependencies: ["CFriBidi"]),
     .target(name: "UNTermCore", dependencies: ["UserNotificationsModel", "UserNotificationsUI", "UNTermBidi"]),
     .target(

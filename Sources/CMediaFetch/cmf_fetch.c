@@ -1,13 +1,13 @@
 /* One download through libcurl, loaded with dlopen the first time it is needed.
  *
- * The functions come from libcurl.so.4 (Debian: libcurl4) by dlsym; curl/curl.h (Debian:
- * libcurl4-openssl-dev) only gives their types and the option numbers, which libcurl keeps
- * stable. The transfer runs on the multi interface so the loop can look at the deadline and at
+ * The functions come from libcurl.so.4 (Debian: libcurl4) by dlsym; their types and the option
+ * numbers, which libcurl keeps stable, are declared in cmf_curl_abi.h, so the build needs no
+ * libcurl headers. The transfer runs on the multi interface so the loop can look at the deadline and at
  * a cancel flag between waits of at most 50 ms. */
 #define _GNU_SOURCE
 #include "CMediaFetch.h"
 
-#include <curl/curl.h>
+#include "cmf_curl_abi.h"
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>

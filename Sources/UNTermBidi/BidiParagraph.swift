@@ -39,6 +39,12 @@ package struct BidiParagraph: Sendable {
     return rightToLeftLanguages.contains(language) ? .preferRightToLeft : .auto
   }
 
+  /// Why right-to-left text cannot be reordered here — GNU FriBidi (opened on first use) is not
+  /// installed — or nil when it can. Without it every paragraph stays in logical order.
+  package static var unavailableReason: String? {
+    cfb_load_error().map { String(cString: $0) }
+  }
+
   /// Languages written right to left (in their usual script).
   package static let rightToLeftLanguages: Set<String> = [
     "ar", "arc", "ckb", "dv", "fa", "he", "iw", "ks", "ps", "sd", "syr", "ug", "ur", "yi",

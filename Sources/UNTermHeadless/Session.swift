@@ -87,6 +87,10 @@ package final class Session: @unchecked Sendable {
       theme = .unstyled
     }
     _ = state.handle(.configure(settings))
+    if let reason = BidiParagraph.unavailableReason {
+      _ = state.handle(
+        .notice(.warning, "Right-to-left text is shown in logical order: \(reason)", revealsContent: false))
+    }
     var renderer = Renderer(theme: theme, timeZone: timeZone, images: MediaSupport.images())
     // Paths in the working tree relative to it; those outside it (the session's socket) where
     // they are, from `~` in the home folder.

@@ -35,11 +35,10 @@ struct BidiParagraphTests {
   ]
 
   @Test func reorderingAndShapingMatchTheFribidiCommand() throws {
-    let fribidi = "/usr/bin/fribidi"
-    #expect(
-      FileManager.default.isExecutableFile(atPath: fribidi),
-      "the fribidi command is missing: apt-get install libfribidi-bin (.ci/run installs it)")
-    guard FileManager.default.isExecutableFile(atPath: fribidi) else { return }
+    // The command comes from libfribidi-bin, which the tests install where it is missing.
+    let missing = SystemPackages.reason(.fribidi)
+    #expect(missing == nil, "\(missing ?? "")")
+    guard missing == nil, let fribidi = SystemPackages.path(of: "fribidi") else { return }
     let folder = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
     let input = folder.appendingPathComponent("corpus.txt")

@@ -5,22 +5,18 @@ import Testing
 /// draws them: the page's own geometry read by a script, and screenshots.
 package enum Chromium {
   /// The browser, when one is installed.
-  package static let path: String? = {
-    let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
-    for name in ["chromium", "chromium-browser", "google-chrome"] {
-      for folder in folders + ["/usr/bin", "/usr/local/bin"] {
-        let candidate = (folder as NSString).appendingPathComponent(name)
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-      }
-    }
-    return nil
-  }()
+  package static var path: String? {
+    ["chromium", "chromium-browser", "google-chrome"].lazy.compactMap { SystemPackages.path(of: $0) }.first
+  }
 
-  package static var isAvailable: Bool { path != nil }
+  /// Whether the browser tests can run: Chromium and the fonts are installed, by the tests
+  /// themselves on a machine that lacks them (`SystemPackages`).
+  package static var isAvailable: Bool { SystemPackages.ensure(.browser) && path != nil }
 
-  /// Why browser tests are skipped.
-  package static let missing: Comment =
-    "chromium is not installed, so the browser tests are skipped (apt-get install chromium; .ci/run installs it)"
+  /// Why browser tests are skipped: Chromium could not be installed.
+  package static var missing: Comment {
+    Comment(rawValue: SystemPackages.reason(.browser) ?? "chromium is not installed")
+  }
 
   private static func run(_ arguments: [String], window: (Int, Int)) throws -> String {
     guard let path else { throw BrowserError(message: "chromium is not installed") }

@@ -28,6 +28,13 @@ enum {
 };
 
 /**
+ * Why GNU FriBidi could not be opened (libfribidi.so.0, with dlopen on first use), or NULL when
+ * it is. Without it nothing is reordered: cfb_has_rtl says no text needs it, and a paragraph
+ * resolves as the direction asked for, every level its base.
+ */
+const char *cfb_load_error(void);
+
+/**
  * Whether any of the characters is right-to-left or an Arabic number (bidi types R, AL, AN):
  * text without them needs no reordering in a left-to-right paragraph.
  */
