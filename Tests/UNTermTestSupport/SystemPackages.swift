@@ -98,7 +98,9 @@ package enum SystemPackages {
       }
     }
     if isMet(need) { return nil }
-    let missing = need.packages.filter { !isInstalled($0) }
+    // All of them: apt-get leaves the installed ones as they are, and dpkg calls a removed
+    // package whose configuration stayed "installed" too.
+    let missing = need.packages
     let log = FileManager.default.temporaryDirectory.appendingPathComponent("unterm-apt.log").path
     FileHandle.standardError.write(
       Data(
@@ -117,10 +119,6 @@ package enum SystemPackages {
     if status == 0 && isMet(need) { return nil }
     return
       "\(need.command) is missing and apt-get install \(missing.joined(separator: " ")) failed (status \(status), see \(log)); install it by hand"
-  }
-
-  private static func isInstalled(_ package: String) -> Bool {
-    run(["dpkg", "-s", package], environment: ProcessInfo.processInfo.environment) == 0
   }
 
   /// Runs a command to its end, its output appended to `log` (or nowhere), and gives its exit
