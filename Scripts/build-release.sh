@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds release products the way `unterm` is installed: the Swift runtime and Foundation linked
-# in (--static-swift-stdlib), and the C libraries too (ncursesw, tinfo, libpng, zlib, FriBidi and
-# libjpeg-turbo, from the static archives of Debian's -dev packages), so a start loads only the
-# C and C++ runtimes: each shared library costs a start about 0.1 ms of loading and symbol
-# binding. libcurl stays out: it is opened the first time an http(s) attachment is downloaded.
+# in (--static-swift-stdlib), and the C libraries too (ncursesw, tinfo, libpng, zlib and
+# libjpeg-turbo, from the static archives of Debian's -dev packages, which the image has), so a
+# start loads only the C and C++ runtimes: each shared library costs a start about 0.1 ms of
+# loading and symbol binding. libcurl and FriBidi stay out: they are opened the first time an
+# http(s) attachment is downloaded or right-to-left text is laid out.
 #
 # Usage: Scripts/build-release.sh [PRODUCT ...]   (default: unterm; the binaries go to .build/release/)
 set -euo pipefail
@@ -17,10 +18,10 @@ fi
 # static archives makes the linker take those.
 libs=.build/static-libs
 mkdir -p "$libs"
-for name in ncursesw tinfo png16 z jpeg fribidi; do
+for name in ncursesw tinfo png16 z jpeg; do
   archive=$(clang -print-file-name="lib$name.a")
   if [ ! -f "$archive" ]; then
-    echo "build-release.sh: lib$name.a not found (Debian: libncurses-dev, libpng-dev, zlib1g-dev, libjpeg62-turbo-dev, libfribidi-dev)" >&2
+    echo "build-release.sh: lib$name.a not found (Debian: libncurses-dev, libpng-dev, zlib1g-dev, libjpeg62-turbo-dev)" >&2
     exit 1
   fi
   ln -sf "$archive" "$libs/lib$name.a"

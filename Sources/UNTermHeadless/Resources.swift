@@ -2,14 +2,18 @@ import Foundation
 
 /// Finds UNTerm's own folders — `Themes/`, `SamplePayloads/` — from any working directory.
 package enum Resources {
-  /// The package root: `$UNTERM_HOME`, else found from the executable or this source file.
+  /// The package root: `$UNTERM_HOME`, else `share/unterm` beside an installed executable, else
+  /// found from the executable or this source file (the source tree it was built from).
   package static var root: URL? {
     var candidates: [URL] = []
     if let home = ProcessInfo.processInfo.environment["UNTERM_HOME"], !home.isEmpty {
       candidates.append(URL(fileURLWithPath: home))
     }
     if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-      var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+      // Installed (`make install`): PREFIX/bin/unterm beside PREFIX/share/unterm.
+      let bin = URL(fileURLWithPath: exe).deletingLastPathComponent()
+      candidates.append(bin.deletingLastPathComponent().appendingPathComponent("share/unterm"))
+      var dir = bin
       for _ in 0..<5 {
         candidates.append(dir)
         dir = dir.deletingLastPathComponent()

@@ -87,10 +87,6 @@ package final class Session: @unchecked Sendable {
       theme = .unstyled
     }
     _ = state.handle(.configure(settings))
-    if let reason = BidiParagraph.unavailableReason {
-      _ = state.handle(
-        .notice(.warning, "Right-to-left text is shown in logical order: \(reason)", revealsContent: false))
-    }
     var renderer = Renderer(theme: theme, timeZone: timeZone, images: MediaSupport.images())
     // Paths in the working tree relative to it; those outside it (the session's socket) where
     // they are, from `~` in the home folder.
@@ -525,6 +521,7 @@ package final class Session: @unchecked Sendable {
   /// foreground, with the background rules otherwise.
   package func present(_ request: UNNotificationRequest) {
     noteUnavailableAttachments(of: request)
+    noteBidiUnavailable(for: request.content)
     if replaceInPlace(request) { return }
     let notification = UNNotification(request: request, date: state.now)
     onDelivery?(notification)
@@ -543,6 +540,26 @@ package final class Session: @unchecked Sendable {
   }
 
   private var isDraining = false
+
+  /// Whether the first right-to-left notification has had FriBidi looked for: it is opened then,
+  /// not at every start (a screen without such text never needs it).
+  private var bidiChecked = false
+
+  /// Says once, in the activity pane, that right-to-left text stays in logical order when GNU
+  /// FriBidi cannot be opened.
+  private func noteBidiUnavailable(for content: UNNotificationContent) {
+    guard !bidiChecked else { return }
+    let text = content.title + content.subtitle + content.body
+    guard
+      text.unicodeScalars.contains(where: {
+        (0x0590...0x08FF).contains($0.value) || (0xFB1D...0xFEFF).contains($0.value)
+      })
+    else { return }
+    bidiChecked = true
+    if let reason = BidiParagraph.unavailableReason {
+      send(.notice(.warning, "Right-to-left text is shown in logical order: \(reason)", revealsContent: false))
+    }
+  }
 
   /// Runs work posted from other threads (or from callbacks made during an update).
   package func drain() {

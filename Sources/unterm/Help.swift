@@ -14,6 +14,7 @@ enum Help {
     case .sheet: return sheet
     case .export: return export
     case .center: return center
+    case .completion: return completion
     }
   }
 
@@ -272,6 +273,29 @@ extension Help {
     Exit codes: 0 done (an unknown identifier too) · 1 no session is running · 2 usage error
 
     \(options(for: .center))
+    """
+  }
+
+  static var completion: String {
+    """
+    unterm completion — print a shell's completion script
+
+    Usage: \(usage(.completion))
+
+    Completes the commands, each command's options, the options' values (themes, devices, text
+    sizes, previews modes, lint formats and codes, Focus names) and file arguments by their
+    kind (.json and .apns payloads, .session scripts, .plist, .strings, .xcstrings). Made from
+    the same declarations as this help. To use one now:
+
+      source <(unterm completion bash)                 bash
+      unterm completion zsh > ~/.zfunc/_unterm         zsh (with ~/.zfunc on fpath)
+      unterm completion fish | source                  fish
+
+    `make install` puts all three where the shells look.
+
+    Exit codes: 0 printed · 2 usage error (no shell, or another than bash, zsh or fish)
+
+    \(options(for: .completion))
     """
   }
 }

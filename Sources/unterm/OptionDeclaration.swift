@@ -7,7 +7,7 @@ import UserNotificationsUI
 
 /// The commands of `unterm`.
 enum UNTermCommand: String, CaseIterable, Sendable {
-  case interactive, render, lint, run, log, push, sheet, export, center
+  case interactive, render, lint, run, log, push, sheet, export, center, completion
 
   /// How a user types it: `unterm`, `unterm render`.
   var invocation: String { self == .interactive ? "unterm" : "unterm \(rawValue)" }
@@ -21,6 +21,7 @@ enum UNTermCommand: String, CaseIterable, Sendable {
     case .log: return "FILE"
     case .export: return "PAYLOAD ..."
     case .center: return "list | remove ID ... | clear"
+    case .completion: return "bash|zsh|fish"
     }
   }
 
@@ -36,6 +37,20 @@ enum UNTermCommand: String, CaseIterable, Sendable {
     case .sheet: return "a design sheet: every payload on every device, lock state, view and theme, as one HTML file"
     case .export: return "print what sends a payload to a real Simulator or device: simctl, .apns or curl to APNs"
     case .center: return "list or remove the running session's notifications, as the app's center can"
+    case .completion: return "print a completion script for bash, zsh or fish"
+    }
+  }
+
+  /// What a shell completes for the arguments after the options.
+  var argumentCompletion: ValueCompletion {
+    switch self {
+    case .interactive, .render, .push, .export: return .files(["json", "apns"])
+    case .lint, .sheet:
+      return .files(["json", "apns", "session", "plist", "strings", "stringsdict", "xcstrings"], folders: true)
+    case .run: return .files(["session"])
+    case .log: return .files([])
+    case .center: return .words(["list", "remove", "clear"])
+    case .completion: return .words(["bash", "zsh", "fish"])
     }
   }
 }
@@ -166,13 +181,47 @@ struct OptionValue<Value: Sendable>: Sendable {
   let placeholder: String
   /// Completes "--NAME …, not 'VALUE'": "must be iphone or ipad", "takes a duration such as 30s".
   let expectation: String
+  /// What a shell offers for the value (`unterm completion`).
+  var completion = ValueCompletion.none
   let parse: @Sendable (String) -> Value?
 }
 
+/// What a shell's completion offers for a value or an argument.
+enum ValueCompletion: Sendable, Equatable {
+  /// Nothing: the user types it.
+  case none
+  /// One of these words.
+  case words([String])
+  /// Files with one of these extensions (any file when empty), and folders to reach them;
+  /// `folders` also offers folders as values of their own (a strings folder).
+  case files([String], folders: Bool = false)
+  /// Folders.
+  case directories
+  /// The themes' names, and theme files.
+  case themes
+  /// The lint codes (`--explain`).
+  case lintCodes
+}
+
 extension OptionValue where Value == String {
-  /// Any text: a file, a name, a code.
+  /// Any text: a file, a name, a code. `FILE` completes files, `DIR` folders, `PATH` either.
   static func text(_ placeholder: String) -> OptionValue {
-    OptionValue(placeholder: placeholder, expectation: "takes \(placeholder)") { $0 }
+    let completion: ValueCompletion
+    switch placeholder {
+    case "FILE": completion = .files([])
+    case "DIR": completion = .directories
+    case "PATH": completion = .files([], folders: true)
+    case "NAME|FILE": completion = .themes
+    default: completion = .none
+    }
+    return OptionValue(placeholder: placeholder, expectation: "takes \(placeholder)", completion: completion) { $0 }
+  }
+
+  /// A file of these kinds (`--extension FILE`: .json or .plist), or their folders too.
+  static func file(_ placeholder: String, extensions: [String], folders: Bool = false) -> OptionValue {
+    OptionValue(
+      placeholder: placeholder, expectation: "takes \(placeholder)", completion: .files(extensions, folders: folders)
+    ) { $0 }
   }
 }
 
@@ -192,7 +241,9 @@ extension OptionValue where Value: CaseIterable & RawRepresentable, Value.RawVal
       placeholder += name
       list += name
     }
-    return OptionValue(placeholder: placeholder, expectation: "must be \(list)") { Value(rawValue: $0) }
+    return OptionValue(placeholder: placeholder, expectation: "must be \(list)", completion: .words(names)) {
+      Value(rawValue: $0)
+    }
   }
 }
 
@@ -277,7 +328,7 @@ extension OptionValue where Value == AppScoped {
   /// `ID=FILE` or a bare `FILE`; a file that exists under the whole text is that file, so
   /// `--categories team=a.json` reads the file of that name where there is one.
   static var appScopedFile: OptionValue {
-    OptionValue(placeholder: "[ID=]FILE", expectation: AppScoped.expectation("FILE")) {
+    OptionValue(placeholder: "[ID=]FILE", expectation: AppScoped.expectation("FILE"), completion: .files(["json"])) {
       FileManager.default.fileExists(atPath: $0) ? AppScoped(app: nil, value: $0) : AppScoped.parse($0)
     }
   }
@@ -296,9 +347,10 @@ extension OptionValue where Value == String {
 extension OptionValue where Value == FocusMode {
   /// `off`, `dnd` or a Focus's name.
   static var focus: OptionValue {
-    OptionValue(placeholder: "off|dnd|NAME", expectation: "takes off, dnd or the name of a Focus such as Work") {
-      FocusMode(argument: $0)
-    }
+    OptionValue(
+      placeholder: "off|dnd|NAME", expectation: "takes off, dnd or the name of a Focus such as Work",
+      completion: .words(["off", "dnd"])
+    ) { FocusMode(argument: $0) }
   }
 }
 
@@ -347,6 +399,7 @@ struct UNTermCommands: OptionSet, Hashable, Sendable {
     case .sheet: rawValue = 1 << 6
     case .export: rawValue = 1 << 7
     case .center: rawValue = 1 << 8
+    case .completion: rawValue = 1 << 9
     }
   }
 
@@ -359,6 +412,7 @@ struct UNTermCommands: OptionSet, Hashable, Sendable {
   static var sheet: Self { Self(.sheet) }
   static var export: Self { Self(.export) }
   static var center: Self { Self(.center) }
+  static var completion: Self { Self(.completion) }
   /// Every command.
   static var all: Self { UNTermCommand.allCases.reduce(into: []) { $0.insert(Self($1)) } }
 
@@ -434,6 +488,8 @@ struct OptionDeclaration: Sendable {
   let commands: UNTermCommands
   /// Used on its own, as a usage line of its own (`unterm lint --explain CODE`).
   let alone: Bool
+  /// What a shell completes for the value (`.none` for a flag).
+  var completion = ValueCompletion.none
   /// Sets the option; a flag gets an empty value.
   let apply: @Sendable (inout ParsedOptions, String) throws(Invalid) -> Void
 
@@ -450,15 +506,17 @@ struct OptionDeclaration: Sendable {
   static func option<Value>(
     _ name: String, _ value: OptionValue<Value>, _ help: String, default defaultValue: String? = nil,
     in section: Section, also: UNTermCommands = [], takenBy: UNTermCommands? = nil, alone: Bool = false,
-    set: @escaping @Sendable (inout ParsedOptions, Value) -> Void
+    complete: ValueCompletion? = nil, set: @escaping @Sendable (inout ParsedOptions, Value) -> Void
   ) -> OptionDeclaration {
-    OptionDeclaration(
+    var declaration = OptionDeclaration(
       names: [name], value: value.placeholder, help: help, defaultValue: defaultValue, section: section,
       commands: takenBy ?? section.commands.union(also), alone: alone
     ) { (options, text) throws(Invalid) in
       guard let parsed = value.parse(text) else { throw Invalid(expectation: value.expectation) }
       set(&options, parsed)
     }
+    declaration.completion = complete ?? value.completion
+    return declaration
   }
 
   /// An option without a value, taken as `option` says.

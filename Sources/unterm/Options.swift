@@ -28,7 +28,8 @@ extension OptionDeclaration {
       $0.pushBundle = $1
     },
     .option(
-      "--extension", .text("FILE"), "a content-extension descriptor (JSON, or an extension's Info.plist); repeatable",
+      "--extension", .file("FILE", extensions: ["json", "plist"]),
+      "a content-extension descriptor (JSON, or an extension's Info.plist); repeatable",
       default: "none", in: .session
     ) { $0.session.extensionFiles.append($1) },
     .option(
@@ -123,7 +124,7 @@ extension OptionDeclaration {
       default: StackSummary.current.rawValue, in: .session
     ) { $0.session.stackSummary = $1 },
     .option(
-      "--strings", .text("PATH"),
+      "--strings", .file("PATH", extensions: ["strings", "stringsdict", "xcstrings"], folders: true),
       "the app's strings for loc keys: a Localizable.strings (text or binary plist), a .stringsdict, a Localizable.xcstrings, an LANG.lproj folder, or a folder of them; repeatable",
       default: "none", in: .session
     ) { $0.session.stringsPaths.append($1) },
@@ -214,7 +215,10 @@ extension OptionDeclaration {
       "the Dynamic Type sizes a content extension must fit at: an overflow at one is a finding (an error with --strict); lint --extension also reports l and ax5",
       default: "--text-size", in: .lint
     ) { $0.lint.textSizes = $1 },
-    .option("--explain", .text("CODE"), "print what a lint code means and its severity", in: .lint, alone: true) {
+    .option(
+      "--explain", .text("CODE"), "print what a lint code means and its severity", in: .lint, alone: true,
+      complete: .lintCodes
+    ) {
       $0.lint.explain = $1
     },
 
@@ -249,7 +253,7 @@ extension OptionDeclaration {
 
     // Live delivery.
     .option(
-      "--socket", .text("PATH"),
+      "--socket", .file("PATH", extensions: ["sock"]),
       "the session's socket, where `unterm push` delivers; the session's inbox is then PATH.inbox. A missing folder is made 0700; an existing one is used as it is, and refused if others can write to it and it is not sticky. Only a stale socket of yours is replaced.",
       default: "$XDG_RUNTIME_DIR/unterm/session.sock, else /tmp/unterm-UID/session.sock", in: .delivery
     ) { $0.socket = $1 },
@@ -277,7 +281,7 @@ extension OptionDeclaration {
     ) { $0.export.environment = $1 },
     .option(
       "--simulator", .text("DEVICE"), "the Simulator simctl pushes to: a device's UDID or name", default: "booted",
-      in: .export
+      in: .export, complete: .words(["booted"])
     ) { $0.export.simulator = $1 },
 
     // Center options.

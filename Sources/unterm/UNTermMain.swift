@@ -10,7 +10,7 @@ import UNTermHeadless
 /// codes and one-line messages — the only place that does.
 @main
 enum UNTermMain {
-  static let version = "0.1.0"
+  static var version: String { UNTermVersion.current }
 
   static func main() {
     let arguments = Array(CommandLine.arguments.dropFirst())
@@ -55,6 +55,19 @@ enum UNTermMain {
           showHelp(Help.interactive)
           return .success
         }
+        // The manual page and the reference pages, made from the declarations.
+        if topic == "man" {
+          Console.write(SafeText(sanitizing: Manual.page, multiline: true))
+          return .success
+        }
+        if topic == "reference" {
+          let names = Reference.Topic.allCases.map(\.rawValue)
+          guard rest.count == 2, let page = Reference.Topic(rawValue: rest[1]) else {
+            throw UNTermError(.usage, "help reference takes one of \(names.joined(separator: ", "))")
+          }
+          Console.write(SafeText(sanitizing: Reference.page(page), multiline: true))
+          return .success
+        }
         return try run([topic, "--help"])
       }
       showHelp(Help.main)
@@ -70,6 +83,7 @@ enum UNTermMain {
     case UNTermCommand.sheet.rawValue: return try SheetCommand.run(Arguments(rest, command: .sheet))
     case UNTermCommand.export.rawValue: return try ExportCommand.run(Arguments(rest, command: .export))
     case UNTermCommand.center.rawValue: return try CenterCommand.run(Arguments(rest, command: .center))
+    case UNTermCommand.completion.rawValue: return try Completion.run(Arguments(rest, command: .completion))
     default:
       if !first.hasPrefix("-") && !first.hasSuffix(".json") && !first.hasSuffix(".apns")
         && !FileManager.default.fileExists(atPath: first)

@@ -5,72 +5,71 @@ import UNTermTestSupport
 @testable import UNTermCore
 @testable import unterm
 
-/// Each list UNTerm has — command-line options, script commands, lint codes — lives in one
-/// declaration. README's tables are checked against it here; a failure prints the tables as
-/// they should read.
-@Suite("README keeps step with the declared lists")
-struct ReadmeListsTests {
-  /// README's tables with this header row, each as its body rows.
-  private func tables(withHeader header: String) throws -> [[String]] {
-    let readme = try String(contentsOf: Fixtures.root.appendingPathComponent("README.md"), encoding: .utf8)
-    var tables: [[String]] = []
-    var current: [String]?
-    for line in readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-      if line == header {
-        current = []
-      } else if var rows = current, line.hasPrefix("|") {
-        if !line.hasPrefix("|---") { rows.append(line) }
-        current = rows
-      } else if let rows = current {
-        tables.append(rows)
-        current = nil
-      }
+/// Each list UNTerm has — command-line options, keys, script commands, lint codes, exit codes —
+/// lives in one declaration, and `Docs/reference/` is made from it (`unterm help reference`,
+/// `Scripts/gen-docs.sh`). A checked-in page that differs from what the code declares fails
+/// here, with the page as it should read (issue 26.2).
+@Suite("The reference pages are the declarations")
+struct ReferencePagesTests {
+  @Test(arguments: Reference.Topic.allCases.map(\.rawValue))
+  func aCheckedInPageIsWhatTheCodeDeclares(_ name: String) throws {
+    let topic = try #require(Reference.Topic(rawValue: name))
+    let url = Fixtures.root.appendingPathComponent("Docs/reference/\(name).md")
+    let committed = try String(contentsOf: url, encoding: .utf8)
+    let declared = Reference.page(topic)
+    #expect(
+      committed == declared,
+      "Docs/reference/\(name).md differs from the declarations: run Scripts/gen-docs.sh. It should read:\n\n\(declared)"
+    )
+  }
+
+  @Test func theCommandPrintsEachPage() throws {
+    for topic in Reference.Topic.allCases {
+      let out = try Fixtures.run(Fixtures.unterm, ["help", "reference", topic.rawValue])
+      #expect(out.status == 0)
+      #expect(out.stdout == Reference.page(topic))
     }
-    if let current { tables.append(current) }
-    return tables
+    let wrong = try Fixtures.run(Fixtures.unterm, ["help", "reference", "nope"])
+    #expect(wrong.status == 2)
+    #expect(wrong.stderr.contains("options, keys, script, lint-codes, exit-codes"), "\(wrong.stderr)")
   }
 
-  /// A table row, with `|` escaped in every cell as GitHub's tables need.
-  private func row(_ cells: [String]) -> String {
-    "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
-  }
-
-  private func check(_ header: String, _ expected: [[String]]) throws {
-    let found = try tables(withHeader: header)
-    let rule = "|" + String(repeating: "---|", count: header.split(separator: "|").count)
-    let wanted = expected.map { ([header, rule] + $0).joined(separator: "\n") }.joined(separator: "\n\n")
-    #expect(found == expected, "README's tables headed \(header) should read:\n\n\(wanted)\n")
-  }
-
-  @Test func optionTablesMatchTheDeclarations() throws {
-    let sections = OptionDeclaration.Section.allCases.filter { $0 != .general }
-    let expected = sections.map { section in
-      OptionDeclaration.all.filter { $0.section == section }.map { option in
-        // Who takes the option, where that is not just the section's commands.
-        func names(_ commands: [UNTermCommand]) -> String {
-          "`" + commands.map(\.invocation).joined(separator: "`, `") + "`"
-        }
-        var who = ""
-        if option.commands.isSuperset(of: section.commands) {
-          let extra = UNTermCommand.allCases.filter { option.commands.contains($0) && !section.commands.contains($0) }
-          if !extra.isEmpty { who = " (also \(names(extra)))" }
-        } else {
-          who = " (\(names(UNTermCommand.allCases.filter { option.commands.contains($0) })) only)"
-        }
-        return row(["`\(option.label)`", option.help + who, option.defaultValue ?? "—"])
-      }
+  /// Every declared thing is in its page: no list can grow without its reference.
+  @Test func everyDeclaredItemHasItsRow() {
+    let options = Reference.page(.options)
+    for option in OptionDeclaration.all {
+      #expect(options.contains(Reference.cell("`\(option.label)`")), "\(option.name)")
     }
-    try check("| option | meaning | default |", expected)
+    let script = Reference.page(.script)
+    for declaration in ScriptCommand.declarations {
+      #expect(script.contains(Reference.cell("`\(declaration.usage)`")), "\(declaration.name)")
+    }
+    let codes = Reference.page(.lintCodes)
+    for code in LintCode.allCases { #expect(codes.contains("`\(code.rawValue)`")) }
+    let exits = Reference.page(.exitCodes)
+    for code in ExitCode.all { #expect(exits.contains("| \(code.rawValue) | \(code.meaning) |")) }
   }
+}
 
-  @Test func sessionLanguageTableMatchesTheDeclarations() throws {
-    try check(
-      "| command | does |", [ScriptCommand.declarations.map { row(["`\($0.usage)`", $0.summary]) }])
-  }
-
-  @Test func lintCodeTableMatchesTheEnum() throws {
-    try check(
-      "| code | severity | meaning |",
-      [LintCode.allCases.map { row(["`\($0.rawValue)`", $0.severity.rawValue, $0.summary]) }])
+/// The manual page renders without a warning, names the version and every command.
+@Suite("The manual page", .hangGuard)
+struct ManualPageTests {
+  @Test func groffRendersItWithoutAWarning() throws {
+    let missing = SystemPackages.reason(.groff)
+    #expect(missing == nil, "\(missing ?? "")")
+    guard missing == nil, let groff = SystemPackages.path(of: "groff") else { return }
+    let dir = try Fixtures.temporaryDirectory()
+    let page = dir.appendingPathComponent("unterm.1")
+    let printed = try Fixtures.run(Fixtures.unterm, ["help", "man"])
+    #expect(printed.status == 0)
+    try Data(printed.stdout.utf8).write(to: page)
+    for device in ["utf8", "ps"] {
+      let checked = try Fixtures.run(groff, ["-ww", "-man", "-z", "-T\(device)", page.path])
+      #expect(checked.status == 0 && checked.stderr.isEmpty, "groff -T\(device): \(checked.stderr)")
+    }
+    let text = try Fixtures.run(groff, ["-man", "-Tutf8", "-P-cbou", page.path]).stdout
+    #expect(text.contains("UNTerm \(UNTermVersion.current)"))
+    for command in UNTermCommand.allCases { #expect(text.contains(command.invocation), "\(command)") }
+    #expect(text.contains("EXIT STATUS") && text.contains("SESSION LANGUAGE") && text.contains("KEYS"))
   }
 }

@@ -10,6 +10,25 @@ package enum ExitCode: Int32, Sendable {
   case software = 70
   /// An output could not be written or synced: a response that `--log` lost (sysexits' EX_IOERR).
   case ioError = 74
+
+  /// What the code means, whichever command exits with it (each command's help narrows it).
+  package var meaning: String {
+    switch self {
+    case .success: return "success (lint: no errors; warnings allowed)"
+    case .failure:
+      return "lint found an error; a script expectation failed; push or center found no running session; the interactive session has no terminal"
+    case .usage: return "usage error: an unknown option, a missing or bad argument"
+    case .dataError:
+      return "input data invalid: a payload, categories file, descriptor, theme or script that cannot be loaded (log: a damaged line)"
+    case .noInput: return "an input file is missing or unreadable"
+    case .software: return "internal error (a bug)"
+    case .cannotCreate: return "an output file cannot be created or written (sheet --out, run --junit, run --cast)"
+    case .ioError: return "a response could not be written or synced to --log"
+    }
+  }
+
+  /// Every code, in numeric order.
+  package static let all: [ExitCode] = [.success, .failure, .usage, .dataError, .noInput, .software, .cannotCreate, .ioError]
 }
 
 /// An error that ends a command: one line for stderr and an exit code.
