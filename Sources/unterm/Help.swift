@@ -37,11 +37,14 @@ enum Help {
 
     \(sessionOptions)
 
-    Exit codes: 0 success · 1 lint error, failed expectation, no session for push, or no terminal ·
-    2 usage error · 65 invalid input data (log: a damaged line) · 66 missing or unreadable file ·
-    70 internal error · 73 an output file cannot be written (sheet --out, run --junit,
-    run --cast) · 74 a response could not be written or synced to --log
+    Exit codes (each command's --help says which it uses):
+    \(exitCodes)
     """
+  }
+
+  /// Every exit code and its meaning, from `ExitCode`'s one declaration.
+  static var exitCodes: String {
+    table(ExitCode.allCases.map { (String($0.rawValue), $0.meaning) }, column: 8)
   }
 
   static var render: String {
@@ -121,7 +124,7 @@ extension Help {
 
     Exit codes: 0 every expectation held · 1 one failed (a report follows) ·
     65 a script has a syntax error (nothing runs) or a file it loads is invalid · 66 a file is missing ·
-    73 the --junit report or the --cast recording cannot be written ·
+    73 the --junit report or the --cast or --svg recording cannot be written ·
     74 a response could not be written or synced to --log
 
     \(options(for: .run))

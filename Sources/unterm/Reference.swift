@@ -6,7 +6,11 @@ import UNTermCore
 /// `Scripts/gen-docs.sh` writes them anew.
 enum Reference {
   enum Topic: String, CaseIterable {
-    case options, keys, script, lintCodes = "lint-codes", exitCodes = "exit-codes"
+    case options
+    case keys
+    case script
+    case lintCodes = "lint-codes"
+    case exitCodes = "exit-codes"
 
     var title: String {
       switch self {

@@ -1,13 +1,13 @@
-/// The process exit codes of the contract.
-package enum ExitCode: Int32, Sendable {
+/// The process exit codes of the contract, in numeric order (`allCases` is that order).
+package enum ExitCode: Int32, Sendable, CaseIterable {
   case success = 0
   case failure = 1
   case usage = 2
   case dataError = 65
   case noInput = 66
+  case software = 70
   /// An output file cannot be created or written (`sheet --out`, `run --junit`, `run --cast`).
   case cannotCreate = 73
-  case software = 70
   /// An output could not be written or synced: a response that `--log` lost (sysexits' EX_IOERR).
   case ioError = 74
 
@@ -16,19 +16,23 @@ package enum ExitCode: Int32, Sendable {
     switch self {
     case .success: return "success (lint: no errors; warnings allowed)"
     case .failure:
-      return "lint found an error; a script expectation failed; push or center found no running session; the interactive session has no terminal"
+      return "lint found an error; a script expectation failed; push or center found no "
+        + "running session; the interactive session has no terminal"
     case .usage: return "usage error: an unknown option, a missing or bad argument"
     case .dataError:
-      return "input data invalid: a payload, categories file, descriptor, theme or script that cannot be loaded (log: a damaged line)"
+      return "input data invalid: a payload, categories file, descriptor, theme or script "
+        + "that cannot be loaded (log: a damaged line)"
     case .noInput: return "an input file is missing or unreadable"
     case .software: return "internal error (a bug)"
-    case .cannotCreate: return "an output file cannot be created or written (sheet --out, run --junit, run --cast)"
+    case .cannotCreate:
+      return "an output file cannot be created or written "
+        + "(sheet --out, run --junit, run --cast, run --svg)"
     case .ioError: return "a response could not be written or synced to --log"
     }
   }
 
   /// Every code, in numeric order.
-  package static let all: [ExitCode] = [.success, .failure, .usage, .dataError, .noInput, .software, .cannotCreate, .ioError]
+  package static var all: [ExitCode] { allCases }
 }
 
 /// An error that ends a command: one line for stderr and an exit code.
