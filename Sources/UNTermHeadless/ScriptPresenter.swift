@@ -8,15 +8,21 @@ import UserNotificationsModel
 /// `ScriptCommand.declarations`) over a frame, for `--live` and casts.
 package enum Caption {
   /// A frame with the caption drawn over the status line, right-to-left text put in the cells
-  /// as the terminal that shows it needs (`bidi`).
-  package static func grid(_ session: Session, caption: String?, bidi: BidiMode) -> CellGrid {
-    var grid = session.frame(bidi: bidi).grid
-    guard let caption, grid.height > 0 else { return grid }
-    let y = grid.height - 1
+  /// as the terminal (or the picture) that shows it needs (`bidi`).
+  package static func frame(_ session: Session, caption: String?, bidi: BidiMode) -> Frame {
+    var frame = session.frame(bidi: bidi)
+    guard let caption, frame.grid.height > 0 else { return frame }
+    let y = frame.grid.height - 1
     let style = Style(foreground: .ansi(0), background: .ansi(11), attributes: .bold)
-    grid.fill(Rect(x: 0, y: y, width: grid.width, height: 1), style: style)
-    grid.write(" ▶ " + TerminalText.sanitize(caption, multiline: false), x: 0, y: y, style: style)
-    return grid
+    frame.grid.fill(Rect(x: 0, y: y, width: frame.grid.width, height: 1), style: style)
+    frame.grid.write(" ▶ " + TerminalText.sanitize(caption, multiline: false), x: 0, y: y, style: style)
+    frame.bidiSpans.removeAll { $0.row == y }
+    return frame
+  }
+
+  /// The same, the cells only.
+  package static func grid(_ session: Session, caption: String?, bidi: BidiMode) -> CellGrid {
+    frame(session, caption: caption, bidi: bidi).grid
   }
 
   /// A full-screen redraw as terminal output.
@@ -25,19 +31,69 @@ package enum Caption {
   }
 }
 
+/// The pace of a demo recording (a cast, an animated SVG): each step a moment, a wait its time
+/// (at most 3 s), divided by `--speed`; the virtual clock's own time never makes a demo drag.
+package struct RecordingPace: Sendable {
+  package static let stepDuration = 0.8
+  package let speed: Double
+  /// Seconds from the recording's start.
+  package private(set) var time = 0.0
+
+  package init(speed: Double) { self.speed = speed }
+
+  /// Before a line runs: a wait takes its time.
+  package mutating func willRun(_ line: SessionScript.Line) {
+    if case .wait(let seconds) = line.command { time += min(seconds, 3) / speed }
+  }
+
+  /// After a line ran: whether it makes a frame (a captioned line or an action; an expectation
+  /// without a caption changes nothing to see), and the step's moment if so.
+  package mutating func didRun(_ line: SessionScript.Line) -> Bool {
+    guard line.caption != nil || !line.isExpectation else { return false }
+    time += Self.stepDuration / speed
+    return true
+  }
+
+  /// The last frame's moment, when a script ends.
+  package mutating func finish() { time += Self.stepDuration / speed }
+}
+
+/// Tells several observers about every step, in order (`--live` with `--cast` and `--svg`).
+package final class ScriptObservers: ScriptObserver {
+  private let observers: [any ScriptObserver]
+
+  package init(_ observers: [any ScriptObserver]) { self.observers = observers }
+
+  package func scriptWillStart(_ script: SessionScript, session: Session) {
+    for o in observers { o.scriptWillStart(script, session: session) }
+  }
+  package func lineWillRun(_ line: SessionScript.Line, session: Session) {
+    for o in observers { o.lineWillRun(line, session: session) }
+  }
+  package func lineDidRun(_ line: SessionScript.Line, session: Session) {
+    for o in observers { o.lineDidRun(line, session: session) }
+  }
+  package func delivered(_ notification: UNNotification, session: Session) {
+    for o in observers { o.delivered(notification, session: session) }
+  }
+  package func responded(_ response: UNNotificationResponse, session: Session) {
+    for o in observers { o.responded(response, session: session) }
+  }
+  package func scriptDidFinish(_ result: ScriptResult, session: Session) {
+    for o in observers { o.scriptDidFinish(result, session: session) }
+  }
+}
+
 /// Writes an asciicast v2 recording of scripts as they run, with a marker at each delivery and
 /// each response. Time follows a demo's pace: each step takes a moment, waits take their time.
 package final class CastWriter: ScriptObserver {
   private let handle: FileHandle
-  private let speed: Double
-  private var time = 0.0
+  private var pace: RecordingPace
   private var wroteHeader = false
   private var size = (0, 0)
   /// How right-to-left text is recorded: as a terminal without bidi shows it (asciinema's
   /// players have none), unless `--bidi terminal` says the recording is for one that reorders.
   private let bidi: BidiMode
-
-  package static let stepDuration = 0.8
 
   package init(path: String, speed: Double, bidi: BidiSetting = .auto) throws {
     self.bidi = bidi == .terminal ? .logical : .visual
@@ -47,7 +103,7 @@ package final class CastWriter: ScriptObserver {
     }
     try handle.truncate(atOffset: 0)
     self.handle = handle
-    self.speed = speed
+    pace = RecordingPace(speed: speed)
   }
 
   package func close() { try? handle.close() }
@@ -55,7 +111,8 @@ package final class CastWriter: ScriptObserver {
   /// One event. Its text is safe for a terminal before it is JSON-escaped: a player writes
   /// output events to the terminal, and shows markers.
   private func emit(_ kind: String, _ data: SafeText) {
-    let line = JSONWriter.write(.array([.double((time * 1000).rounded() / 1000), .string(kind), .string(data.text)]))
+    let line = JSONWriter.write(
+      .array([.double((pace.time * 1000).rounded() / 1000), .string(kind), .string(data.text)]))
     handle.write(Data((line + "\n").utf8))
   }
 
@@ -86,15 +143,10 @@ package final class CastWriter: ScriptObserver {
     frame(session, caption: nil)
   }
 
-  package func lineWillRun(_ line: SessionScript.Line, session: Session) {
-    if case .wait(let seconds) = line.command {
-      time += min(seconds, 3) / speed
-    }
-  }
+  package func lineWillRun(_ line: SessionScript.Line, session: Session) { pace.willRun(line) }
 
   package func lineDidRun(_ line: SessionScript.Line, session: Session) {
-    guard line.caption != nil || !line.isExpectation else { return }
-    time += Self.stepDuration / speed
+    guard pace.didRun(line) else { return }
     frame(session, caption: line.caption)
   }
 
@@ -114,7 +166,7 @@ package final class CastWriter: ScriptObserver {
   }
 
   package func scriptDidFinish(_ result: ScriptResult, session: Session) {
-    time += Self.stepDuration / speed
+    pace.finish()
     frame(session, caption: result.passed ? "✓ \(result.file)" : "✗ \(result.file)")
   }
 }
@@ -129,8 +181,6 @@ package final class LivePlayer: ScriptObserver {
   private let explicitBidi: Bool
   /// How the screens hold right-to-left text for this terminal (`--bidi`, `auto` resolved).
   private let bidi: BidiMode
-  /// Another observer told about every step too (the cast writer).
-  package var chained: (any ScriptObserver)?
 
   package init(speed: Double, bidi setting: BidiSetting = .auto) {
     self.speed = speed
@@ -160,12 +210,10 @@ package final class LivePlayer: ScriptObserver {
       if explicitBidi { write("\u{1B}[8l") }
     }
     show(session, caption: "▶ \((script.file as NSString).lastPathComponent)")
-    chained?.scriptWillStart(script, session: session)
     pause(1)
   }
 
   package func lineWillRun(_ line: SessionScript.Line, session: Session) {
-    chained?.lineWillRun(line, session: session)
     guard let caption = line.caption else { return }
     show(session, caption: caption)
     if case .wait(let seconds) = line.command {
@@ -176,22 +224,16 @@ package final class LivePlayer: ScriptObserver {
   }
 
   package func lineDidRun(_ line: SessionScript.Line, session: Session) {
-    chained?.lineDidRun(line, session: session)
     guard let caption = line.caption else { return }
     show(session, caption: caption)
     pause(0.7)
   }
 
-  package func delivered(_ notification: UNNotification, session: Session) {
-    chained?.delivered(notification, session: session)
-  }
+  package func delivered(_ notification: UNNotification, session: Session) {}
 
-  package func responded(_ response: UNNotificationResponse, session: Session) {
-    chained?.responded(response, session: session)
-  }
+  package func responded(_ response: UNNotificationResponse, session: Session) {}
 
   package func scriptDidFinish(_ result: ScriptResult, session: Session) {
-    chained?.scriptDidFinish(result, session: session)
     show(session, caption: result.passed ? "✓ passed" : "✗ failed")
     pause(1.5)
   }

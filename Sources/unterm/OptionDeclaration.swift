@@ -162,6 +162,8 @@ struct CenterCommandOptions: Sendable {
 struct RunCommandOptions: Sendable {
   var updateSnapshots = false
   var castFile: String?
+  /// `--svg FILE`: an animated SVG of the scripts as they play.
+  var svgFile: String?
   /// `--junit FILE`: where the JUnit XML report goes.
   var junitFile: String?
   var live = false

@@ -231,6 +231,11 @@ extension OptionDeclaration {
       $0.run.castFile = $1
     },
     .option(
+      "--svg", .file("FILE", extensions: ["svg"]),
+      "write an animated SVG of the scripts as they play (a frame a change of screen, timed by the waits and --speed, looping; self-contained)",
+      in: .run
+    ) { $0.run.svgFile = $1 },
+    .option(
       "--junit", .text("FILE"),
       "write a JUnit XML report: a testcase a script, failure and error elements, the final screen as system-out; written whole or not at all",
       in: .run
@@ -240,7 +245,7 @@ extension OptionDeclaration {
     },
     .option(
       "--speed", .number("X", example: "2 or 0.5") { $0 > 0 && $0 <= 100 },
-      "pace for --live and --cast (2 = twice as fast)",
+      "pace for --live, --cast and --svg (2 = twice as fast)",
       default: "1", in: .run
     ) { $0.run.speed = $1 },
 

@@ -81,6 +81,12 @@ enum RunCommand {
       }
     }
     let player = live ? LivePlayer(speed: speed, bidi: parsed.bidi) : nil
+    let svg = parsed.run.svgFile.map { SVGRecorder(path: $0, speed: speed) }
+    var observers: [any ScriptObserver] = []
+    if let cast { observers.append(cast) }
+    if let svg { observers.append(svg) }
+    if let player { observers.append(player) }
+    let observer: (any ScriptObserver)? = observers.isEmpty ? nil : ScriptObservers(observers)
     // While --live holds the alternate screen, what would be printed is kept and printed when the
     // terminal is given back, so the report stays on screen after the run.
     var output = RunOutput(deferred: player != nil)
@@ -92,8 +98,6 @@ enum RunCommand {
       if warned.insert(line).inserted { UNTermMain.warn(line) }
     }
     for (index, script) in scripts.enumerated() {
-      let observer: (any ScriptObserver)? = player ?? cast
-      if let player, let cast { player.chained = cast }
       let started = ContinuousClock.now
       let result = ScriptRunner(script: script, options: options, observer: observer, warn: warn).run()
       let elapsed = ContinuousClock.now - started
@@ -122,6 +126,13 @@ enum RunCommand {
     }
     cast?.close()
     player?.finish()
+    do {
+      try svg?.write()
+    } catch {
+      // The picture the README shows is missing: said, and the run fails as for --junit.
+      output.error(error.line)
+      if worst == .success || worst == .failure { worst = error.exitCode }
+    }
     output.flush()
     do {
       try finish(&junit, to: parsed.run.junitFile, skipping: "not run: a response's log record was lost before it")
