@@ -241,12 +241,14 @@ struct HostileNumberTests {
     )
   }
 
-  /// README lists every range: one row per `InputNumber`, with the same words as the messages.
-  @Test func readmeDocumentsEveryRange() throws {
-    let readme = try String(contentsOf: Fixtures.root.appendingPathComponent("README.md"), encoding: .utf8)
+  /// The payloads guide lists every range: one row per `InputNumber`, with the same words as
+  /// the messages.
+  @Test func theGuideDocumentsEveryRange() throws {
+    let guide = try String(
+      contentsOf: Fixtures.root.appendingPathComponent("Docs/payloads-and-apns.md"), encoding: .utf8)
     let rows = InputNumber.allCases.map { "| `\($0.key)` | \($0.files) | \($0.range) |" }
-    let missing = rows.filter { !readme.contains($0) }
-    #expect(missing.isEmpty, "README lacks:\n\(missing.joined(separator: "\n"))")
+    let missing = rows.filter { !guide.contains($0) }
+    #expect(missing.isEmpty, "Docs/payloads-and-apns.md lacks:\n\(missing.joined(separator: "\n"))")
     // The table above covers every field this suite feeds.
     #expect(Set(Self.fields.map(\.number)).union([.relevanceScore]) == Set(InputNumber.allCases))
   }

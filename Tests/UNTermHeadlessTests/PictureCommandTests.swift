@@ -295,12 +295,12 @@ struct PictureCommandTests {
     #expect(result.html.contains("&lt;script&gt;document.documentElement.setAttr"))
   }
 
-  /// README's picture is what the command README gives for it prints (RECORD_SNAPSHOTS=1
+  /// The commands guide's picture is what the command it gives for it prints (RECORD_SNAPSHOTS=1
   /// re-records it after a deliberate change to how screens look).
-  @Test func theREADMEPictureIsWhatItsCommandDraws() throws {
-    let readme = try String(contentsOf: Fixtures.root.appendingPathComponent("README.md"), encoding: .utf8)
+  @Test func theGuidesPictureIsWhatItsCommandDraws() throws {
+    let guide = try String(contentsOf: Fixtures.root.appendingPathComponent("Docs/commands.md"), encoding: .utf8)
     let command = try #require(
-      readme.components(separatedBy: "```sh\n").lazy.map { $0.components(separatedBy: "\n```")[0] }
+      guide.components(separatedBy: "```sh\n").lazy.map { $0.components(separatedBy: "\n```")[0] }
         .first { $0.contains("> Docs/") })
     var words = command.replacingOccurrences(of: "\\\n", with: " ").split(separator: " ").map(String.init)
     #expect(Array(words.prefix(3)) == ["swift", "run", "unterm"])
@@ -315,7 +315,8 @@ struct PictureCommandTests {
     }
     let committed = try String(contentsOf: url, encoding: .utf8)
     #expect(
-      committed == result.stdout, "\(target) is not what its command in README draws (RECORD_SNAPSHOTS=1 re-records)")
-    #expect(readme.contains("](\(target))"))
+      committed == result.stdout,
+      "\(target) is not what its command in Docs/commands.md draws (RECORD_SNAPSHOTS=1 re-records)")
+    #expect(guide.contains("](\(target.replacingOccurrences(of: "Docs/", with: "")))"))
   }
 }

@@ -339,8 +339,9 @@ struct QAGateTests {
         "without them UNTerm shows the key itself, without its 1 title-loc-args value(s): the key has no %@ for them"),
       "\(lint.stdout)")
     #expect(lint.stdout.contains("the key itself as the format, its specifiers filled from loc-args"))
-    let readme = try String(contentsOf: Fixtures.root.appendingPathComponent("README.md"), encoding: .utf8)
-    #expect(!readme.contains("shown as the key itself with its `loc-args`"))
-    #expect(readme.contains("arguments without a specifier do not appear"))
+    let guide = try String(
+      contentsOf: Fixtures.root.appendingPathComponent("Docs/payloads-and-apns.md"), encoding: .utf8)
+    #expect(!guide.contains("shown as the key itself with its `loc-args`"))
+    #expect(guide.contains("arguments without a specifier do not appear"))
   }
 }

@@ -171,12 +171,12 @@ struct KeyBindingTests {
     #expect(KeyBindings.hints(for: session.state).map(\.keys).contains("p"))
   }
 
-  /// README's key table (in "The interactive session") is the table, row for row.
-  @Test func readmesKeyTableIsTheTable() throws {
-    let readme = try String(contentsOf: Fixtures.root.appendingPathComponent("README.md"), encoding: .utf8)
-    let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    let section = try #require(lines.firstIndex(of: "## The interactive session"), "README has no key section")
-    let header = try #require(lines[section...].firstIndex(of: "| key | does |"), "no key table in README")
+  /// The keys reference (Docs/reference/keys.md) is the table, row for row.
+  @Test func theKeysReferenceIsTheTable() throws {
+    let page = try String(
+      contentsOf: Fixtures.root.appendingPathComponent("Docs/reference/keys.md"), encoding: .utf8)
+    let lines = page.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let header = try #require(lines.firstIndex(of: "| key | does |"), "no key table in Docs/reference/keys.md")
     let rows = lines[(header + 2)...].prefix { $0.hasPrefix("|") }
     let readmeRows = rows.map { row -> [String] in
       row.dropFirst().dropLast().split(separator: "|", omittingEmptySubsequences: false)
@@ -184,12 +184,14 @@ struct KeyBindingTests {
     }
     let tableRows = KeyBindings.all.map { [$0.markdownKeys, $0.about] }
     for (i, row) in tableRows.enumerated() where i >= readmeRows.count || readmeRows[i] != row {
-      Issue.record("README's key table, row \(i + 1): want | \(row.joined(separator: " | ")) |")
+      Issue.record("The keys reference, row \(i + 1): want | \(row.joined(separator: " | ")) |")
     }
     for row in readmeRows.dropFirst(tableRows.count) {
-      Issue.record("README's key table has a row the table lacks: | \(row.joined(separator: " | ")) |")
+      Issue.record("The keys reference has a row the table lacks: | \(row.joined(separator: " | ")) |")
     }
-    if readmeRows != tableRows { print("README's key table should read:\n\(KeyBindings.markdownTable)") }
+    if readmeRows != tableRows {
+      print("Docs/reference/keys.md should read (Scripts/gen-docs.sh):\n\(KeyBindings.markdownTable)")
+    }
   }
 
   @Test func tSaysWhichThemeIsNowActive() throws {
