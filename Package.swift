@@ -32,7 +32,10 @@ let package = Package(
     .target(
       name: "UNTermRender", dependencies: ["UserNotificationsModel", "UserNotificationsUI", "UNTermCore", "UNTermBidi"]),
     .target(
-      name: "CMediaDecode", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("z")]),
+      name: "CMediaDecode",
+      // giflib (Debian: libgif7) is opened with dlopen on the first GIF, so the build needs no
+      // giflib headers.
+      linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("z"), .linkedLibrary("dl")]),
     // libcurl through dlopen, on the first download (Debian: libcurl4; headers: libcurl4-openssl-dev).
     .target(name: "CMediaFetch"),
     .target(
@@ -45,9 +48,7 @@ let package = Package(
     // The terminal shell: the interactive loop, live delivery (socket, inbox), the demo.
     .target(
       name: "UNTermShell",
-      dependencies: [
-        "UserNotificationsModel", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermCurses",
-      ]),
+      dependencies: ["UserNotificationsModel", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermCurses"]),
     // The public embedding API and the test harness are app-facing: they take the facade, so an
     // app that lists only them still has `import UserNotifications` (and URLSession) as before.
     .target(
@@ -63,12 +64,16 @@ let package = Package(
     .executableTarget(
       name: "unterm",
       dependencies: [
-        "UserNotificationsModel", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermShell", "UNTermBidi",
+        "UserNotificationsModel", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermShell",
       ]),
     .executableTarget(
       name: "unterm-example", dependencies: ["UNTerm", "UserNotifications", "UserNotificationsUI"]),
     // The start-up floor unterm-bench compares unterm with: read and parse one payload, nothing more.
     .executableTarget(name: "unterm-floor"),
+    // The image floor it compares thumbnails with: the libraries' own fastest decode of a file.
+    .executableTarget(
+      name: "unterm-image-floor", cSettings: [.headerSearchPath("../CMediaDecode")],
+      linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("z"), .linkedLibrary("dl")]),
     .executableTarget(
       name: "unterm-bench",
       dependencies: [
@@ -85,10 +90,7 @@ let package = Package(
       name: "unterm-fuzz",
       dependencies: [
         "UserNotificationsModel", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermShell",
-        "UNTermMedia",
-        "CMediaDecode",
-        // zlib, which the inflate target compares the PNG decoder's own inflate with.
-        "CMediaFixtures",
+        "UNTermMedia", "CMediaDecode",
       ]),
 
     // Tests
@@ -98,7 +100,11 @@ let package = Package(
       path: "Tests/UNTermTestSupport"),
     .target(
       name: "CMediaFixtures", path: "Tests/CMediaFixtures",
-      linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("z"), .linkedLibrary("m")]),
+      // giflib's declarations are CMediaDecode's own (no giflib headers on the build machine).
+      cSettings: [.headerSearchPath("../../Sources/CMediaDecode")],
+      linkerSettings: [
+        .linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("z"), .linkedLibrary("m"), .linkedLibrary("dl"),
+      ]),
     .executableTarget(
       name: "unterm-log-stress", dependencies: ["UserNotificationsModel", "UNTermCore", "UNTermHeadless"],
       path: "Tests/LogStress"),
@@ -118,7 +124,8 @@ let package = Package(
     .testTarget(
       name: "UNTermRenderTests",
       dependencies: [
-        "UserNotificationsModel", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermTestSupport", "UNTermBidi",
+        "UserNotificationsModel", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermHeadless",
+        "UNTermTestSupport", "UNTermBidi",
       ]),
     .testTarget(
       name: "AppleSampleTests",
@@ -133,9 +140,11 @@ let package = Package(
     .testTarget(
       name: "UNTermHeadlessTests",
       dependencies: [
-        "UserNotificationsModel", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermTestSupport", "UNTermShell",
-        "UNTermMedia", "unterm-log-stress", "unterm", "unterm-peak", "CMediaFixtures", "UNTermBidi",
-        "unterm-app-probe", "unterm-fuzz",
+        "UserNotificationsModel", "UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermRender",
+        "UNTermHeadless", "UNTermTestSupport", "UNTermShell", "UNTermMedia", "UNTermTesting", "CMediaFixtures",
+        "UNTermBidi",
+        // The programs its tests run.
+        "unterm", "unterm-log-stress", "unterm-peak", "unterm-app-probe", "unterm-fuzz",
       ]),
     .testTarget(
       name: "UNTermMediaTests",

@@ -216,7 +216,7 @@ static int check_target(const cmd_target *target, char *err, size_t errlen) {
 }
 
 /* cmd_decode_scaled over any source. */
-static int decode_scaled(cmd_source *source, const cmd_limits *limits, const cmd_target *target, int loops,
+static int decode_scaled(cmd_source *source, const cmd_limits *limits, const cmd_target *target,
                          cmd_image *out, char *err, size_t errlen) {
   int format = source_format(source);
   if (source->read_error != 0) {
@@ -228,7 +228,6 @@ static int decode_scaled(cmd_source *source, const cmd_limits *limits, const cmd
     cmd_set_error(err, errlen, "no memory for the decoder");
     return CMD_ERR_NO_MEMORY;
   }
-  if (loops == CMD_LOOPS_SSE2) cmd_sink_without_avx2(sink);
   int status = decode_into(source, limits, sink, format, 0, 0, out, err, errlen);
   cmd_sink_free(sink);
   return status;
@@ -236,15 +235,10 @@ static int decode_scaled(cmd_source *source, const cmd_limits *limits, const cmd
 
 int cmd_decode_scaled(const uint8_t *bytes, size_t len, const cmd_limits *limits,
                       const cmd_target *target, cmd_image *out, char *err, size_t errlen) {
-  return cmd_decode_scaled_loops(bytes, len, limits, target, CMD_LOOPS_FASTEST, out, err, errlen);
-}
-
-int cmd_decode_scaled_loops(const uint8_t *bytes, size_t len, const cmd_limits *limits, const cmd_target *target,
-                            int loops, cmd_image *out, char *err, size_t errlen) {
   if (err != NULL && errlen > 0) err[0] = '\0';
   if (out == NULL) return CMD_ERR_ARGUMENT;
   memset(out, 0, sizeof *out);
-  if (bytes == NULL || !limits_usable(limits) || (loops != CMD_LOOPS_FASTEST && loops != CMD_LOOPS_SSE2)) {
+  if (bytes == NULL || !limits_usable(limits)) {
     cmd_set_error(err, errlen, "no data or no limits");
     return CMD_ERR_ARGUMENT;
   }
@@ -252,7 +246,7 @@ int cmd_decode_scaled_loops(const uint8_t *bytes, size_t len, const cmd_limits *
   if (status != CMD_OK) return status;
   cmd_source source;
   cmd_source_memory(&source, bytes, len);
-  return decode_scaled(&source, limits, target, loops, out, err, errlen);
+  return decode_scaled(&source, limits, target, out, err, errlen);
 }
 
 int cmd_decode_scaled_fd(int fd, const cmd_limits *limits, const cmd_target *target,
@@ -271,7 +265,7 @@ int cmd_decode_scaled_fd(int fd, const cmd_limits *limits, const cmd_target *tar
     cmd_set_error(err, errlen, "no memory for the file buffer");
     return CMD_ERR_NO_MEMORY;
   }
-  status = decode_scaled(&source, limits, target, CMD_LOOPS_FASTEST, out, err, errlen);
+  status = decode_scaled(&source, limits, target, out, err, errlen);
   cmd_source_close(&source);
   return status;
 }

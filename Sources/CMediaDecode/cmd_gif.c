@@ -1,323 +1,246 @@
-/* The first frame of a GIF, decoded here without a library (libgif is not available).
+/* The first frame of a GIF, through giflib (Debian's libgif7).
  *
- * Every read goes through the bounded source, the LZW table is fixed at 4096 entries with
- * prefix chains that strictly decrease, the logical screen and the frame are both held to the
- * caps before anything is allocated, and the wall-clock budget is checked as pixels come out.
- * Each finished row of the frame goes to the sink on the logical screen (transparent around
- * the frame), so no canvas is held. Later frames, disposal and animation are ignored: a
- * notification thumbnail shows frame one. */
+ * giflib is opened with dlopen on the first GIF (libgif.so.7) and its interface declared in
+ * cmd_giflib_abi.h, so building UNTerm needs no giflib headers and the static install links
+ * none of it; without the library a GIF is refused with a message that names it. Decoding
+ * untrusted LZW data is left to the library that maintains it.
+ *
+ * giflib reads through a callback over the bounded source. The logical screen and the frame
+ * are held to the caps before a row is allocated, and the CPU-time budget is checked as rows
+ * come out. Each frame row goes to the sink on the logical screen (transparent around the
+ * frame, as rows of their own above and below it), at its interlaced position, so no canvas is
+ * held. Later frames, disposal and animation are ignored: a notification thumbnail shows frame
+ * one. giflib reports errors by return values, so there is no longjmp here. */
 #include "cmd_internal.h"
 
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { LZW_MAX_CODES = 4096, LZW_NO_CODE = 0xFFFF };
+#include "cmd_giflib_abi.h"
 
-/* Reads LZW codes, least significant bit first, across the data sub-blocks. */
-typedef struct bit_reader {
-  cmd_source *source;
-  size_t block_left;
-  int ended; /* the zero-length terminator block was read */
-  uint32_t buffer;
-  int count;
-} bit_reader;
+/* giflib's functions, resolved once. */
+static struct {
+  DGifOpen_fn *open;
+  DGifCloseFile_fn *close;
+  DGifGetRecordType_fn *record_type;
+  DGifGetImageDesc_fn *image_desc;
+  DGifGetLine_fn *line;
+  DGifGetExtension_fn *extension;
+  DGifGetExtensionNext_fn *extension_next;
+  GifErrorString_fn *error_string;
+  char error[200];
+} gif;
 
-/* 1: a byte; 0: the data blocks ended; -1: the file ended first. */
-static int next_byte(bit_reader *reader, uint8_t *byte) {
-  while (reader->block_left == 0) {
-    if (reader->ended) return 0;
-    int size = cmd_source_byte(reader->source);
-    if (size < 0) return -1;
-    if (size == 0) {
-      reader->ended = 1;
-      return 0;
-    }
-    reader->block_left = (size_t)size;
-  }
-  int value = cmd_source_byte(reader->source);
-  if (value < 0) return -1;
-  *byte = (uint8_t)value;
-  reader->block_left--;
-  return 1;
-}
+static pthread_once_t gif_once = PTHREAD_ONCE_INIT;
 
-/* Same results as next_byte. */
-static int next_code(bit_reader *reader, int size, uint32_t *code) {
-  while (reader->count < size) {
-    uint8_t byte;
-    int got = next_byte(reader, &byte);
-    if (got <= 0) return got;
-    reader->buffer |= (uint32_t)byte << reader->count;
-    reader->count += 8;
-  }
-  *code = reader->buffer & ((1u << size) - 1);
-  reader->buffer >>= size;
-  reader->count -= size;
-  return 1;
-}
-
-/* Where decoded colour indices go: the frame's pixels into a row of the logical screen, which
- * goes to the sink (at its interlaced position) as soon as the frame row is complete. */
-typedef struct pixel_writer {
-  cmd_sink *sink;
-  uint8_t *row; /* canvas_w × 4 bytes, transparent outside the frame */
-  uint32_t canvas_w, canvas_h;
-  uint32_t left, top, frame_w, frame_h;
-  const uint8_t *palette;
-  uint32_t palette_count;
-  int transparent; /* -1 for none */
-  int interlaced;
-  int pass;
-  uint32_t x, y;
-  uint64_t written, total;
-} pixel_writer;
-
-static void put_index(pixel_writer *w, uint8_t index) {
-  if (w->written >= w->total) return;
-  uint64_t cx = (uint64_t)w->left + w->x;
-  if (cx < w->canvas_w) {
-    uint8_t *p = w->row + cx * 4;
-    if ((int)index == w->transparent) {
-      p[0] = p[1] = p[2] = p[3] = 0;
-    } else {
-      if (index < w->palette_count) {
-        memcpy(p, w->palette + 3 * (size_t)index, 3);
-      } else {
-        p[0] = p[1] = p[2] = 0;
-      }
-      p[3] = 255;
-    }
-  }
-  w->written++;
-  if (++w->x < w->frame_w) return;
-  w->x = 0;
-  uint64_t cy = (uint64_t)w->top + w->y;
-  if (cy < w->canvas_h) cmd_sink_row(w->sink, (uint32_t)cy, 0, 1, w->row, w->canvas_w);
-  if (!w->interlaced) {
-    w->y++;
+static void load_giflib(void) {
+  void *library = dlopen(CMD_GIFLIB_SONAME, RTLD_NOW | RTLD_LOCAL);
+  if (library == NULL) {
+    const char *why = dlerror();
+    snprintf(gif.error, sizeof gif.error, "GIF needs giflib (%s): %s", CMD_GIFLIB_SONAME, why ? why : "not found");
     return;
   }
-  static const uint32_t start[4] = {0, 4, 2, 1}, step[4] = {8, 8, 4, 2};
-  w->y += step[w->pass];
-  while (w->y >= w->frame_h && w->pass < 3) {
-    w->pass++;
-    w->y = start[w->pass];
-  }
+#define RESOLVE(field, name)                                                                                      \
+  do {                                                                                                            \
+    *(void **)(&gif.field) = dlsym(library, name);                                                                \
+    if (gif.field == NULL) {                                                                                      \
+      snprintf(gif.error, sizeof gif.error, "GIF needs giflib 5 (%s): it has no %s", CMD_GIFLIB_SONAME, name);    \
+      gif.open = NULL;                                                                                            \
+      return;                                                                                                     \
+    }                                                                                                             \
+  } while (0)
+  RESOLVE(close, "DGifCloseFile");
+  RESOLVE(record_type, "DGifGetRecordType");
+  RESOLVE(image_desc, "DGifGetImageDesc");
+  RESOLVE(line, "DGifGetLine");
+  RESOLVE(extension, "DGifGetExtension");
+  RESOLVE(extension_next, "DGifGetExtensionNext");
+  RESOLVE(error_string, "GifErrorString");
+  RESOLVE(open, "DGifOpen"); /* last: set only when every other one is */
+#undef RESOLVE
 }
 
-/* Skips data sub-blocks up to and including the terminator; with a graphic control block
- * (label 0xF9), records its transparent index. */
-static int read_extension(cmd_source *source, int label, int *transparent) {
-  int first = 1;
-  for (;;) {
-    int size = cmd_source_byte(source);
-    if (size < 0) return CMD_ERR_TRUNCATED;
-    if (size == 0) return CMD_OK;
-    uint8_t block[255];
-    if (cmd_source_read(source, block, (size_t)size) != (size_t)size) return CMD_ERR_TRUNCATED;
-    if (first && label == 0xF9 && size == 4) *transparent = (block[0] & 1) ? block[3] : -1;
-    first = 0;
-  }
+/* What the read callback saw. */
+typedef struct gif_input {
+  cmd_source *source;
+  int short_read;
+} gif_input;
+
+static int read_source(GifFileType *file, GifByteType *into, int length) {
+  gif_input *input = (gif_input *)file->UserData;
+  if (length <= 0) return 0;
+  size_t got = cmd_source_read(input->source, into, (size_t)length);
+  if (got < (size_t)length) input->short_read = 1;
+  return (int)got;
 }
 
-/* The LZW stream of one frame into the writer. */
-static int decode_lzw(bit_reader *reader, int min_size, pixel_writer *w, uint64_t deadline,
-                      char *err, size_t errlen) {
-  uint16_t prefix[LZW_MAX_CODES];
-  uint8_t suffix[LZW_MAX_CODES];
-  uint8_t first[LZW_MAX_CODES];
-  uint8_t stack[LZW_MAX_CODES + 1];
-  const uint32_t clear = 1u << min_size, end = clear + 1;
-  for (uint32_t i = 0; i < clear; i++) {
-    prefix[i] = LZW_NO_CODE;
-    suffix[i] = (uint8_t)i;
-    first[i] = (uint8_t)i;
+/* giflib's error as a status and a message. */
+static int gif_failure(int code, const gif_input *input, const char *what, char *err, size_t errlen) {
+  int status;
+  if (input->short_read || code == D_GIF_ERR_EOF_TOO_SOON) {
+    status = CMD_ERR_TRUNCATED;
+  } else if (code == D_GIF_ERR_NOT_ENOUGH_MEM) {
+    status = CMD_ERR_NO_MEMORY;
+  } else {
+    status = CMD_ERR_CORRUPT;
   }
-  int size = min_size + 1;
-  uint32_t next = clear + 2;
-  uint32_t previous = LZW_NO_CODE;
-  uint64_t checked = 0;
-  while (w->written < w->total) {
-    if (w->written - checked >= 65536) {
-      checked = w->written;
-      if (cmd_past(deadline)) {
-        cmd_set_error(err, errlen, "GIF decoding ran out of time");
-        return CMD_ERR_TIMEOUT;
-      }
-    }
-    uint32_t code;
-    int got = next_code(reader, size, &code);
-    if (got < 0) {
-      cmd_set_error(err, errlen, "GIF data is truncated");
-      return CMD_ERR_TRUNCATED;
-    }
-    if (got == 0 || code == end) break;
-    if (code == clear) {
-      size = min_size + 1;
-      next = clear + 2;
-      previous = LZW_NO_CODE;
-      continue;
-    }
-    if (previous == LZW_NO_CODE) {
-      if (code >= clear) {
-        cmd_set_error(err, errlen, "GIF data starts with an undefined code");
-        return CMD_ERR_CORRUPT;
-      }
-      put_index(w, (uint8_t)code);
-      previous = code;
-      continue;
-    }
-    if (code > next || (code == next && next >= LZW_MAX_CODES)) {
-      cmd_set_error(err, errlen, "GIF data has an undefined code");
-      return CMD_ERR_CORRUPT;
-    }
-    if (next < LZW_MAX_CODES) {
-      prefix[next] = (uint16_t)previous;
-      suffix[next] = code < next ? first[code] : first[previous];
-      first[next] = first[previous];
-      next++;
-      if (next == (1u << size) && size < 12) size++;
-    }
-    /* Walk the prefix chain (each link is a smaller code) and emit it in order. */
-    size_t depth = 0;
-    uint32_t c = code;
-    while (c >= clear) {
-      if (depth >= LZW_MAX_CODES || prefix[c] == LZW_NO_CODE) {
-        cmd_set_error(err, errlen, "GIF data has a broken code chain");
-        return CMD_ERR_CORRUPT;
-      }
-      stack[depth++] = suffix[c];
-      c = prefix[c];
-    }
-    stack[depth++] = (uint8_t)c;
-    while (depth > 0) put_index(w, stack[--depth]);
-    previous = code;
-  }
-  if (w->written < w->total) {
-    cmd_set_error(err, errlen, "GIF image data ends after %llu of %llu pixels",
-                  (unsigned long long)w->written, (unsigned long long)w->total);
-    return CMD_ERR_TRUNCATED;
-  }
-  return CMD_OK;
+  const char *words = gif.error_string(code);
+  if (status == CMD_ERR_TRUNCATED) words = "the file ends early";
+  cmd_set_error(err, errlen, "GIF %s: %s", what, words != NULL ? words : "decoding failed");
+  return status;
 }
 
-/* A row of transparent pixels for the screen outside the frame. */
+/* Rows of transparent pixels for the screen outside the frame. */
 static void clear_rows(cmd_sink *sink, uint8_t *row, uint32_t width, uint32_t from, uint32_t to) {
+  if (from >= to) return;
   memset(row, 0, (size_t)width * 4);
   for (uint32_t y = from; y < to; y++) cmd_sink_row(sink, y, 0, 1, row, width);
 }
 
-int cmd_decode_gif(cmd_source *source, const cmd_limits *limits, cmd_sink *sink, cmd_image *out,
-                   char *err, size_t errlen) {
-  uint64_t deadline = cmd_deadline(limits->max_millis);
-  uint8_t header[13];
-  size_t got = cmd_source_read(source, header, sizeof header);
-  cmd_info info;
-  int status = cmd_probe_gif(header, got, &info, err, errlen);
-  if (status != CMD_OK) return status;
-  status = cmd_check_size(info.width, info.height, limits, err, errlen);
-  if (status != CMD_OK) return status;
-
-  uint8_t global[768], local[768];
-  uint32_t global_count = 0;
-  if (header[10] & 0x80) {
-    global_count = 2u << (header[10] & 7);
-    if (cmd_source_read(source, global, 3 * (size_t)global_count) != 3 * (size_t)global_count) {
-      cmd_set_error(err, errlen, "GIF colour table is truncated");
-      return CMD_ERR_TRUNCATED;
-    }
-  }
-
-  int transparent = -1;
+/* Extensions up to the first image: a graphic control block (0xF9) sets the transparent index. */
+static int skip_to_image(GifFileType *file, const gif_input *input, int *transparent, char *err, size_t errlen) {
   for (;;) {
-    int block = cmd_source_byte(source);
-    if (block < 0) {
-      cmd_set_error(err, errlen, "GIF ends before its first image");
-      return CMD_ERR_TRUNCATED;
-    }
-    if (block == 0x2C) break;
-    if (block == 0x3B) {
+    GifRecordType type;
+    if (gif.record_type(file, &type) != GIF_OK) return gif_failure(file->Error, input, "block", err, errlen);
+    if (type == IMAGE_DESC_RECORD_TYPE) return CMD_OK;
+    if (type == TERMINATE_RECORD_TYPE) {
       cmd_set_error(err, errlen, "GIF has no image");
       return CMD_ERR_CORRUPT;
     }
-    if (block != 0x21) {
-      cmd_set_error(err, errlen, "GIF has an unknown block 0x%02X", block);
-      return CMD_ERR_CORRUPT;
-    }
-    int label = cmd_source_byte(source);
-    if (label < 0 || read_extension(source, label, &transparent) != CMD_OK) {
-      cmd_set_error(err, errlen, "GIF extension is truncated");
-      return CMD_ERR_TRUNCATED;
+    int code;
+    GifByteType *block;
+    if (gif.extension(file, &code, &block) != GIF_OK)
+      return gif_failure(file->Error, input, "extension", err, errlen);
+    /* block[0] is the sub-block's length, its bytes follow. */
+    if (code == GRAPHICS_EXT_FUNC_CODE && block != NULL && block[0] == 4)
+      *transparent = (block[1] & 1) ? block[4] : -1;
+    while (block != NULL) {
+      if (gif.extension_next(file, &block) != GIF_OK)
+        return gif_failure(file->Error, input, "extension", err, errlen);
     }
   }
+}
 
-  uint8_t descriptor[9];
-  if (cmd_source_read(source, descriptor, sizeof descriptor) != sizeof descriptor) {
-    cmd_set_error(err, errlen, "GIF image descriptor is truncated");
-    return CMD_ERR_TRUNCATED;
-  }
-  uint32_t left = descriptor[0] | ((uint32_t)descriptor[1] << 8);
-  uint32_t top = descriptor[2] | ((uint32_t)descriptor[3] << 8);
-  uint32_t frame_w = descriptor[4] | ((uint32_t)descriptor[5] << 8);
-  uint32_t frame_h = descriptor[6] | ((uint32_t)descriptor[7] << 8);
-  uint8_t flags = descriptor[8];
-  status = cmd_check_size(frame_w, frame_h, limits, err, errlen);
-  if (status != CMD_OK) return status;
-  const uint8_t *palette = global_count > 0 ? global : NULL;
-  uint32_t palette_count = global_count;
-  if (flags & 0x80) {
-    palette_count = 2u << (flags & 7);
-    if (cmd_source_read(source, local, 3 * (size_t)palette_count) != 3 * (size_t)palette_count) {
-      cmd_set_error(err, errlen, "GIF colour table is truncated");
-      return CMD_ERR_TRUNCATED;
+/* The frame's rows onto screen rows, into the sink. `channels` is 4 (RGBA: transparency, or
+ * screen outside the frame) or 3 (an opaque frame over the whole screen). */
+static int decode_frame(GifFileType *file, const gif_input *input, cmd_sink *sink, uint32_t screen_w,
+                        uint32_t screen_h, int transparent, uint32_t channels, uint64_t deadline, uint8_t *row,
+                        char *err, size_t errlen) {
+  const GifImageDesc *image = &file->Image;
+  const ColorMapObject *map = image->ColorMap != NULL ? image->ColorMap : file->SColorMap;
+  /* Every index's pixel: the palette's colour, opaque black past its end, clear for the
+   * transparent one. */
+  uint8_t colours[256][4];
+  memset(colours, 0, sizeof colours);
+  for (int i = 0; i < 256; i++) {
+    if (i < map->ColorCount) {
+      colours[i][0] = map->Colors[i].Red, colours[i][1] = map->Colors[i].Green, colours[i][2] = map->Colors[i].Blue;
     }
-    palette = local;
+    colours[i][3] = i == transparent ? 0 : 255;
+    if (i == transparent) colours[i][0] = colours[i][1] = colours[i][2] = 0;
   }
-  if (palette == NULL) {
-    cmd_set_error(err, errlen, "GIF image has no colour table");
-    return CMD_ERR_CORRUPT;
-  }
-  int min_size = cmd_source_byte(source);
-  if (min_size < 0) {
-    cmd_set_error(err, errlen, "GIF image data is missing");
-    return CMD_ERR_TRUNCATED;
-  }
-  if (min_size < 2 || min_size > 8) {
-    cmd_set_error(err, errlen, "GIF LZW code size %d is invalid", min_size);
-    return CMD_ERR_CORRUPT;
-  }
-
-  int interlaced = (flags & 0x40) != 0;
-  status = cmd_sink_begin(sink, info.width, info.height, 4, !interlaced, err, errlen);
-  if (status != CMD_OK) return status;
-  uint8_t *row = calloc(info.width, 4);
-  if (row == NULL) {
-    cmd_set_error(err, errlen, "no memory for a row of %u pixels", info.width);
+  uint32_t left = (uint32_t)image->Left, top = (uint32_t)image->Top;
+  uint32_t frame_w = (uint32_t)image->Width, frame_h = (uint32_t)image->Height;
+  uint32_t shown = left >= screen_w ? 0 : (frame_w < screen_w - left ? frame_w : screen_w - left);
+  GifPixelType *indices = malloc(frame_w);
+  if (indices == NULL) {
+    cmd_set_error(err, errlen, "no memory for a row of %u pixels", frame_w);
     return CMD_ERR_NO_MEMORY;
   }
-  uint32_t frame_top = top < info.height ? top : info.height;
-  clear_rows(sink, row, info.width, 0, frame_top);
-  pixel_writer writer = {
-      .sink = sink,
-      .row = row,
-      .canvas_w = info.width,
-      .canvas_h = info.height,
-      .left = left,
-      .top = top,
-      .frame_w = frame_w,
-      .frame_h = frame_h,
-      .palette = palette,
-      .palette_count = palette_count,
-      .transparent = transparent,
-      .interlaced = interlaced,
-      .total = (uint64_t)frame_w * frame_h,
-  };
-  bit_reader reader = {.source = source};
-  status = decode_lzw(&reader, min_size, &writer, deadline, err, errlen);
+  uint32_t frame_top = top < screen_h ? top : screen_h;
+  clear_rows(sink, row, screen_w, 0, frame_top);
+  static const uint32_t start[4] = {0, 4, 2, 1}, step[4] = {8, 8, 4, 2};
+  uint32_t pass = 0, y = 0;
+  int status = CMD_OK;
+  for (uint32_t line = 0; line < frame_h; line++) {
+    if (gif.line(file, indices, (int)frame_w) != GIF_OK) {
+      status = gif_failure(file->Error, input, "image data", err, errlen);
+      break;
+    }
+    uint8_t *p = row + (size_t)left * channels;
+    if (channels == 3) { /* constant sizes: one move a pixel, not a call */
+      for (uint32_t x = 0; x < shown; x++, p += 3) memcpy(p, colours[indices[x]], 3);
+    } else {
+      for (uint32_t x = 0; x < shown; x++, p += 4) memcpy(p, colours[indices[x]], 4);
+    }
+    uint64_t screen_y = (uint64_t)top + y;
+    if (screen_y < screen_h) cmd_sink_row(sink, (uint32_t)screen_y, 0, 1, row, screen_w);
+    if (image->Interlace) {
+      y += step[pass];
+      while (y >= frame_h && pass < 3) y = start[++pass];
+    } else {
+      y++;
+    }
+    if ((line & 15) == 15 && cmd_past(deadline)) {
+      cmd_set_error(err, errlen, "GIF decoding ran out of time");
+      status = CMD_ERR_TIMEOUT;
+      break;
+    }
+  }
+  free(indices);
   if (status == CMD_OK) {
     uint64_t below = (uint64_t)top + frame_h;
-    clear_rows(sink, row, info.width, below < info.height ? (uint32_t)below : info.height,
-               info.height);
+    clear_rows(sink, row, screen_w, below < screen_h ? (uint32_t)below : screen_h, screen_h);
+  }
+  return status;
+}
+
+int cmd_decode_gif(cmd_source *source, const cmd_limits *limits, cmd_sink *sink, cmd_image *out, char *err,
+                   size_t errlen) {
+  uint64_t deadline = cmd_deadline(limits->max_millis);
+  /* The screen's size from the header, checked before giflib reads anything. */
+  cmd_info info;
+  if (source->available < 13) cmd_source_fill(source);
+  int status = cmd_probe_gif(source->next, source->available, &info, err, errlen);
+  if (status != CMD_OK) return status;
+  status = cmd_check_size(info.width, info.height, limits, err, errlen);
+  if (status != CMD_OK) return status;
+  pthread_once(&gif_once, load_giflib);
+  if (gif.open == NULL) {
+    cmd_set_error(err, errlen, "%s", gif.error);
+    return CMD_ERR_UNSUPPORTED;
+  }
+
+  gif_input input = {.source = source};
+  int code = 0;
+  GifFileType *file = gif.open(&input, read_source, &code);
+  if (file == NULL) return gif_failure(code, &input, "header", err, errlen);
+  int transparent = -1;
+  uint8_t *row = NULL;
+  status = skip_to_image(file, &input, &transparent, err, errlen);
+  if (status == CMD_OK && gif.image_desc(file) != GIF_OK)
+    status = gif_failure(file->Error, &input, "image descriptor", err, errlen);
+  if (status == CMD_OK) {
+    const GifImageDesc *image = &file->Image;
+    status = image->Width <= 0 || image->Height <= 0
+                 ? (cmd_set_error(err, errlen, "GIF frame is empty (%dx%d)", image->Width, image->Height), CMD_ERR_CORRUPT)
+                 : cmd_check_size((uint64_t)image->Width, (uint64_t)image->Height, limits, err, errlen);
+  }
+  const ColorMapObject *map = file->Image.ColorMap != NULL ? file->Image.ColorMap : file->SColorMap;
+  if (status == CMD_OK && (map == NULL || map->Colors == NULL)) {
+    cmd_set_error(err, errlen, "GIF image has no colour table");
+    status = CMD_ERR_CORRUPT;
+  }
+  /* An opaque frame over the whole screen goes as RGB: nothing to composite. */
+  const GifImageDesc *frame = &file->Image;
+  uint32_t channels = transparent < 0 && frame->Left == 0 && frame->Top == 0 && (uint32_t)frame->Width >= info.width &&
+                              (uint32_t)frame->Height >= info.height
+                          ? 3
+                          : 4;
+  if (status == CMD_OK) status = cmd_sink_begin(sink, info.width, info.height, channels, !frame->Interlace, err, errlen);
+  if (status == CMD_OK) {
+    row = calloc(info.width, 4);
+    if (row == NULL) {
+      cmd_set_error(err, errlen, "no memory for a row of %u pixels", info.width);
+      status = CMD_ERR_NO_MEMORY;
+    }
+  }
+  if (status == CMD_OK)
+    status = decode_frame(file, &input, sink, info.width, info.height, transparent, channels, deadline, row, err, errlen);
+  if (status == CMD_OK) {
     out->source_width = info.width;
     out->source_height = info.height;
     out->scale_num = 1;
@@ -326,5 +249,6 @@ int cmd_decode_gif(cmd_source *source, const cmd_limits *limits, cmd_sink *sink,
     out->format = CMD_FORMAT_GIF;
   }
   free(row);
+  gif.close(file, &code);
   return status;
 }

@@ -77,34 +77,6 @@ static inline int cmd_source_byte(cmd_source *source) {
   return *source->next++;
 }
 
-/* ---- Inflating (cmd_inflate.c) --------------------------------------------------------- */
-
-/**
- * A zlib stream's decoder that reads its input through `fill` (which copies up to `capacity`
- * bytes into `into` and returns how many; 0 once there are no more) and keeps its output in a
- * window the caller reads in place: cmd_inflate_need makes `count` bytes from the first one not
- * yet taken available at *data (valid until the next call), cmd_inflate_take takes them.
- */
-typedef size_t (*cmd_inflate_fill)(void *context, uint8_t *into, size_t capacity);
-typedef struct cmd_inflate cmd_inflate;
-
-/** A decoder whose requests are at most `largest_request` bytes; NULL without memory. */
-cmd_inflate *cmd_inflate_new(size_t largest_request, cmd_inflate_fill fill, void *context);
-void cmd_inflate_free(cmd_inflate *z);
-
-/** CMD_OK, CMD_ERR_TRUNCATED (the stream or its input ended first: "Not enough image data"),
- *  CMD_ERR_CORRUPT (zlib's words in cmd_inflate_message) or CMD_ERR_NO_MEMORY. */
-int cmd_inflate_need(cmd_inflate *z, size_t count, const uint8_t **data);
-void cmd_inflate_take(cmd_inflate *z, size_t count);
-/**
- * The next `count` bytes written straight to out (no window, no copy), for a caller that keeps
- * the stream's output contiguous: the 32 KiB before out (or all output so far, when less) must
- * hold the bytes written last. *written says how many were written before an error. Not mixed
- * with cmd_inflate_need on one decoder.
- */
-int cmd_inflate_into(cmd_inflate *z, uint8_t *out, size_t count, size_t *written);
-const char *cmd_inflate_message(const cmd_inflate *z);
-
 /* ---- Output ----------------------------------------------------------------------------- */
 
 /**
@@ -158,18 +130,8 @@ void cmd_sink_columns(const cmd_sink *sink, uint32_t *first, uint32_t *last);
 void cmd_sink_row(cmd_sink *sink, uint32_t y, uint32_t x0, uint32_t step, const uint8_t *pixels,
                   uint32_t count);
 
-/** Whether the reducer runs its AVX2 loops (a decoder's own AVX2 loops follow it). */
-int cmd_sink_avx2(const cmd_sink *sink);
-
-/** Turns the AVX2 loops off (cmd_decode_scaled_loops, for tests). */
-void cmd_sink_without_avx2(cmd_sink *sink);
-
 /** Hands the finished pixels to out (its pixels, byte_count, width, height and channels). */
 int cmd_sink_finish(cmd_sink *sink, cmd_image *out, char *err, size_t errlen);
-
-/** cmd_reduce_rows through the reducer compiled without SSE2 (cmd_sink_portable.c). */
-int cmd_reduce_rows_portable(const uint8_t *pixels, uint32_t width, uint32_t height, uint32_t channels,
-                             const cmd_target *target, cmd_image *out, char *err, size_t errlen);
 
 /* ---- Decoders --------------------------------------------------------------------------- */
 
@@ -184,29 +146,10 @@ int cmd_probe_gif(const uint8_t *bytes, size_t len, cmd_info *out, char *err, si
  */
 int cmd_decode_png(cmd_source *source, const cmd_limits *limits, cmd_sink *sink, cmd_image *out,
                    char *err, size_t errlen);
-/**
- * A PNG without libpng (cmd_png_fast.c): returns CMD_FALLBACK, before any row reached the sink,
- * for what it leaves to libpng; the caller rewinds the source. The size was checked.
- */
-int cmd_decode_png_fast(cmd_source *source, const cmd_limits *limits, cmd_sink *sink, cmd_image *out,
-                        char *err, size_t errlen);
 int cmd_decode_jpeg(cmd_source *source, const cmd_limits *limits, cmd_sink *sink,
                     uint32_t full_target_w, uint32_t full_target_h, cmd_image *out, char *err,
                     size_t errlen);
 int cmd_decode_gif(cmd_source *source, const cmd_limits *limits, cmd_sink *sink, cmd_image *out,
                    char *err, size_t errlen);
-
-/** Internal result of cmd_decode_jpeg_dc: the file uses something the DC path does not read,
- *  so libjpeg should decode it. Never returned to callers. */
-enum { CMD_FALLBACK = 100 };
-
-/**
- * A JPEG at 1/8 scale from its DC coefficients only, without libjpeg: baseline files skip their
- * AC coefficients with lookup tables, progressive files read their DC scans and skip the
- * others, so memory is one coefficient per 8 × 8 block. Returns CMD_FALLBACK (before any row
- * reached the sink) for variants it leaves to libjpeg.
- */
-int cmd_decode_jpeg_dc(cmd_source *source, const cmd_limits *limits, cmd_sink *sink,
-                       cmd_image *out, char *err, size_t errlen);
 
 #endif

@@ -1,4 +1,4 @@
-/* JPEG through the classic libjpeg API (and, at 1/8 scale, cmd_jpeg_dc.c).
+/* JPEG through libjpeg-turbo's classic API.
  *
  * libjpeg reports fatal errors through error_exit, whose default ends the process. Here every
  * error, every warning (treated as fatal, as libjpeg-turbo's maintainers advise for untrusted
@@ -8,8 +8,11 @@
  * value is well defined after the longjmp.
  *
  * The picture is decoded at the smallest scale that still gives the sink a pixel for each of
- * its pixels, only the rows and columns the sink needs are decoded (jpeg_skip_scanlines,
- * jpeg_crop_scanline), and rows go to the sink one at a time. */
+ * its pixels (libjpeg's scaled inverse DCT, down to 1/8), only the rows and columns the sink
+ * needs are decoded (jpeg_skip_scanlines, jpeg_crop_scanline), and rows go to the sink one at
+ * a time. A reduced picture is decoded with libjpeg's fast integer DCT and without fancy
+ * upsampling, its fastest mode: the reducer averages many decoded pixels into each one it
+ * keeps, which hides the difference; a full copy (cmd_decode) keeps libjpeg's defaults. */
 #include "cmd_internal.h"
 
 #include <setjmp.h>
@@ -196,25 +199,6 @@ static unsigned int eighths_for(uint32_t width, uint32_t height, uint32_t need_w
   return 8;
 }
 
-/* Whether cmd_jpeg_dc.c can read this file (it also checks for itself) and give every
- * component, chroma included, the resolution needed: at 1/8 a subsampled component has fewer
- * samples than the picture has pixels, where libjpeg would use a 2 × 2 inverse DCT. */
-static int dc_path_serves(const struct jpeg_decompress_struct *cinfo, uint32_t need_w,
-                          uint32_t need_h) {
-  if (cinfo->arith_code || cinfo->data_precision != 8) return 0;
-  if (!(cinfo->num_components == 1 && cinfo->jpeg_color_space == JCS_GRAYSCALE) &&
-      !(cinfo->num_components == 3 && cinfo->jpeg_color_space == JCS_YCbCr))
-    return 0;
-  int hmax = cinfo->max_h_samp_factor, vmax = cinfo->max_v_samp_factor;
-  for (int c = 0; c < cinfo->num_components; c++) {
-    const jpeg_component_info *comp = &cinfo->comp_info[c];
-    uint64_t w = ((uint64_t)cinfo->image_width * comp->h_samp_factor + 8u * hmax - 1) / (8u * hmax);
-    uint64_t h = ((uint64_t)cinfo->image_height * comp->v_samp_factor + 8u * vmax - 1) / (8u * vmax);
-    if (w < need_w || h < need_h) return 0;
-  }
-  return 1;
-}
-
 /* Sets up libjpeg on the source and reads the header; on error longjmps. */
 static void start(jpeg_context *context, cmd_source *source, const cmd_limits *limits) {
   struct jpeg_decompress_struct *cinfo = &context->cinfo;
@@ -236,13 +220,10 @@ static void start(jpeg_context *context, cmd_source *source, const cmd_limits *l
   jpeg_read_header(cinfo, TRUE);
 }
 
-/* What decode_libjpeg decided before any row reached the sink. */
-enum { SCALE_LIBJPEG = 0, SCALE_DC = 1 };
-
-/* Decodes with libjpeg at scale num/denom, or returns SCALE_DC when the DC path should. */
+/* Decodes with libjpeg at the scale the sink needs. */
 static int decode_libjpeg(cmd_source *source, const cmd_limits *limits, cmd_sink *sink,
-                          uint32_t full_target_w, uint32_t full_target_h, int allow_dc,
-                          int *use_dc, cmd_image *out, char *err, size_t errlen) {
+                          uint32_t full_target_w, uint32_t full_target_h, cmd_image *out, char *err,
+                          size_t errlen) {
   /* Set once, before setjmp, and never assigned again. */
   jpeg_context *const context = calloc(1, sizeof(jpeg_context));
   if (context == NULL) {
@@ -287,11 +268,9 @@ static int decode_libjpeg(cmd_source *source, const cmd_limits *limits, cmd_sink
     num = eighths_for(cinfo->image_width, cinfo->image_height, need_w, need_h);
     denom = 8;
   }
-  if (allow_dc && num * 8 == denom && dc_path_serves(cinfo, need_w, need_h)) {
-    *use_dc = SCALE_DC;
-    jpeg_destroy_decompress(cinfo);
-    free(context);
-    return CMD_OK;
+  if (!cmd_sink_is_full(sink)) {
+    cinfo->dct_method = JDCT_IFAST;
+    cinfo->do_fancy_upsampling = FALSE;
   }
 
   int cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
@@ -356,12 +335,11 @@ static int decode_libjpeg(cmd_source *source, const cmd_limits *limits, cmd_sink
   free(context->row);
   free(context->rgb);
   free(context);
-  *use_dc = SCALE_LIBJPEG;
   return CMD_OK;
 }
 
 /* Walks the markers before the first frame header as cmd_probe_jpeg does and refuses what it
- * refuses, then rewinds. libjpeg (and the DC path) skip an APPn or COM segment whose length is
+ * refuses, then rewinds. libjpeg skips an APPn or COM segment whose length is
  * below 2, which the JPEG standard and the probe call corrupt: without this walk the decoder
  * would draw a file its header check refuses. A truncated header is left to the decoders. */
 static int check_markers(cmd_source *source, char *err, size_t errlen) {
@@ -408,18 +386,7 @@ int cmd_decode_jpeg(cmd_source *source, const cmd_limits *limits, cmd_sink *sink
                     size_t errlen) {
   int checked = check_markers(source, err, errlen);
   if (checked != CMD_OK) return checked;
-  int use_dc = SCALE_LIBJPEG;
-  int status = decode_libjpeg(source, limits, sink, full_target_w, full_target_h, 1, &use_dc, out,
-                              err, errlen);
-  if (status != CMD_OK || use_dc != SCALE_DC) return status;
-  cmd_source_rewind(source);
-  status = cmd_decode_jpeg_dc(source, limits, sink, out, err, errlen);
-  if (status != CMD_FALLBACK) return status;
-  /* A variant the DC path leaves to libjpeg (nothing reached the sink yet). */
-  if (err != NULL && errlen > 0) err[0] = '\0';
-  cmd_source_rewind(source);
-  return decode_libjpeg(source, limits, sink, full_target_w, full_target_h, 0, &use_dc, out, err,
-                        errlen);
+  return decode_libjpeg(source, limits, sink, full_target_w, full_target_h, out, err, errlen);
 }
 
 /* Header probe without libjpeg: walks the markers up to the first SOFn. */
@@ -458,29 +425,9 @@ int cmd_probe_jpeg(const uint8_t *bytes, size_t len, cmd_info *out, char *err, s
       out->height = height;
       out->format = CMD_FORMAT_JPEG;
       out->interlaced = marker == 0xC2 || marker == 0xC6 || marker == 0xCA || marker == 0xCE;
-      /* The DC path: 8-bit Huffman baseline, extended or progressive, gray or three components. */
-      int components = bytes[pos + 7];
-      if ((marker == 0xC0 || marker == 0xC1 || marker == 0xC2) && bytes[pos + 2] == 8 &&
-          (components == 1 || components == 3) && length >= 8 + 3 * (size_t)components &&
-          len - pos >= 8 + 3 * (size_t)components) {
-        int h[3], v[3], hmax = 1, vmax = 1;
-        for (int c = 0; c < components; c++) {
-          h[c] = bytes[pos + 9 + 3 * c] >> 4;
-          v[c] = bytes[pos + 9 + 3 * c] & 15;
-          if (h[c] < 1 || v[c] < 1) return CMD_OK;
-          if (h[c] > hmax) hmax = h[c];
-          if (v[c] > vmax) vmax = v[c];
-        }
-        uint32_t fast_w = UINT32_MAX, fast_h = UINT32_MAX;
-        for (int c = 0; c < components; c++) {
-          uint32_t w = (uint32_t)(((uint64_t)width * h[c] + 8u * hmax - 1) / (8u * hmax));
-          uint32_t hh = (uint32_t)(((uint64_t)height * v[c] + 8u * vmax - 1) / (8u * vmax));
-          if (w < fast_w) fast_w = w;
-          if (hh < fast_h) fast_h = hh;
-        }
-        out->fast_width = fast_w;
-        out->fast_height = fast_h;
-      }
+      /* libjpeg's fastest decode: its 1/8 scale, which it gives every JPEG it reads. */
+      out->fast_width = (width + 7) / 8;
+      out->fast_height = (height + 7) / 8;
       return CMD_OK;
     }
     if (len - pos < length) break;

@@ -61,11 +61,6 @@ int cmd_decode_png(cmd_source *source, const cmd_limits *limits, cmd_sink *sink,
   if (status != CMD_OK) return status;
   status = cmd_check_size(info.width, info.height, limits, err, errlen);
   if (status != CMD_OK) return status;
-  /* Most files are read without libpng (cmd_png_fast.c); the rest come back untouched. */
-  status = cmd_decode_png_fast(source, limits, sink, out, err, errlen);
-  if (status != CMD_FALLBACK) return status;
-  if (err != NULL && errlen > 0) err[0] = '\0';
-  cmd_source_rewind(source);
   uint64_t deadline = cmd_deadline(limits->max_millis);
 
   /* Set once, before setjmp, and never assigned again. */
@@ -126,7 +121,25 @@ int cmd_decode_png(cmd_source *source, const cmd_limits *limits, cmd_sink *sink,
     free(context);
     return CMD_ERR_UNSUPPORTED;
   }
-  status = cmd_sink_begin(sink, width, height, channels, !interlaced, err, errlen);
+  /* An interlaced thumbnail reads only the Adam7 passes it needs: after pass p the pixels read
+   * are every col_step-th of every row_step-th row, a smaller picture (as a JPEG's DCT scale
+   * is), and the first such grid that gives each output pixel a source pixel is enough. */
+  static const uint32_t col_step[7] = {8, 4, 4, 2, 2, 1, 1}, row_step[7] = {8, 8, 4, 4, 2, 2, 1};
+  int passes = interlaced ? 7 : 1;
+  uint32_t cs = 1, rs = 1;
+  if (interlaced && !cmd_sink_is_full(sink)) {
+    uint32_t need_w, need_h;
+    cmd_sink_need(sink, width, height, &need_w, &need_h);
+    for (passes = 1; passes < 7; passes++) {
+      uint32_t cols = (width + col_step[passes - 1] - 1) / col_step[passes - 1];
+      uint32_t rows = (height + row_step[passes - 1] - 1) / row_step[passes - 1];
+      if (cols >= need_w && rows >= need_h) break;
+    }
+    cs = col_step[passes - 1];
+    rs = row_step[passes - 1];
+  }
+  status = cmd_sink_begin(sink, (width + cs - 1) / cs, (height + rs - 1) / rs, channels, !interlaced, err,
+                          errlen);
   if (status == CMD_OK) {
     context->row = malloc(rowbytes);
     if (context->row == NULL) {
@@ -141,8 +154,8 @@ int cmd_decode_png(cmd_source *source, const cmd_limits *limits, cmd_sink *sink,
   }
 
   /* Without interlace handling libpng returns each Adam7 pass as its own small picture; the
-   * sink puts each pixel where it belongs. */
-  int passes = interlaced ? 7 : 1;
+   * sink puts each pixel where it belongs on the grid (every pass up to the last read lies on
+   * it: its start and step are multiples of the grid's). */
   uint32_t rows_read = 0;
   for (int pass = 0; pass < passes && status == CMD_OK; pass++) {
     uint32_t pass_w = interlaced ? PNG_PASS_COLS(width, pass) : width;
@@ -154,7 +167,7 @@ int cmd_decode_png(cmd_source *source, const cmd_limits *limits, cmd_sink *sink,
     uint32_t ystep = interlaced ? PNG_PASS_ROW_OFFSET(pass) : 1;
     for (uint32_t r = 0; r < pass_h; r++) {
       png_read_row(png, context->row, NULL);
-      cmd_sink_row(sink, y0 + r * ystep, x0, xstep, context->row, pass_w);
+      cmd_sink_row(sink, (y0 + r * ystep) / rs, x0 / cs, xstep / cs, context->row, pass_w);
       if ((++rows_read & 31) == 0 && cmd_past(deadline)) {
         cmd_set_error(err, errlen, "PNG decoding ran out of time");
         status = CMD_ERR_TIMEOUT;
@@ -163,13 +176,14 @@ int cmd_decode_png(cmd_source *source, const cmd_limits *limits, cmd_sink *sink,
     }
   }
   if (status == CMD_OK) {
-    /* The rest of the file: the end of the image data and its checksums, up to IEND. */
-    png_read_end(png, NULL);
+    /* The rest of the file: the end of the image data and its checksums, up to IEND (not for
+     * a thumbnail that stopped after its passes: the rest is not read, as with a JPEG crop). */
+    if (passes == (interlaced ? 7 : 1)) png_read_end(png, NULL);
     out->source_width = width;
     out->source_height = height;
     out->scale_num = 1;
     out->scale_denom = 1;
-    out->scans = interlaced ? 7 : 1;
+    out->scans = (uint32_t)passes;
     out->format = CMD_FORMAT_PNG;
   }
   png_destroy_read_struct(&context->png, &context->info, NULL);

@@ -1,22 +1,16 @@
-/* Where decoded rows go: a full copy (cmd_decode) or an area-averaging reducer. */
+/* Where decoded rows go: a full copy (cmd_decode) or an area-averaging reducer.
+ *
+ * The reducer is plain portable C: each source row is summed per output column (the columns'
+ * spans, weighted in 1/256 of a pixel), and those sums are added, weighted by the row's share,
+ * into the output rows the source row touches; an output row is finished (rounded means) once
+ * no later row can touch it. Rows that come out of order (an interlaced PNG's passes) keep
+ * every output row open. The decoders give it rows already scaled down where the library can
+ * (libjpeg's DCT scaling), so the reducer's work is a few adds a decoded pixel. */
 #include "cmd_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
-/* AVX2 loops beside the SSE2 ones on x86-64, compiled for AVX2 function by function and taken
- * when the processor has it (the binary itself stays at x86-64's baseline). The portable build
- * (cmd_sink_portable.c, without __SSE2__) has neither. */
-#if defined(__SSE2__) && defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#define CMD_SINK_AVX2 1
-#include <immintrin.h>
-#define AVX2 __attribute__((target("avx2")))
-#endif
 
 /* Fixed-point steps per source pixel: weights are overlaps in 1/256 of a pixel. */
 enum { UNIT = 256 };
@@ -52,28 +46,6 @@ struct cmd_sink {
   uint32_t next_emit;  /* in order: the first output row not finished yet */
   uint64_t *h;         /* ow × wc: the current row's sums per output column */
   uint8_t *working;    /* src_w × wc: a row with transparency composited, when needed */
-  /* Rows in order while reducing: each source row is first added into per-column sums of the
-   * output rows it touches (held_rows × (cx1 − cx0) × wc, 32 bits), and an output row's columns
-   * are summed once when it is finished. The same sums as summing each row's columns first,
-   * in a fraction of the work: the per-column adds are a plain loop over the row's bytes. */
-  int vertical;
-  uint32_t cx0, cx1;   /* the source columns the output covers */
-  uint32_t *vacc;
-  /* The same for the rows that weigh a whole pixel (UNIT): their plain sums, in 16 bits (at
-   * most 256 such rows an output row), so a row is added with 16-bit lanes, twice as many a
-   * vector as 32-bit ones; folded into vacc (× UNIT) when the output row is finished. */
-  uint16_t *wacc;
-  /* Per slot of held_rows: whether its vacc (wacc) sums hold nothing yet. The first row added
-   * over the whole of [cx0, cx1) stores its values instead of adding them, so no sum is ever
-   * cleared; a slot still fresh when its output row is finished counts as zeros. */
-  uint8_t vfresh[4], wfresh[4];
-  /* Every output pixel's total (column span × row span) is below 2^44: see rounded_mean. */
-  int exact_double;
-  /* Whether the AVX2 loops run (the processor has AVX2; tests may turn them off). */
-  int avx2;
-  /* Each output column covers exactly `factor` whole source columns (a whole ratio, 1:1
-   * included), or 0. */
-  uint32_t factor;
   uint8_t *out;        /* ow × oh × 3 */
 };
 
@@ -87,24 +59,9 @@ cmd_sink *cmd_sink_full(uint32_t channels) {
 
 static double clamp_unit(double value) { return value < 0 ? 0 : value > 1 ? 1 : value; }
 
-/* Whether this processor (and its system) runs AVX2: asked once, the answer kept. */
-static int has_avx2(void) {
-#ifdef CMD_SINK_AVX2
-  static int known = -1;
-  if (known < 0) {
-    __builtin_cpu_init();
-    known = __builtin_cpu_supports("avx2") ? 1 : 0;
-  }
-  return known;
-#else
-  return 0;
-#endif
-}
-
 cmd_sink *cmd_sink_reducer(const cmd_target *target, const cmd_limits *limits) {
   cmd_sink *sink = calloc(1, sizeof *sink);
   if (sink == NULL) return NULL;
-  sink->avx2 = has_avx2();
   sink->target = *target;
   sink->max_memory = limits->max_decoder_memory;
   sink->ow = target->width;
@@ -125,16 +82,10 @@ void cmd_sink_free(cmd_sink *sink) {
   free(sink->h);
   free(sink->working);
   free(sink->out);
-  free(sink->vacc);
-  free(sink->wacc);
   free(sink);
 }
 
 int cmd_sink_is_full(const cmd_sink *sink) { return sink->full; }
-
-int cmd_sink_avx2(const cmd_sink *sink) { return sink->avx2; }
-
-void cmd_sink_without_avx2(cmd_sink *sink) { sink->avx2 = 0; }
 
 void cmd_sink_need(const cmd_sink *sink, uint32_t stored_width, uint32_t stored_height,
                    uint32_t *need_width, uint32_t *need_height) {
@@ -243,34 +194,6 @@ int cmd_sink_begin(cmd_sink *sink, uint32_t width, uint32_t height, uint32_t cha
   }
   make_spans(sink->columns, ow, x0, x1, width);
   make_spans(sink->rows, oh, y0, y1, height);
-  /* Column sums when rows come in order, few output rows are open at once (reducing), and
-   * an output row's weighted sum of one column fits 32 bits. */
-  uint64_t tallest = 0, widest = 0;
-  for (uint32_t j = 0; j < oh; j++) tallest = sink->rows[j].total > tallest ? sink->rows[j].total : tallest;
-  for (uint32_t k = 0; k < ow; k++) widest = sink->columns[k].total > widest ? sink->columns[k].total : widest;
-  sink->exact_double = widest * tallest < ((uint64_t)1 << 44);
-  uint32_t factor = sink->columns[0].last - sink->columns[0].first;
-  sink->factor = factor;
-  for (uint32_t k = 0; k < ow && sink->factor != 0; k++) {
-    const span *s = &sink->columns[k];
-    if (s->first != sink->columns[0].first + k * factor || s->last != s->first + factor || s->first_weight != UNIT ||
-        s->last_weight != UNIT || s->total != (uint64_t)factor * UNIT)
-      sink->factor = 0;
-  }
-  sink->cx0 = sink->columns[0].first;
-  sink->cx1 = sink->columns[ow - 1].last;
-  uint64_t vacc_bytes = (uint64_t)sink->held_rows * (sink->cx1 - sink->cx0) * wc * sizeof(uint32_t);
-  if (in_order && sink->held_rows <= 4 && tallest * 255 <= UINT32_MAX &&
-      (sink->max_memory == 0 || vacc_bytes <= sink->max_memory)) {
-    size_t count = (size_t)sink->held_rows * (sink->cx1 - sink->cx0) * wc;
-    /* One sum more, zero: the AVX2 mean loads four sums from a pixel's last column on. */
-    sink->vacc = calloc(count + 1, sizeof(uint32_t));
-    sink->vertical = sink->vacc != NULL;
-    /* Whole-pixel rows of one output row, at most 256 (each 255 at most), fit 16 bits. */
-    if (sink->vertical && tallest <= 256 * UNIT) sink->wacc = malloc(count * sizeof(uint16_t));
-    memset(sink->vfresh, 1, sizeof sink->vfresh);
-    memset(sink->wfresh, 1, sizeof sink->wfresh);
-  }
   return CMD_OK;
 }
 
@@ -438,411 +361,6 @@ static void finish_row(cmd_sink *sink, uint32_t j) {
   memset(acc, 0, sizeof(uint64_t) * sink->ow * wc);
 }
 
-/* (sum + total / 2) / total, at most 255, without a 64-bit integer division (tens of cycles,
- * three an output pixel). While total < 2^44 both numbers are exact doubles (n < 256 · total)
- * and the quotient x = n / total is below 256: a true quotient below an integer k lies at least
- * 1/total > 2^-44 below it, and rounding to a double moves it by at most 2^-46 (half the
- * spacing of doubles below 256), never onto k or below floor(x) (a double itself), so
- * truncating the double quotient gives the integer division's result. Larger totals (pictures
- * of billions of pixels) take the reciprocal's quotient, off by at most one as a double's
- * relative error is far below 1/256, corrected by one integer check each way. */
-static inline uint8_t rounded_mean(uint64_t sum, uint64_t total) {
-  uint64_t n = sum + total / 2;
-  uint64_t q;
-  if (total < ((uint64_t)1 << 44)) {
-    q = (uint64_t)((double)n / (double)total);
-  } else {
-    double estimate = (double)n * (1.0 / (double)total);
-    q = estimate >= 256.0 ? 256 : (uint64_t)estimate;
-    q -= q > 0 && q * total > n;
-    q += q < 256 && (q + 1) * total <= n;
-  }
-  return (uint8_t)(q > 255 ? 255 : q);
-}
-
-/* One output pixel's sums from the column sums at p: its first (partly covered) column, the
- * whole ones, its last (partly covered) one. wc is a constant where this is inlined, so the
- * channels' sums stay in registers. */
-static inline __attribute__((always_inline)) void pixel_sums(const span *s, const uint32_t *p, uint32_t wc,
-                                                             uint64_t sum[3]) {
-  uint32_t n = s->last - s->first;
-  uint64_t first = s->first_weight;
-  for (uint32_t c = 0; c < wc; c++) sum[c] = first * p[c];
-  if (n == 1) return;
-  uint64_t whole[3] = {0, 0, 0};
-  const uint32_t *q = p + wc, *end = p + (size_t)(n - 1) * wc;
-  for (; q < end; q += wc)
-    for (uint32_t c = 0; c < wc; c++) whole[c] += q[c];
-  uint64_t last = s->last_weight;
-  for (uint32_t c = 0; c < wc; c++) sum[c] += whole[c] * UNIT + last * end[c];
-}
-
-/* Output row j's pixels from the column sums at v, in wc channels (a constant where inlined).
- * With `exact_double` (every total below 2^44) the mean is rounded_mean's double division,
- * inline, the total converted once a pixel and through signed integers (one instruction). */
-static inline __attribute__((always_inline)) void emit_vertical_wc(cmd_sink *sink, uint32_t j, const uint32_t *v,
-                                                                   uint32_t wc) {
-  uint8_t *out = sink->out + (size_t)j * sink->ow * 3;
-  uint64_t row_total = sink->rows[j].total;
-  const span *columns = sink->columns;
-  uint32_t cx0 = sink->cx0, ow = sink->ow;
-  int exact = sink->exact_double;
-  for (uint32_t k = 0; k < ow; k++, out += 3) {
-    const span *s = &columns[k];
-    uint64_t sum[3];
-    pixel_sums(s, v + (size_t)(s->first - cx0) * wc, wc, sum);
-    uint64_t total = s->total * row_total;
-    uint8_t mean[3];
-    if (exact) {
-      double divisor = (double)(int64_t)total;
-      uint64_t half = total / 2;
-      for (uint32_t c = 0; c < wc; c++) {
-        int64_t q = (int64_t)((double)(int64_t)(sum[c] + half) / divisor);
-        mean[c] = (uint8_t)(q > 255 ? 255 : q);
-      }
-    } else {
-      for (uint32_t c = 0; c < wc; c++) mean[c] = rounded_mean(sum[c], total);
-    }
-    out[0] = mean[0];
-    out[1] = mean[wc == 3 ? 1 : 0];
-    out[2] = mean[wc == 3 ? 2 : 0];
-  }
-}
-
-#ifdef CMD_SINK_AVX2
-/* A pixel's three bytes from the low three of `bytes`: one 4-byte store when another pixel of
- * the row follows (it writes the fourth byte again). */
-static inline __attribute__((always_inline)) void store_pixel(uint8_t *out, uint32_t bytes, int more) {
-  if (more) {
-    memcpy(out, &bytes, 4);
-  } else {
-    out[0] = (uint8_t)bytes, out[1] = (uint8_t)(bytes >> 8), out[2] = (uint8_t)(bytes >> 16);
-  }
-}
-
-/* emit_vertical_wc for three channels in AVX2: a pixel's three sums in three 64-bit lanes of one
- * register (a fourth, ignored, takes the next sum), its mean by one exact double division of the
- * lanes (sums below 2^52 become doubles by their bits: see rounded_mean for the exactness). */
-AVX2 static void emit_vertical_avx2(cmd_sink *sink, uint32_t j, const uint32_t *v) {
-  uint8_t *out = sink->out + (size_t)j * sink->ow * 3;
-  uint64_t row_total = sink->rows[j].total;
-  const span *columns = sink->columns;
-  uint32_t cx0 = sink->cx0, ow = sink->ow;
-  const __m256i magic = _mm256_set1_epi64x(0x4330000000000000LL); /* 2^52 as a double's bits */
-  const __m256d two52 = _mm256_set1_pd(4503599627370496.0);
-  for (uint32_t k = 0; k < ow; k++, out += 3) {
-    const span *s = &columns[k];
-    const uint32_t *p = v + (size_t)(s->first - cx0) * 3;
-    uint32_t n = s->last - s->first;
-    __m256i sum = _mm256_mul_epu32(_mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(const void *)p)),
-                                   _mm256_set1_epi64x(s->first_weight));
-    if (n > 1) {
-      __m256i whole = _mm256_setzero_si256();
-      const uint32_t *q = p + 3, *end = p + (size_t)(n - 1) * 3;
-      for (; q < end; q += 3)
-        whole = _mm256_add_epi64(whole, _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(const void *)q)));
-      __m256i last = _mm256_mul_epu32(_mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(const void *)end)),
-                                      _mm256_set1_epi64x(s->last_weight));
-      sum = _mm256_add_epi64(_mm256_add_epi64(sum, _mm256_slli_epi64(whole, 8)), last);
-    }
-    uint64_t total = s->total * row_total;
-    sum = _mm256_add_epi64(sum, _mm256_set1_epi64x((long long)(total / 2)));
-    __m256d numerator = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(sum, magic)), two52);
-    __m128i q = _mm256_cvttpd_epi32(_mm256_div_pd(numerator, _mm256_set1_pd((double)(int64_t)total)));
-    q = _mm_packus_epi16(_mm_packus_epi32(q, q), q);
-    store_pixel(out, (uint32_t)_mm_cvtsi128_si32(q), k + 1 < ow);
-  }
-}
-
-/* The same when every output column covers `factor` whole source columns (a whole ratio): a
- * plain sum of its columns, × UNIT, over one total for the whole row. */
-AVX2 static void emit_whole_avx2(cmd_sink *sink, uint32_t j, const uint32_t *v) {
-  uint8_t *out = sink->out + (size_t)j * sink->ow * 3;
-  uint32_t ow = sink->ow, factor = sink->factor;
-  uint64_t total = (uint64_t)factor * UNIT * sink->rows[j].total;
-  const __m256i magic = _mm256_set1_epi64x(0x4330000000000000LL);
-  const __m256d two52 = _mm256_set1_pd(4503599627370496.0);
-  const __m256i half = _mm256_set1_epi64x((long long)(total / 2));
-  const __m256d divisor = _mm256_set1_pd((double)(int64_t)total);
-  const uint32_t *p = v + (size_t)(sink->columns[0].first - sink->cx0) * 3;
-  for (uint32_t k = 0; k < ow; k++, out += 3) {
-    __m256i sum = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(const void *)p));
-    p += 3;
-    for (uint32_t t = 1; t < factor; t++, p += 3)
-      sum = _mm256_add_epi64(sum, _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(const void *)p)));
-    sum = _mm256_add_epi64(_mm256_slli_epi64(sum, 8), half);
-    __m256d numerator = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(sum, magic)), two52);
-    __m128i q = _mm256_cvttpd_epi32(_mm256_div_pd(numerator, divisor));
-    q = _mm_packus_epi16(_mm_packus_epi32(q, q), q);
-    store_pixel(out, (uint32_t)_mm_cvtsi128_si32(q), k + 1 < ow);
-  }
-}
-#endif
-
-static void emit_vertical(cmd_sink *sink, uint32_t j, const uint32_t *v) {
-#ifdef CMD_SINK_AVX2
-  if (sink->avx2 && sink->wc == 3 && sink->exact_double) {
-    if (sink->factor != 0) {
-      emit_whole_avx2(sink, j, v);
-    } else {
-      emit_vertical_avx2(sink, j, v);
-    }
-    return;
-  }
-#endif
-  if (sink->wc == 3) {
-    emit_vertical_wc(sink, j, v, 3);
-  } else {
-    emit_vertical_wc(sink, j, v, 1);
-  }
-}
-
-/* The whole rows' plain sums × UNIT into the partly covered rows' sums, or in place of them
- * (`set`: no partly covered row was added). SSE2: eight a step. */
-static inline __attribute__((always_inline)) void fold16(uint32_t *v, const uint16_t *whole, size_t n, int set) {
-  size_t i = 0;
-#ifdef __SSE2__
-  const __m128i zero = _mm_setzero_si128();
-  for (; i + 8 <= n; i += 8) {
-    __m128i w = _mm_loadu_si128((const __m128i *)(const void *)(whole + i));
-    __m128i *s = (__m128i *)(void *)(v + i);
-    __m128i low = _mm_slli_epi32(_mm_unpacklo_epi16(w, zero), 8);
-    __m128i high = _mm_slli_epi32(_mm_unpackhi_epi16(w, zero), 8);
-    if (!set) {
-      low = _mm_add_epi32(_mm_loadu_si128(s), low);
-      high = _mm_add_epi32(_mm_loadu_si128(s + 1), high);
-    }
-    _mm_storeu_si128(s, low);
-    _mm_storeu_si128(s + 1, high);
-  }
-#endif
-  for (; i < n; i++) v[i] = (set ? 0 : v[i]) + ((uint32_t)whole[i] << 8);
-}
-
-#ifdef CMD_SINK_AVX2
-/* The same in AVX2: sixteen a step. */
-AVX2 static void fold16_avx2(uint32_t *v, const uint16_t *whole, size_t n, int set) {
-  size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    __m256i *s = (__m256i *)(void *)(v + i);
-    __m256i low = _mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(whole + i))), 8);
-    __m256i high =
-        _mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(whole + i + 8))), 8);
-    if (!set) {
-      low = _mm256_add_epi32(_mm256_loadu_si256(s), low);
-      high = _mm256_add_epi32(_mm256_loadu_si256(s + 1), high);
-    }
-    _mm256_storeu_si256(s, low);
-    _mm256_storeu_si256(s + 1, high);
-  }
-  fold16(v + i, whole + i, n - i, set);
-}
-#endif
-
-static void fold_whole(const cmd_sink *sink, uint32_t *v, const uint16_t *whole, size_t n, int set) {
-#ifdef CMD_SINK_AVX2
-  if (sink->avx2) {
-    fold16_avx2(v, whole, n, set);
-    return;
-  }
-#endif
-  (void)sink;
-  if (set) {
-    fold16(v, whole, n, 1);
-  } else {
-    fold16(v, whole, n, 0);
-  }
-}
-
-/* Output row j from its column sums (the vertical mode); its slot is fresh again after. */
-static void finish_row_vertical(cmd_sink *sink, uint32_t j) {
-  uint32_t slot = j % sink->held_rows;
-  size_t width = (size_t)(sink->cx1 - sink->cx0) * sink->wc;
-  uint32_t *v = sink->vacc + (size_t)slot * width;
-  int has_whole = sink->wacc != NULL && !sink->wfresh[slot];
-  if (has_whole) {
-    /* Stored when no partly covered row was added (an output row on whole source rows). */
-    fold_whole(sink, v, sink->wacc + (size_t)slot * width, width, sink->vfresh[slot]);
-  } else if (sink->vfresh[slot]) {
-    memset(v, 0, sizeof(uint32_t) * width);
-  }
-  emit_vertical(sink, j, v);
-  sink->vfresh[slot] = 1;
-  sink->wfresh[slot] = 1;
-}
-
-/* Bytes added into 16-bit sums, or stored into them (`set`: the first row of a fresh slot).
- * SSE2 does sixteen a step; the loop after it is the portable path and the tail. */
-static inline __attribute__((always_inline)) void bytes16(uint16_t *sums, const uint8_t *p, size_t n, int set) {
-  size_t i = 0;
-#ifdef __SSE2__
-  const __m128i zero = _mm_setzero_si128();
-  for (; i + 16 <= n; i += 16) {
-    __m128i bytes = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-    __m128i *s = (__m128i *)(void *)(sums + i);
-    __m128i low = _mm_unpacklo_epi8(bytes, zero), high = _mm_unpackhi_epi8(bytes, zero);
-    if (!set) {
-      low = _mm_add_epi16(_mm_loadu_si128(s), low);
-      high = _mm_add_epi16(_mm_loadu_si128(s + 1), high);
-    }
-    _mm_storeu_si128(s, low);
-    _mm_storeu_si128(s + 1, high);
-  }
-#endif
-  for (; i < n; i++) sums[i] = (uint16_t)((set ? 0 : sums[i]) + p[i]);
-}
-
-/* Bytes times a weight below UNIT added into (or stored into) 32-bit sums: each product fits
- * 16 bits, so SSE2 multiplies eight a step in 16-bit lanes before widening. */
-static inline __attribute__((always_inline)) void weighted32(uint32_t *sums, const uint8_t *p, size_t n,
-                                                             uint16_t weight, int set) {
-  size_t i = 0;
-#ifdef __SSE2__
-  const __m128i zero = _mm_setzero_si128(), w = _mm_set1_epi16((short)weight);
-  for (; i + 16 <= n; i += 16) {
-    __m128i bytes = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-    __m128i low = _mm_mullo_epi16(_mm_unpacklo_epi8(bytes, zero), w);
-    __m128i high = _mm_mullo_epi16(_mm_unpackhi_epi8(bytes, zero), w);
-    __m128i *s = (__m128i *)(void *)(sums + i);
-    __m128i q0 = _mm_unpacklo_epi16(low, zero), q1 = _mm_unpackhi_epi16(low, zero);
-    __m128i q2 = _mm_unpacklo_epi16(high, zero), q3 = _mm_unpackhi_epi16(high, zero);
-    if (!set) {
-      q0 = _mm_add_epi32(_mm_loadu_si128(s), q0);
-      q1 = _mm_add_epi32(_mm_loadu_si128(s + 1), q1);
-      q2 = _mm_add_epi32(_mm_loadu_si128(s + 2), q2);
-      q3 = _mm_add_epi32(_mm_loadu_si128(s + 3), q3);
-    }
-    _mm_storeu_si128(s, q0);
-    _mm_storeu_si128(s + 1, q1);
-    _mm_storeu_si128(s + 2, q2);
-    _mm_storeu_si128(s + 3, q3);
-  }
-#endif
-  for (; i < n; i++) sums[i] = (set ? 0 : sums[i]) + (uint16_t)(p[i] * weight);
-}
-
-#ifdef CMD_SINK_AVX2
-/* bytes16 in AVX2: thirty-two a step. */
-AVX2 static void bytes16_avx2(uint16_t *sums, const uint8_t *p, size_t n, int set) {
-  size_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    __m256i *s = (__m256i *)(void *)(sums + i);
-    __m256i low = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(p + i)));
-    __m256i high = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(p + i + 16)));
-    if (!set) {
-      low = _mm256_add_epi16(_mm256_loadu_si256(s), low);
-      high = _mm256_add_epi16(_mm256_loadu_si256(s + 1), high);
-    }
-    _mm256_storeu_si256(s, low);
-    _mm256_storeu_si256(s + 1, high);
-  }
-  bytes16(sums + i, p + i, n - i, set);
-}
-
-/* weighted32 in AVX2: sixteen a step, the products in 16-bit lanes before widening. */
-AVX2 static void weighted32_avx2(uint32_t *sums, const uint8_t *p, size_t n, uint16_t weight, int set) {
-  size_t i = 0;
-  const __m256i w = _mm256_set1_epi16((short)weight);
-  for (; i + 16 <= n; i += 16) {
-    __m256i products = _mm256_mullo_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(p + i))), w);
-    __m256i *s = (__m256i *)(void *)(sums + i);
-    __m256i low = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(products));
-    __m256i high = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(products, 1));
-    if (!set) {
-      low = _mm256_add_epi32(_mm256_loadu_si256(s), low);
-      high = _mm256_add_epi32(_mm256_loadu_si256(s + 1), high);
-    }
-    _mm256_storeu_si256(s, low);
-    _mm256_storeu_si256(s + 1, high);
-  }
-  weighted32(sums + i, p + i, n - i, weight, set);
-}
-#endif
-
-static void add_bytes16(const cmd_sink *sink, uint16_t *sums, const uint8_t *p, size_t n) {
-#ifdef CMD_SINK_AVX2
-  if (sink->avx2) {
-    bytes16_avx2(sums, p, n, 0);
-    return;
-  }
-#endif
-  (void)sink;
-  bytes16(sums, p, n, 0);
-}
-static void set_bytes16(const cmd_sink *sink, uint16_t *sums, const uint8_t *p, size_t n) {
-#ifdef CMD_SINK_AVX2
-  if (sink->avx2) {
-    bytes16_avx2(sums, p, n, 1);
-    return;
-  }
-#endif
-  (void)sink;
-  bytes16(sums, p, n, 1);
-}
-static void add_weighted32(const cmd_sink *sink, uint32_t *sums, const uint8_t *p, size_t n, uint16_t weight) {
-#ifdef CMD_SINK_AVX2
-  if (sink->avx2) {
-    weighted32_avx2(sums, p, n, weight, 0);
-    return;
-  }
-#endif
-  (void)sink;
-  weighted32(sums, p, n, weight, 0);
-}
-static void set_weighted32(const cmd_sink *sink, uint32_t *sums, const uint8_t *p, size_t n, uint16_t weight) {
-#ifdef CMD_SINK_AVX2
-  if (sink->avx2) {
-    weighted32_avx2(sums, p, n, weight, 1);
-    return;
-  }
-#endif
-  (void)sink;
-  weighted32(sums, p, n, weight, 1);
-}
-
-/* A row into the column sums of the output rows from j on that it touches. */
-static void add_row_vertical(cmd_sink *sink, uint32_t j, uint32_t y, uint32_t x0, const uint8_t *row,
-                             uint32_t count) {
-  uint32_t wc = sink->wc, columns = sink->cx1 - sink->cx0;
-  /* The part of the row inside [cx0, cx1) (all of it needed comes with whole rows). */
-  uint32_t from = sink->cx0 > x0 ? sink->cx0 : x0;
-  uint64_t end = (uint64_t)x0 + count;
-  uint32_t to = end < sink->cx1 ? (uint32_t)end : sink->cx1;
-  if (from >= to) return;
-  const uint8_t *p = row + (size_t)(from - x0) * wc;
-  size_t n = (size_t)(to - from) * wc, offset = (size_t)(from - sink->cx0) * wc;
-  size_t width = (size_t)columns * wc;
-  /* A row over the whole width stores into a fresh slot; a part of one clears it first. */
-  int whole_width = from == sink->cx0 && to == sink->cx1;
-  for (; j < sink->oh && sink->rows[j].first <= y; j++) {
-    uint32_t w = weight_of(&sink->rows[j], y);
-    uint32_t slot = j % sink->held_rows;
-    size_t at = (size_t)slot * width + offset;
-    if (w == UNIT && sink->wacc != NULL) {
-      int set = sink->wfresh[slot];
-      if (set && !whole_width) memset(sink->wacc + (size_t)slot * width, 0, sizeof(uint16_t) * width), set = 0;
-      sink->wfresh[slot] = 0;
-      if (set) {
-        set_bytes16(sink, sink->wacc + at, p, n);
-      } else {
-        add_bytes16(sink, sink->wacc + at, p, n);
-      }
-      continue;
-    }
-    int set = sink->vfresh[slot];
-    if (set && !whole_width) memset(sink->vacc + (size_t)slot * width, 0, sizeof(uint32_t) * width), set = 0;
-    sink->vfresh[slot] = 0;
-    uint32_t *v = sink->vacc + at;
-    if (w == UNIT) {
-      for (size_t i = 0; i < n; i++) v[i] = (set ? 0 : v[i]) + ((uint32_t)p[i] << 8);
-    } else if (set) {
-      set_weighted32(sink, v, p, n, (uint16_t)w);
-    } else {
-      add_weighted32(sink, v, p, n, (uint16_t)w);
-    }
-  }
-}
-
 /* The first output row whose span ends after source row y. */
 static uint32_t first_row_after(const cmd_sink *sink, uint32_t y) {
   uint32_t low = 0, high = sink->oh;
@@ -866,21 +384,6 @@ void cmd_sink_row(cmd_sink *sink, uint32_t y, uint32_t x0, uint32_t step, const 
   }
   uint32_t j = first_row_after(sink, y);
   if (j >= sink->oh || sink->rows[j].first > y) return; /* no output row needs it */
-  if (sink->vertical) {
-    while (sink->next_emit < j) finish_row_vertical(sink, sink->next_emit++);
-    const uint8_t *row = working_row(sink, pixels, count);
-    if (step == 1) {
-      add_row_vertical(sink, j, y, x0, row, count);
-    } else {
-      /* Rows in order come whole from every decoder; a strided one is added pixel by pixel. */
-      for (uint32_t i = 0; i < count; i++) {
-        uint64_t x = (uint64_t)x0 + (uint64_t)i * step;
-        if (x >= sink->src_w) break;
-        add_row_vertical(sink, j, y, (uint32_t)x, row + (size_t)i * sink->wc, 1);
-      }
-    }
-    return;
-  }
   if (sink->in_order) {
     while (sink->next_emit < j) finish_row(sink, sink->next_emit++);
   }
@@ -914,13 +417,7 @@ int cmd_sink_finish(cmd_sink *sink, cmd_image *out, char *err, size_t errlen) {
     return CMD_OK;
   }
   uint32_t from = sink->in_order ? sink->next_emit : 0;
-  for (uint32_t j = from; j < sink->oh; j++) {
-    if (sink->vertical) {
-      finish_row_vertical(sink, j);
-    } else {
-      finish_row(sink, j);
-    }
-  }
+  for (uint32_t j = from; j < sink->oh; j++) finish_row(sink, j);
   sink->next_emit = sink->oh;
   out->pixels = sink->out;
   out->byte_count = (size_t)sink->ow * sink->oh * 3;
@@ -931,10 +428,14 @@ int cmd_sink_finish(cmd_sink *sink, cmd_image *out, char *err, size_t errlen) {
   return CMD_OK;
 }
 
-/* Tests: a picture's rows, in order, through a reducer to `target` (cmd_reduce_rows), with the
- * AVX2 loops when `avx2` and the processor has them. */
-static int reduce_rows(const uint8_t *pixels, uint32_t width, uint32_t height, uint32_t channels,
-                       const cmd_target *target, int avx2, cmd_image *out, char *err, size_t errlen) {
+int cmd_reduce_rows(const uint8_t *pixels, uint32_t width, uint32_t height, uint32_t channels,
+                    const cmd_target *target, cmd_image *out, char *err, size_t errlen) {
+  if (pixels == NULL || target == NULL || out == NULL || width == 0 || height == 0 || target->width == 0 ||
+      target->height == 0 || target->width > CMD_MAX_TARGET_SIDE || target->height > CMD_MAX_TARGET_SIDE) {
+    cmd_set_error(err, errlen, "bad arguments");
+    return CMD_ERR_ARGUMENT;
+  }
+  memset(out, 0, sizeof *out);
   cmd_limits limits;
   memset(&limits, 0, sizeof limits);
   cmd_sink *sink = cmd_sink_reducer(target, &limits);
@@ -942,7 +443,6 @@ static int reduce_rows(const uint8_t *pixels, uint32_t width, uint32_t height, u
     cmd_set_error(err, errlen, "no memory for the reducer");
     return CMD_ERR_NO_MEMORY;
   }
-  sink->avx2 = sink->avx2 && avx2;
   int status = cmd_sink_begin(sink, width, height, channels, 1, err, errlen);
   for (uint32_t y = 0; status == CMD_OK && y < height; y++)
     cmd_sink_row(sink, y, 0, 1, pixels + (size_t)y * width * channels, width);
@@ -950,26 +450,3 @@ static int reduce_rows(const uint8_t *pixels, uint32_t width, uint32_t height, u
   cmd_sink_free(sink);
   return status;
 }
-
-#ifdef CMD_SINK_PORTABLE
-int cmd_reduce_rows_portable(const uint8_t *pixels, uint32_t width, uint32_t height, uint32_t channels,
-                             const cmd_target *target, cmd_image *out, char *err, size_t errlen) {
-  return reduce_rows(pixels, width, height, channels, target, 0, out, err, errlen);
-}
-#else
-int cmd_reduce_uses_avx2(void) { return has_avx2(); }
-
-int cmd_reduce_rows(const uint8_t *pixels, uint32_t width, uint32_t height, uint32_t channels,
-                    const cmd_target *target, int loops, cmd_image *out, char *err, size_t errlen) {
-  if (pixels == NULL || target == NULL || out == NULL || width == 0 || height == 0 || target->width == 0 ||
-      target->height == 0 || target->width > CMD_MAX_TARGET_SIDE || target->height > CMD_MAX_TARGET_SIDE ||
-      loops < CMD_LOOPS_FASTEST || loops > CMD_LOOPS_SSE2) {
-    cmd_set_error(err, errlen, "bad arguments");
-    return CMD_ERR_ARGUMENT;
-  }
-  memset(out, 0, sizeof *out);
-  if (loops == CMD_LOOPS_PORTABLE)
-    return cmd_reduce_rows_portable(pixels, width, height, channels, target, out, err, errlen);
-  return reduce_rows(pixels, width, height, channels, target, loops == CMD_LOOPS_FASTEST, out, err, errlen);
-}
-#endif

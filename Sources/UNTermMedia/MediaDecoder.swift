@@ -26,8 +26,8 @@ package struct ImageHeader: Hashable, Sendable {
   package var interlaced: Bool
   /// A JPEG's EXIF orientation; `width` and `height` are already the upright picture's.
   package var orientation: ExifOrientation = .up
-  /// For a JPEG decoded from its DC coefficients alone (the fastest way), the largest size of
-  /// the whole upright picture it serves that way; `nil` for other pictures.
+  /// For a JPEG, the size of libjpeg's fastest decode (its 1/8 scale) of the whole upright
+  /// picture; `nil` for other pictures.
   package var fastSize: Size?
 
   /// A size in pixels.
@@ -109,8 +109,8 @@ package enum MediaDecoder {
   /// A region of a picture (a GIF's first frame), area-averaged to a size, within the limits.
   ///
   /// The decoder never holds the whole picture: PNG and GIF rows stream into the reducer, a
-  /// JPEG is decoded at the smallest DCT scale that still covers the size (from its DC
-  /// coefficients alone at 1/8) and only the rows and columns of the region are decoded.
+  /// JPEG is decoded by libjpeg at the smallest DCT scale that still covers the size and only
+  /// the rows and columns of the region are decoded.
   ///
   /// - Parameters:
   ///   - region: the part of the upright picture, in fractions of its size.

@@ -214,8 +214,8 @@ package final class MediaImages: ImageProvider {
     }
   }
 
-  /// Longest side of a working copy unless the art needs more (a JPEG stops at the size it
-  /// decodes from DC coefficients alone).
+  /// Longest side of a working copy unless the art needs more (a JPEG stops at the size of
+  /// libjpeg's fastest decode, its 1/8 scale).
   private static let workingSide = 512
 
   /// Pixels that hold what the art shows: the working copy when it has the detail; else a new
@@ -240,8 +240,8 @@ package final class MediaImages: ImageProvider {
     return try decode(key, header: header, region: geometry.shown, size: (geometry.width, geometry.height))
   }
 
-  /// A working copy's size: the picture fitted in `workingSide`, and for a JPEG no more than it
-  /// decodes from DC coefficients alone.
+  /// A working copy's size: the picture fitted in `workingSide`, and for a JPEG no more than
+  /// libjpeg's 1/8 scale gives.
   private func workingSize(_ header: ImageHeader) -> (width: Int, height: Int) {
     let longer = max(header.width, header.height)
     let fit = { (side: Int) in longer <= Self.workingSide ? side : max(1, side * Self.workingSide / longer) }

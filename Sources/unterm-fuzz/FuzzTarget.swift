@@ -1,5 +1,4 @@
 import CMediaDecode
-import CMediaFixtures
 import Foundation
 import UNTermCore
 import UNTermHeadless
@@ -32,9 +31,6 @@ enum FuzzTarget: String, CaseIterable, Sendable {
   case render
   /// PNG, JPEG and GIF through CMediaDecode with its caps (under AddressSanitizer).
   case media
-  /// The PNG decoder's own inflate against zlib: the input as a zlib stream, and the input
-  /// deflated by zlib (level and strategy from its first byte), each in pieces of every size.
-  case inflate
   /// Audio and movie headers (WAV, AIFF, MP4, MP3) read for the player's duration.
   case duration
   /// The push socket's framing.
@@ -54,7 +50,6 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case .theme: return "theme files"
     case .render: return "a payload drawn in every view; no control byte in the grid"
     case .media: return "PNG/JPEG/GIF decoding through CMediaDecode with caps"
-    case .inflate: return "the PNG decoder's inflate against zlib"
     case .duration: return "audio and movie headers read for the player's clock"
     case .push: return "push-socket framing"
     case .strings: return "the app's strings files and the format engine"
@@ -72,7 +67,6 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case .theme: FuzzChecks.theme(bytes)
     case .render: FuzzChecks.render(bytes)
     case .media: FuzzChecks.media(bytes)
-    case .inflate: FuzzChecks.inflate(bytes)
     case .duration: FuzzChecks.duration(bytes)
     case .push: FuzzChecks.push(bytes)
     case .strings: FuzzChecks.strings(bytes)
@@ -273,7 +267,7 @@ enum FuzzChecks {
         cmd_free(&image)
         cmd_free(&image)
       }
-      // The scaled decode: the whole picture at 16 × 16 and 3 × 2 (a JPEG's DC path), and a
+      // The scaled decode: the whole picture at 16 × 16 and 3 × 2 (a JPEG's 1/8 scale), and a
       // region of it.
       for (width, height, x, y, w, h) in [
         (UInt32(16), UInt32(16), 0.0, 0.0, 1.0, 1.0), (3, 2, 0, 0, 1, 1), (7, 5, 0.25, 0.4, 0.5, 0.35),
@@ -330,54 +324,6 @@ enum FuzzChecks {
       for i in 0..<image.byte_count { sum &+= pixels[i] }
     }
     _ = sum
-  }
-
-  /// The PNG decoder's inflate (cmd_inflate.c) and zlib give the same bytes or both refuse: the
-  /// input read as a zlib stream (its first byte sets the pieces the input comes in and the
-  /// output is taken in, the places the decoder stops and resumes), and the input deflated by
-  /// zlib at a level and strategy from that byte, which must come back whole.
-  static func inflate(_ bytes: [UInt8]) {
-    let first = Int(bytes.first ?? 0)
-    // A byte at a time only for short inputs: a long stream can give 256 KiB.
-    let pieces =
-      [(1 << 20, 1 << 16), (1 + first % 13, 1 + first / 13 % 17)] + (bytes.count < 512 ? [(1, 1)] : [])
-    let capacity = 1 << 18
-    // Output taken from the decoder's window, or written straight after the pieces before (as
-    // a large PNG's inflating thread writes rows): the first byte's lowest bit says which.
-    let direct = Int32(first & 1)
-    func ours(_ stream: [UInt8], _ input: Int, _ output: Int) -> [UInt8]? {
-      var out = [UInt8](repeating: 0, count: capacity)
-      var written = 0
-      var error = [CChar](repeating: 0, count: 128)
-      let status = cmd_inflate_zlib(
-        stream, stream.count, input, output, direct, &out, out.count, &written, &error, error.count)
-      require(error.last == 0, "inflate message not terminated")
-      return status == Int32(CMD_OK) ? Array(out[..<written]) : nil
-    }
-    var reference = [UInt8](repeating: 0, count: capacity)
-    var written = 0
-    let verdict = cmf_zlib_inflate(bytes, bytes.count, &reference, reference.count, &written)
-    // Past 256 KiB of output both stop: only streams that fit are compared.
-    if verdict != 2 {
-      let expected = verdict == 0 ? Array(reference[..<written]) : nil
-      for (input, output) in pieces {
-        let decoded = ours(bytes, input, output)
-        require(
-          decoded == expected,
-          "inflate gave \(decoded.map { "\($0.count) bytes" } ?? "a refusal") where zlib gave \(expected.map { "\($0.count) bytes" } ?? "a refusal") (pieces \(input)/\(output))"
-        )
-      }
-    }
-    var stream: UnsafeMutablePointer<UInt8>?
-    var length = 0
-    guard cmf_zlib_deflate(bytes, bytes.count, Int32(first % 10), Int32(first / 10 % 5), &stream, &length) == 0 else {
-      return
-    }
-    let deflated = Array(UnsafeBufferPointer(start: stream, count: length))
-    cmf_free(stream)
-    for (input, output) in pieces {
-      require(ours(deflated, input, output) == bytes, "zlib's own stream did not come back (pieces \(input)/\(output))")
-    }
   }
 
   /// A media header's duration: finite and not negative when known, and drawable as a clock.

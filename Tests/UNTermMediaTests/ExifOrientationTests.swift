@@ -55,7 +55,7 @@ import UNTermRender
     #expect(down.width == 16 && isGreen(down.pixel(x: 2, y: 4)) && isRed(down.pixel(x: 13, y: 4)))
 
     // A region of the upright picture is cut from the right part of the stored one: the top
-    // quarter of the turned picture is red, decoded at 2 × 1 (a 1/8 scale, the DC path).
+    // quarter of the turned picture is red, decoded at 2 × 1 (libjpeg's 1/8 scale).
     let top = try MediaDecoder.decode(
       right, limits: .standard, region: UnitRect(x: 0, y: 0, width: 1, height: 0.25), size: (2, 1),
       background: (0, 0, 0))

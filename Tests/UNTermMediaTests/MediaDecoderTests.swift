@@ -26,8 +26,7 @@ import UNTermTestSupport
       bytes, limits: limits, region: region, size: (full.0, full.1), background: black)
   }
 
-  /// The error a decode throws, or nil when it succeeds: to a thumbnail (`size`, where a JPEG
-  /// takes the DC path) and at full size (libjpeg) when the header allows.
+  /// The error a decode throws, or nil when it succeeds, at `size` (a thumbnail by default).
   private func failure(_ bytes: [UInt8], limits: MediaLimits = .standard, size: (Int, Int) = (8, 6)) -> MediaError? {
     do {
       _ = try decode(bytes, limits: limits, size: size)
@@ -180,15 +179,11 @@ import UNTermTestSupport
     }
   }
 
-  @Test func everySetOfTheReducersLoopsGivesTheAreaMeansPixels() throws {
-    // The reducer runs AVX2 loops where the processor has them, SSE2's on other x86-64
-    // machines and portable loops elsewhere; all three are compiled on every x86-64 machine
-    // (cmd_reduce_rows), and each must give the pixels of the area mean written out plainly
-    // (`areaMean`): every channel count, widths off the vector sizes, whole ratios both ways
-    // (2:1, 3:1, 1:2, …) and ratios that are not whole (the bench's 1/8 JPEG to its working
-    // copy, 500×375 to 250×188, in small), a region, enlarging, output rows over more than 256
-    // source rows (no 16-bit sums), over exactly 256 rows of 255 (the 16-bit sums' edge) and
-    // over whole source rows only (no partly covered row).
+  @Test func theReducerGivesTheAreaMeansPixels() throws {
+    // The reducer (cmd_reduce_rows) must give the pixels of the area mean written out plainly
+    // (`areaMean`): every channel count, whole ratios both ways (2:1, 3:1, 1:2, …) and ratios
+    // that are not whole (500×375 to 250×188, in small), a region, enlarging, output rows over many source rows and over whole source rows
+    // only (no partly covered row).
     let seed = TestSeed()
     var generator = seed.generator
     let cases: [(width: Int, height: Int, size: (Int, Int), region: (Double, Double, Double, Double), white: Bool)] = [
@@ -207,11 +202,6 @@ import UNTermTestSupport
       (37, 29, (37, 29), (0, 0, 1, 1), false),
       (125, 94, (16, 12), (0, 0, 1, 1), false),
     ]
-    let loops = [
-      ("this machine's fastest", Int32(CMD_LOOPS_FASTEST)), ("SSE2", Int32(CMD_LOOPS_SSE2)),
-      ("portable", Int32(CMD_LOOPS_PORTABLE)),
-    ]
-    let avx2 = cmd_reduce_uses_avx2() != 0 ? "with AVX2" : "without AVX2"
     for channels in 1...4 {
       for item in cases {
         let count = item.width * item.height * channels
@@ -222,19 +212,15 @@ import UNTermTestSupport
         (target.x, target.y, target.region_width, target.region_height) = item.region
         target.background = channels == 2 && item.width % 2 == 0 ? (90, 90, 90) : (200, 100, 50)
         let expected = Self.areaMean(pixels, width: item.width, height: item.height, channels: channels, target)
-        for (name, set) in loops {
-          var image = cmd_image()
-          var message = [CChar](repeating: 0, count: 200)
-          let status = cmd_reduce_rows(
-            pixels, UInt32(item.width), UInt32(item.height), UInt32(channels), &target, set, &image, &message,
-            message.count)
-          defer { cmd_free(&image) }
-          try #require(status == 0, "\(MediaFixtures.text(of: message)), \(seed)")
-          let reduced = Array(UnsafeBufferPointer(start: image.pixels, count: image.byte_count))
-          #expect(
-            reduced == expected,
-            "\(name) loops (\(avx2)): \(channels) channels, \(item.width)×\(item.height) to \(item.size), \(seed)")
-        }
+        var image = cmd_image()
+        var message = [CChar](repeating: 0, count: 200)
+        let status = cmd_reduce_rows(
+          pixels, UInt32(item.width), UInt32(item.height), UInt32(channels), &target, &image, &message,
+          message.count)
+        defer { cmd_free(&image) }
+        try #require(status == 0, "\(MediaFixtures.text(of: message)), \(seed)")
+        let reduced = Array(UnsafeBufferPointer(start: image.pixels, count: image.byte_count))
+        #expect(reduced == expected, "\(channels) channels, \(item.width)×\(item.height) to \(item.size), \(seed)")
       }
     }
   }
@@ -309,127 +295,19 @@ import UNTermTestSupport
     return out
   }
 
-  @Test func everyRunOfFiltersUnfiltersAsLibpngDoes() throws {
-    // Paeth rows are unfiltered sixteen or eight at a time with AVX2 or four with SSE2 (a
-    // wavefront across rows), two at a time, or alone, the other filters one by one: every
-    // sequence of filters in RGB and RGBA rows of 1 to 9, 15, 16 and 17 pixels (the
-    // wavefront's first and last steps overlap when a row has fewer pixels than it has rows),
-    // runs of Paeth rows of every length up to nineteen, over random stored bytes, gives
-    // libpng's pixels.
-    let seed = TestSeed()
-    var generator = seed.generator
-    for colorType: UInt8 in [2, 6] {
-      let bpp = colorType == 2 ? 3 : 4
-      for width in [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17] {
-        for pattern in 0..<38 {
-          // Runs of Paeth rows of every length up to nineteen, between rows of the other filters.
-          let filters: [UInt8] = (0..<42).map { row in
-            let runLength = 1 + pattern % 19
-            return row % (runLength + 1) == runLength ? UInt8((pattern + row) % 4) : 4
-          }
-          let rows = filters.map { filter in
-            (filter, (0..<width * bpp).map { _ in UInt8.random(in: 0...255, using: &generator) })
-          }
-          let png = try F.pngFiltered(width: width, colorType: colorType, rows: rows)
-          let image = try MediaDecoder.decode(png, limits: limits, size: (width, rows.count), background: (9, 99, 199))
-          #expect(
-            image.rgb == (try F.libpngRGB(png, background: (9, 99, 199))),
-            "colour type \(colorType), \(width) wide, filters \(filters); \(seed)")
-        }
-      }
-    }
-  }
-
-  /// The first index where two byte arrays differ (their common length if one is shorter),
-  /// or nil when they are equal.
-  private func firstDifference(_ one: [UInt8], _ other: [UInt8]) -> Int? {
-    if one == other { return nil }
-    return zip(one, other).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(one.count, other.count)
-  }
-
-  @Test func everySetOfUnfilteringLoopsGivesThePortableLoopsPixels() throws {
-    // Rows are unfiltered by AVX2's loops where the machine has them, else SSE2's; the portable
-    // loops are what other machines run. All that this machine can run (cmd_decode_png_loops)
-    // give the same pixels: gray, gray and alpha, RGB and RGBA of 8 and 16 bits, odd widths,
-    // every filter with runs of Paeth rows up to twenty long; and image data over 1 MiB, which
-    // is inflated on a second thread straight into the rows the loops read (matches reaching
-    // back across its batches and across the ring's wrap).
-    let seed = TestSeed()
-    var generator = seed.generator
-    func decoded(_ png: [UInt8], loops: Int32) throws -> [UInt8]? {
-      var image = cmd_image()
-      var message = [CChar](repeating: 0, count: 200)
-      var caps = cmd_limits()
-      (caps.max_width, caps.max_height, caps.max_pixels, caps.max_millis) = (16_384, 16_384, 1 << 24, 20_000)
-      let status = cmd_decode_png_loops(png, png.count, &caps, loops, &image, &message, message.count)
-      defer { cmd_free(&image) }
-      if status == Int32(CMD_ERR_UNSUPPORTED) && loops > 0 { return nil }
-      let text = MediaFixtures.text(of: message)
-      try #require(status == 0, "loops \(loops): \(text), \(seed)")
-      return Array(UnsafeBufferPointer(start: image.pixels, count: image.byte_count))
-    }
-    func filters(_ count: Int, pattern: Int) -> [UInt8] {
-      (0..<count).map { row in
-        let runLength = 1 + (pattern + row / 45) % 20
-        return row % (runLength + 1) == runLength ? UInt8((pattern + row) % 4) : 4
-      }
-    }
-    var pictures: [(name: String, png: [UInt8])] = []
-    for (colorType, samples) in [(UInt8(0), 1), (4, 2), (2, 3), (6, 4)] {
-      for depth: UInt8 in [8, 16] {
-        for width in [1, 3, 7, 8, 13, 16, 17, 33] {
-          let rowBytes = width * samples * Int(depth) / 8
-          let rows = filters(90, pattern: width).map { filter in
-            (filter, (0..<rowBytes).map { _ in UInt8.random(in: 0...255, using: &generator) })
-          }
-          let png = try F.pngFiltered(width: width, colorType: colorType, depth: depth, rows: rows)
-          pictures.append(("colour type \(colorType), \(depth) bits, \(width) wide", png))
-        }
-      }
-    }
-    for (colorType, bpp) in [(UInt8(2), 3), (6, 4)] {
-      // Small stored values repeating every few rows: matches up to 32 KiB back.
-      let width = 701
-      var rows: [(filter: UInt8, bytes: [UInt8])] = []
-      for (index, filter) in filters(600, pattern: 5).enumerated() {
-        let bytes =
-          index >= 7 && index % 3 != 0
-          ? rows[index - 7].bytes : (0..<width * bpp).map { _ in UInt8.random(in: 0...3, using: &generator) }
-        rows.append((filter, bytes))
-      }
-      let png = try F.pngFiltered(width: width, colorType: colorType, rows: rows)
-      pictures.append(("colour type \(colorType), \(width)×600 on two threads", png))
-      let image = try MediaDecoder.decode(png, limits: limits, size: (width, rows.count), background: (9, 99, 199))
-      let libpng = try F.libpngRGB(png, background: (9, 99, 199))
-      let differs = firstDifference(image.rgb, libpng)
-      #expect(differs == nil, "colour type \(colorType): libpng's pixels differ from byte \(differs ?? 0); \(seed)")
-    }
-    for picture in pictures {
-      let portable = try #require(try decoded(picture.png, loops: 0))
-      for loops: Int32 in [1, 2] {
-        guard let pixels = try decoded(picture.png, loops: loops) else { continue }
-        // Where they first differ (comparing the arrays in the expectation would print both).
-        let differs = firstDifference(pixels, portable)
-        #expect(differs == nil, "\(picture.name), loops \(loops): differ from byte \(differs ?? 0); \(seed)")
-      }
-    }
-  }
-
-  @Test func largeImageDataInflatesOnASecondThreadWithLibpngsPixelsAndErrors() throws {
-    // Over 1 MiB of image data inflates on a second thread while the decoding thread
-    // unfilters: the pixels are libpng's, in RGB and RGBA of 8 and 16 bits, at full size.
+  @Test func largePNGsGiveLibpngsPixelsAndErrors() throws {
+    // Over 1 MiB of image data: the pixels are libpng's, in RGB and RGBA of 8 and 16 bits, at
+    // full size, and reduced; cut short, it is truncated.
     let background: (UInt8, UInt8, UInt8) = (10, 20, 200)
     for (type, depth) in [(2, 8), (6, 8), (6, 16)] {
       let png = try F.pngVariant(width: 700, height: 500, colorType: type, depth: depth, interlaced: false)
       let image = try MediaDecoder.decode(png, limits: limits, size: (700, 500), background: background)
       #expect(image.rgb == (try F.libpngRGB(png, background: background)), "type \(type), \(depth) bits")
       #expect(try decode(png, size: (70, 50)).rgb.count == 70 * 50 * 3)
-      // Cut short: the inflating thread meets the end, the decoding thread reports it.
       #expect(failure(Array(png[..<(png.count * 3 / 5)]), size: (70, 50))?.kind == .truncated, "type \(type)")
     }
-    // A row with filter type 5 near the top, met by the decoding thread while the other
-    // inflates ahead; and random stored rows with one byte of the compressed data changed late
-    // (the first error found is the decode's, and the other thread is stopped either way).
+    // A row with filter type 5 near the top; and random stored rows with one byte of the
+    // compressed data changed late.
     var generator = SeededGenerator(seed: 14)
     var rows: [(filter: UInt8, bytes: [UInt8])] = []
     for row in 0..<500 {
@@ -446,7 +324,7 @@ import UNTermTestSupport
     #expect(failure(broken, size: (70, 50)) == nil)
     broken[broken.count - 5000] ^= 0x55
     #expect(failure(broken, size: (70, 50))?.kind == .corrupt)
-    // Out of time (the budget rounds up to 1 ms), however far the other thread got.
+    // Out of time (the budget rounds up to 1 ms).
     let large = try F.pngVariant(width: 2000, height: 1000, colorType: 2, depth: 8, interlaced: false)
     var tight = MediaLimits.standard
     tight.timeBudget = .zero
@@ -495,11 +373,11 @@ import UNTermTestSupport
 
   @Test func jpegDecodesToItsSizeAndColour() throws {
     let jpeg = try F.jpegSolid(width: 24, height: 16, (250, 20, 20))
-    // Chroma at half resolution: the DC coefficients alone serve up to 2 × 1.
+    // libjpeg's fastest decode, its 1/8 scale, serves up to 3 × 2.
     #expect(
       try MediaDecoder.probe(jpeg)
         == ImageHeader(
-          width: 24, height: 16, format: .jpeg, interlaced: false, fastSize: ImageHeader.Size(width: 2, height: 1)))
+          width: 24, height: 16, format: .jpeg, interlaced: false, fastSize: ImageHeader.Size(width: 3, height: 2)))
     let image = try decode(jpeg)
     #expect(image.width == 24 && image.height == 16 && image.format == .jpeg)
     let (r, g, b) = image.pixel(x: 5, y: 5)
@@ -543,11 +421,10 @@ import UNTermTestSupport
   }
 
   @Test(arguments: [(200, 120), (1024, 1024)])
-  func theDCPathGivesLibjpegsSmallestScale(_ width: Int, _ height: Int) throws {
-    // At 1/8 the pixels come from the DC coefficients alone (no libjpeg); a grey picture, whose
-    // single component libjpeg also reduces with its 1 × 1 inverse DCT, must match libjpeg's
-    // own 1/8 decode exactly, baseline and progressive. The large one (16,384 blocks, over
-    // 256 KB) is decoded by two threads, the second starting mid-file.
+  func theSmallestScaleGivesLibjpegsPixels(_ width: Int, _ height: Int) throws {
+    // A thumbnail at 1/8 is libjpeg's own 1/8 decode: a grey picture (one component, its 1 × 1
+    // inverse DCT, which the fast DCT shares) matches it exactly, baseline and progressive,
+    // from memory and from a file read a block at a time, and decoded side by side.
     var generator = SeededGenerator(seed: 11)
     let gray = (0..<width * height).map { i in
       UInt8((i % width + i / width) % 200) &+ UInt8.random(in: 0...40, using: &generator)
@@ -560,162 +437,26 @@ import UNTermTestSupport
       let reference = try F.libjpegEighth(jpeg)
       #expect(reference.count == w * h)
       #expect((0..<w * h).allSatisfy { dc.rgb[$0 * 3] == reference[$0] }, "\(layout) \(width)×\(height)")
-      // The same read from a file, a block at a time (the second thread with its own reads).
+      // The same read from a file, a block at a time.
       let folder = try F.Folder()
       let file = try MediaFile(path: try folder.write("gray.jpg", jpeg).path)
       let fromFile = try MediaDecoder.decode(
         .file(file), limits: .standard, size: (w, h), orientation: .up, background: black)
       #expect(fromFile.rgb == dc.rgb)
-      if width > 1000 && layout == .baseline { #expect(jpeg.count > 256 * 1024) }
-    }
-  }
-
-  /// A large baseline scan is read by two threads, the second starting at the scan's middle byte
-  /// wherever that falls: inside a code, on a 0xFF, on its stuffed zero. Padding after the end of
-  /// the image moves the middle; every start gives libjpeg's 1/8 pixels, from memory and from a
-  /// file, and so do decodes run side by side (a busy machine: the first thread then takes over
-  /// from the second part way).
-  @Test func theDCPathGivesLibjpegsPixelsWhereverTheSecondThreadStarts() throws {
-    let (width, height) = (1024, 1024)
-    var generator = SeededGenerator(seed: 5)
-    let gray = (0..<width * height).map { i in
-      UInt8((i % width * 3 + i / width) % 180) &+ UInt8.random(in: 0...60, using: &generator)
-    }
-    let jpeg = try F.jpeg(width: width, height: height, components: 1, pixels: gray, quality: 90)
-    let reference = try F.libjpegEighth(jpeg)
-    let (w, h) = (width / 8, height / 8)
-    let sos = try #require(F.markers(jpeg).first { $0.code == 0xDA })
-    let start = sos.offset + 2 + (Int(jpeg[sos.offset + 2]) << 8 | Int(jpeg[sos.offset + 3]))
-    let natural = start + (jpeg.count - start) / 2
-    let stuffed = (natural..<jpeg.count - 1).filter { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0 }.prefix(3)
-    #expect(stuffed.count == 3)
-    // On each 0xFF, on its zero and just after, a run of bytes from the natural middle, and
-    // around the file reader's 64 KB blocks.
-    let blocks = stride(from: 65_536, to: jpeg.count - 1, by: 65_536).filter { $0 > natural }.prefix(2)
-    #expect(blocks.count == 2)
-    let middles =
-      Array(natural..<natural + 10) + stuffed.flatMap { [$0, $0 + 1, $0 + 2] }
-      + blocks.flatMap { [$0 - 1, $0, $0 + 1] }
-    let folder = try F.Folder()
-    for middle in middles {
-      var padding = 2 * (middle - start) - (jpeg.count - start)
-      if padding < 0 { padding += 1 }
-      let padded = jpeg + [UInt8](repeating: 0, count: padding)
-      let dc = try decode(padded, size: (w, h))
-      #expect(dc.scaleNumerator == 1 && dc.width == w && dc.height == h)
-      #expect((0..<w * h).allSatisfy { dc.rgb[$0 * 3] == reference[$0] }, "middle at \(middle)")
-      let file = try MediaFile(path: try folder.write("gray-\(middle).jpg", padded).path)
-      let fromFile = try MediaDecoder.decode(
-        .file(file), limits: .standard, size: (w, h), orientation: .up, background: black)
-      #expect(fromFile.rgb == dc.rgb, "middle at \(middle), from a file")
-    }
-    // A marker in the first half ends the first thread before the middle: refused, whatever
-    // the second thread found.
-    var broken = jpeg
-    broken[start + 1000] = 0xFF
-    broken[start + 1001] = 0xD5
-    #expect(failure(broken, size: (w, h))?.kind == .corrupt)
-    let brokenFile = try MediaFile(path: try folder.write("broken.jpg", broken).path)
-    #expect(throws: MediaError.self) {
-      try MediaDecoder.decode(.file(brokenFile), limits: .standard, size: (w, h), orientation: .up, background: black)
-    }
-    let expected = (0..<w * h).flatMap { [reference[$0], reference[$0], reference[$0]] }
-    let limits = self.limits
-    let background = black
-    DispatchQueue.concurrentPerform(iterations: 6) { _ in
-      let image = try? MediaDecoder.decode(jpeg, limits: limits, size: (w, h), background: background)
-      #expect(image?.rgb == expected, "decoded side by side")
-    }
-  }
-
-  @Test func theDCPathsRowsAreTheSameWithAndWithoutAVX2() throws {
-    // A JPEG's DC rows become samples sixteen a step, and a 4:2:0 photo's rows RGB sixteen
-    // columns a step, in AVX2 where the reducer runs AVX2, one at a time otherwise: both give
-    // the same pixels, for regions that start on an even or an odd column (chroma columns
-    // serve pairs), rows whose width is not a multiple of sixteen, grey and colour, and white
-    // and black areas at a coarse quality (DC samples past 255, which are clamped).
-    let seed = TestSeed()
-    var generator = seed.generator
-    let (width, height) = (1208, 808)
-    let rgb = (0..<width * height * 3).map { i -> UInt8 in
-      let (x, y) = (i / 3 % width, i / 3 / width)
-      if x < 200 && y < 300 { return 255 }
-      if x > 1000 && y > 500 { return 0 }
-      return UInt8((x / 5 + y / 3 + 80 * (i % 3)) % 256) &+ UInt8.random(in: 0...90, using: &generator)
-    }
-    let gray = stride(from: 0, to: rgb.count, by: 3).map { rgb[$0] }
-    let pictures = [
-      ("colour, quality 92", try F.jpeg(width: width, height: height, components: 3, pixels: rgb, quality: 92)),
-      ("colour, quality 30", try F.jpeg(width: width, height: height, components: 3, pixels: rgb, quality: 30)),
-      ("grey, quality 30", try F.jpeg(width: width, height: height, components: 1, pixels: gray, quality: 30)),
-    ]
-    let regions: [(size: (Int, Int), region: (Double, Double, Double, Double))] = [
-      ((76, 51), (0, 0, 1, 1)),
-      ((75, 50), (0, 0, 1, 1)),
-      ((40, 30), (0.0066, 0.01, 0.6, 0.7)),
-      ((37, 23), (0.0133, 0.2, 0.5, 0.5)),
-      ((9, 5), (0.5, 0.5, 0.11, 0.1)),
-      ((61, 44), (0.1989, 0.0, 0.8, 1)),
-    ]
-    for (name, jpeg) in pictures {
-      for item in regions {
-        var target = cmd_target()
-        target.width = UInt32(item.size.0)
-        target.height = UInt32(item.size.1)
-        (target.x, target.y, target.region_width, target.region_height) = item.region
-        var caps = cmd_limits()
-        caps.max_width = 16_384
-        caps.max_height = 16_384
-        caps.max_pixels = 1 << 26
-        func decoded(_ loops: Int32) throws -> (pixels: [UInt8], denominator: UInt32) {
-          var image = cmd_image()
-          var message = [CChar](repeating: 0, count: 200)
-          let status = cmd_decode_scaled_loops(
-            jpeg, jpeg.count, &caps, &target, loops, &image, &message, message.count)
-          defer { cmd_free(&image) }
-          try #require(status == 0, "\(MediaFixtures.text(of: message))")
-          return (Array(UnsafeBufferPointer(start: image.pixels, count: image.byte_count)), image.scale_denom)
-        }
-        let fastest = try decoded(Int32(CMD_LOOPS_FASTEST))
-        let sse2 = try decoded(Int32(CMD_LOOPS_SSE2))
-        #expect(fastest.denominator == 8 && sse2.denominator == 8)
-        #expect(fastest.pixels == sse2.pixels, "\(name): \(item.size) of \(item.region), \(seed)")
+      let expected = (0..<w * h).flatMap { [reference[$0], reference[$0], reference[$0]] }
+      let (limits, background) = (self.limits, black)
+      DispatchQueue.concurrentPerform(iterations: 4) { _ in
+        let image = try? MediaDecoder.decode(jpeg, limits: limits, size: (w, h), background: background)
+        #expect(image?.rgb == expected, "decoded side by side")
       }
     }
-  }
-
-  /// The AC skipping at its edges, against libjpeg's 1/8 on a grey picture: noise at quality 100
-  /// fills blocks to coefficient 63 (no end of block) and uses the standard table's 16-bit codes
-  /// (longer than one skip lookup), quieter columns end blocks at every coefficient, and the
-  /// data has stuffed zeros (0xFF 0x00) at every offset of the eight-byte refill.
-  @Test func theDCPathSkipsFullBlocksLongCodesAndStuffedBytesAsLibjpegReadsThem() throws {
-    let (width, height) = (768, 512)
-    var generator = SeededGenerator(seed: 9)
-    let gray = (0..<width * height).map { i in
-      let amplitude = (i % width / 48) * 16 + 15
-      return UInt8(clamping: 128 + Int.random(in: -amplitude...amplitude, using: &generator) / 2)
-    }
-    let jpeg = try F.jpeg(width: width, height: height, components: 1, pixels: gray, quality: 100)
-    // The AC table (class 1) has codes of 16 bits.
-    let dht = try #require(F.markers(jpeg).first { $0.code == 0xC4 && jpeg[$0.offset + 4] >> 4 == 1 })
-    #expect(jpeg[dht.offset + 4 + 16] > 0)
-    let sos = try #require(F.markers(jpeg).first { $0.code == 0xDA })
-    let start = sos.offset + 2 + (Int(jpeg[sos.offset + 2]) << 8 | Int(jpeg[sos.offset + 3]))
-    let offsets = Set(
-      (start..<jpeg.count - 1).filter { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0 }.map { ($0 - start) % 8 })
-    #expect(offsets.count == 8)
-    let (w, h) = (width / 8, height / 8)
-    let reference = try F.libjpegEighth(jpeg)
-    let dc = try decode(jpeg, size: (w, h))
-    #expect(dc.scaleNumerator == 1 && dc.width == w)
-    #expect((0..<w * h).allSatisfy { dc.rgb[$0 * 3] == reference[$0] })
   }
 
   @Test func aTruncatedJPEGIsRejected() throws {
     for layout in [F.JPEGLayout.baseline, .progressive] {
       let jpeg = try F.jpeg(width: 64, height: 64, pixels: F.noise(count: 64 * 64 * 3), layout: layout)
       for cut in [jpeg.count * 6 / 10, jpeg.count - 2, 300, 3] {
-        // A thumbnail (the DC path) and the full size (libjpeg) both refuse it.
+        // A thumbnail (libjpeg's 1/8 scale) and the full size both refuse it.
         for size in [(8, 8), (64, 64)] {
           let error = failure(Array(jpeg[..<cut]), size: size)
           #expect(error?.kind == .truncated, "\(layout) cut at \(cut), \(size): \(String(describing: error))")
@@ -725,8 +466,8 @@ import UNTermTestSupport
   }
 
   /// Found by the `media` fuzz target: libjpeg skips a marker segment whose length is 0 or 1, so
-  /// the decoder drew a JPEG the header check calls corrupt. Both now refuse it, on every path:
-  /// libjpeg and the DC path (1/8 scale), from memory and from a file.
+  /// the decoder drew a JPEG the header check calls corrupt. Both now refuse it, at every
+  /// scale, from memory and from a file.
   @Test func aMarkerWithALengthBelowTwoIsCorruptForTheProbeAndTheDecoder() throws {
     let jpeg = try F.jpeg(width: 64, height: 64)
     let folder = try F.Folder()
@@ -745,24 +486,24 @@ import UNTermTestSupport
   }
 
   /// Found by the `media` fuzz target: a Huffman table with more codes of a length than the
-  /// length allows (here 200 one-bit codes) made the DC path's fast lookup table overflow into
-  /// the rest of its decoder, which then freed a pointer made of table entries. The table is
-  /// refused before anything is written; libjpeg, which never builds it (a valid table of the
-  /// same class replaces it before the scan), still draws the picture at full size.
-  @Test func aHuffmanTableWithTooManyShortCodesIsRefusedByTheDCPath() throws {
+  /// length allows (here 200 one-bit codes) overflowed the lookup table of the hand-written DC
+  /// decoder UNTerm once had. libjpeg, which never builds that table (a valid table of the same
+  /// class replaces it before the scan), draws the picture, at a thumbnail's scale and at full
+  /// size, from memory and from a file.
+  @Test func aHuffmanTableReplacedBeforeTheScanIsDrawnAsLibjpegDrawsIt() throws {
     let jpeg = try F.jpeg(width: 64, height: 64, components: 1)
     let table: [UInt8] = [0x00, 200] + [UInt8](repeating: 0, count: 15) + [UInt8](repeating: 0, count: 200)
     let length = table.count + 2
     let bad = Array(jpeg[..<2]) + [0xFF, 0xC4, UInt8(length >> 8), UInt8(length & 0xFF)] + table + Array(jpeg[2...])
     let folder = try F.Folder()
     let file = try MediaFile(path: try folder.write("bad-huffman.jpg", bad).path)
-    // 8 × 8 from a gray 64 × 64 is the 1/8 scale: the DC path.
-    #expect(try decode(jpeg, size: (8, 8)).scaleNumerator == 1)
-    #expect(failure(bad, size: (8, 8))?.kind == .corrupt, "\(String(describing: failure(bad, size: (8, 8))))")
-    #expect(throws: MediaError.self) {
-      try MediaDecoder.decode(.file(file), limits: .standard, size: (8, 8), orientation: .up, background: black)
+    for size in [(8, 8), (64, 64)] {
+      let drawn = try decode(bad, size: size)
+      #expect(drawn.rgb == (try decode(jpeg, size: size)).rgb, "\(size)")
+      let fromFile = try MediaDecoder.decode(
+        .file(file), limits: .standard, size: size, orientation: .up, background: black)
+      #expect(fromFile.rgb == drawn.rgb)
     }
-    #expect(failure(bad, size: (64, 64)) == nil)
   }
 
   @Test func aJPEGClaimingOverFourGigapixelsIsRejectedQuickly() throws {
@@ -847,6 +588,40 @@ import UNTermTestSupport
     let image = try MediaDecoder.decode(clear, limits: limits, size: (2, 1), background: (1, 2, 3))
     #expect(image.pixel(x: 0, y: 0) == (1, 2, 3))
     #expect(image.pixel(x: 1, y: 0) == (0, 0, 255))
+  }
+
+  @Test func aGIFFrameSitsAtItsPlaceOnTheScreen() throws {
+    // A 2 × 2 frame at (1, 1) of a 4 × 3 screen: around it the screen is transparent (the
+    // background shows); a frame at (3, 0) shows only the column that is on the screen.
+    let palette: [(UInt8, UInt8, UInt8)] = [(255, 0, 0), (0, 0, 255), (0, 255, 0), (9, 9, 9)]
+    func placed(left: UInt8, top: UInt8) -> [UInt8] {
+      var gif = F.gif(width: 2, height: 2, indices: [0, 1, 2, 3], palette: palette)
+      (gif[6], gif[8]) = (4, 3)  // the screen
+      #expect(gif[25] == 0x2C)
+      (gif[26], gif[28]) = (left, top)  // the frame's place
+      return gif
+    }
+    let background: (UInt8, UInt8, UInt8) = (7, 7, 7)
+    let inside = try MediaDecoder.decode(placed(left: 1, top: 1), limits: limits, size: (4, 3), background: background)
+    let rows = (0..<3).map { y in (0..<4).map { x in inside.pixel(x: x, y: y) }.map { [$0.r, $0.g, $0.b] } }
+    let bg: [UInt8] = [7, 7, 7]
+    #expect(rows == [[bg, bg, bg, bg], [bg, [255, 0, 0], [0, 0, 255], bg], [bg, [0, 255, 0], [9, 9, 9], bg]])
+    let edge = try MediaDecoder.decode(placed(left: 3, top: 0), limits: limits, size: (4, 3), background: background)
+    #expect(edge.pixel(x: 3, y: 0) == (255, 0, 0) && edge.pixel(x: 3, y: 1) == (0, 255, 0))
+    #expect(edge.pixel(x: 2, y: 0) == background && edge.pixel(x: 3, y: 2) == background)
+  }
+
+  @Test func everyCutOfAGIFIsRefusedAndNothingElseIs() throws {
+    let gif = F.gif(width: 8, height: 8, indices: (0..<64).map { UInt8($0 % 4) }, palette: [(1, 2, 3), (4, 5, 6)])
+    #expect(failure(gif) == nil)
+    for cut in 6..<gif.count - 1 {  // shorter is no GIF at all
+      let error = failure(Array(gif[..<cut]))
+      #expect(error?.kind == .truncated || error?.kind == .corrupt, "cut at \(cut): \(String(describing: error))")
+    }
+    // No colour table at all (the global one's flag cleared, no local one).
+    var bare = Array(gif[..<13]) + Array(gif[25...])
+    bare[10] &= 0x7F
+    #expect(failure(bare)?.message == "GIF image has no colour table")
   }
 
   @Test func brokenGIFsAreRejected() throws {

@@ -87,11 +87,10 @@ import UserNotificationsModel
     let images = MediaImages()
     let art = try #require(images.art(of: reference(url), columns: 40, rows: 20))
     #expect(art.columns == 40 && art.rows == 20 && art.cells.count == 800)
-    // The working copy comes from the DC coefficients (the 1/8 scale), at the resolution of the
-    // half-resolution chroma: 250 × 188.
+    // The working copy is libjpeg's fastest decode, the 1/8 scale: 500 × 375.
     let cached = try #require(images.cachedImage(for: reference(url)))
     #expect(cached.scaleNumerator == 1 && cached.scaleDenominator == 8)
-    #expect(cached.width == 250 && cached.height == 188 && cached.region == .whole)
+    #expect(cached.width == 500 && cached.height == 375 && cached.region == .whole)
 
     let again = images.art(of: reference(url), columns: 40, rows: 20)
     #expect(again == art)

@@ -1,11 +1,11 @@
 /*
- * CMediaDecode: PNG, JPEG and first-frame GIF decoding for UNTerm, with every library error
- * handled inside C.
+ * CMediaDecode: PNG, JPEG and first-frame GIF decoding for UNTerm, glue over the libraries
+ * made for it — libpng, libjpeg-turbo and giflib — with every library error handled inside C.
  *
  * Safety rules this shim keeps:
- *  - No call here ends the process: libpng's simplified API does its own setjmp, libjpeg gets
- *    an error manager whose longjmp lands in this file (never in a Swift frame), and the GIF
- *    reader is plain bounds-checked C. Nothing writes to stdout or stderr.
+ *  - No call here ends the process: libpng and libjpeg get error handlers whose longjmp lands
+ *    in this library's C (never in a Swift frame); giflib returns its errors. Nothing writes to
+ *    stdout or stderr.
  *  - Dimensions and the pixel budget are checked from the header before the pixel buffer is
  *    allocated.
  *  - Progressive JPEG scans, libjpeg's working memory and wall-clock time are capped.
@@ -13,9 +13,9 @@
  *
  * cmd_decode returns the whole picture. cmd_decode_scaled and cmd_decode_scaled_fd return a
  * region of it area-averaged to a target size, and never hold the whole decoded picture: PNG
- * and GIF rows stream into the reducer as they are decoded, and a JPEG is decoded at the
- * smallest DCT scale (1/8 … 8/8) that still gives every target pixel a source pixel, cropped
- * to the region; at 1/8 it is read from its DC coefficients alone.
+ * and GIF rows stream into the reducer as the library decodes them, and a JPEG is decoded by
+ * libjpeg at the smallest DCT scale (1/8 … 8/8) that still gives every target pixel a source
+ * pixel, cropped to the region.
  */
 #ifndef CMEDIADECODE_H
 #define CMEDIADECODE_H
@@ -80,9 +80,8 @@ typedef struct cmd_info {
   int32_t format;
   /** 1 for a progressive JPEG or an interlaced PNG or GIF. */
   int32_t interlaced;
-  /** For a JPEG cmd_decode_scaled reads from its DC coefficients alone (the fastest way): the
-   *  largest target size, as a share of the whole picture, it serves that way, which is the
-   *  1/8 scale of the most subsampled component. 0 when the file needs libjpeg. */
+  /** For a JPEG, the size libjpeg's fastest decode gives (its 1/8 DCT scale): the largest
+   *  whole-picture target cmd_decode_scaled serves that way. 0 for other formats. */
   uint32_t fast_width;
   uint32_t fast_height;
 } cmd_info;
@@ -160,51 +159,12 @@ int cmd_decode_scaled_fd(int fd, const cmd_limits *limits, const cmd_target *tar
                          cmd_image *out, char *err, size_t errlen);
 
 /**
- * A whole zlib stream through the PNG decoder's inflate (cmd_inflate.c), for tests and the fuzz
- * target: the input is handed over `input_piece` bytes at a time and the output taken
- * `output_piece` bytes at a time (both at least 1), so every place the decoder stops and
- * resumes is reached; with `direct` the pieces are written straight into one buffer after the
- * ones before (as a large PNG's inflating thread writes rows) instead of taken from the
- * decoder's own window. CMD_OK when the stream ended (its trailer read) with *written bytes in
- * out; CMD_ERR_TOO_LARGE when they do not fit `capacity`; otherwise the decoder's error.
- */
-int cmd_inflate_zlib(const uint8_t *bytes, size_t length, size_t input_piece, size_t output_piece, int direct,
-                     uint8_t *out, size_t capacity, size_t *written, char *err, size_t errlen);
-
-/** The reducer's loops cmd_reduce_rows runs: this machine's fastest (AVX2 where the processor
- *  has it, else SSE2 on x86-64), the portable ones (what machines without SSE2 run), or SSE2's
- *  without AVX2 (what x86-64 machines without AVX2 run; the portable ones elsewhere). */
-enum {
-  CMD_LOOPS_FASTEST = 0,
-  CMD_LOOPS_PORTABLE = 1,
-  CMD_LOOPS_SSE2 = 2,
-};
-
-/**
  * For tests: `height` rows of `width` pixels of `channels` (1 … 4) 8-bit samples, in order,
- * through the area-averaging reducer cmd_decode_scaled uses, to target's size and region, with
- * the loops `loops` says (CMD_LOOPS_*). Same ownership and errors as cmd_decode_scaled.
+ * through the area-averaging reducer cmd_decode_scaled uses, to target's size and region. Same
+ * ownership and errors as cmd_decode_scaled.
  */
 int cmd_reduce_rows(const uint8_t *pixels, uint32_t width, uint32_t height, uint32_t channels,
-                    const cmd_target *target, int loops, cmd_image *out, char *err, size_t errlen);
-
-/** For tests: cmd_decode_scaled with CMD_LOOPS_FASTEST (the same) or CMD_LOOPS_SSE2 (no AVX2
- *  loop, in the reducer or a decoder: what x86-64 machines without AVX2 run). */
-int cmd_decode_scaled_loops(const uint8_t *bytes, size_t len, const cmd_limits *limits, const cmd_target *target,
-                            int loops, cmd_image *out, char *err, size_t errlen);
-
-/** For tests: 1 when CMD_LOOPS_FASTEST runs AVX2 loops on this machine, else 0. */
-int cmd_reduce_uses_avx2(void);
-
-/**
- * For tests: cmd_decode of a PNG (full size) with its rows unfiltered by one set of loops: 0
- * the portable ones (what machines without SSE2 run), 1 SSE2's, 2 AVX2's (eight Paeth rows at
- * once; chosen at run time where the machine has AVX2), so every set is checked against the
- * others on any machine that can run it. CMD_ERR_UNSUPPORTED when this one cannot. A PNG the
- * decoder leaves to libpng (a colour key, an unusual header) does not use them.
- */
-int cmd_decode_png_loops(const uint8_t *bytes, size_t len, const cmd_limits *limits, int loops,
-                         cmd_image *out, char *err, size_t errlen);
+                    const cmd_target *target, cmd_image *out, char *err, size_t errlen);
 
 /** Releases a decoded image's pixels; safe to call twice or on a zeroed image. */
 void cmd_free(cmd_image *image);

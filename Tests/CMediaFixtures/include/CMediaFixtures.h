@@ -34,15 +34,6 @@ int cmf_deflate_zeros(size_t count, uint8_t **out, size_t *out_len);
 /** bytes compressed with zlib. */
 int cmf_deflate(const uint8_t *bytes, size_t len, uint8_t **out, size_t *out_len);
 
-/** bytes compressed by zlib at `level` (0 … 9) with `strategy` (Z_DEFAULT_STRATEGY 0,
- *  Z_FILTERED 1, Z_HUFFMAN_ONLY 2, Z_RLE 3, Z_FIXED 4); 0 on success. Free *out with cmf_free. */
-int cmf_zlib_deflate(const uint8_t *bytes, size_t len, int level, int strategy, uint8_t **out, size_t *out_len);
-
-/** A whole zlib stream inflated by zlib in one call, its Adler-32 not checked (as the PNG decoder
- *  is told): 0 when the stream ended (trailer read) with *written bytes in out, 1 when zlib
- *  refused it or it was cut short, 2 when the output did not fit. */
-int cmf_zlib_inflate(const uint8_t *bytes, size_t len, uint8_t *out, size_t capacity, size_t *written);
-
 /** The CRC-32 PNG chunks use, over bytes. */
 uint32_t cmf_crc32(const uint8_t *bytes, size_t len);
 
@@ -88,20 +79,13 @@ int cmf_decode_png_reference(const uint8_t *bytes, size_t len, const uint8_t bac
 int cmf_decode_jpeg_eighth(const uint8_t *bytes, size_t len, uint8_t **out, uint32_t *width,
                            uint32_t *height);
 
-/** CPU milliseconds libpng alone takes to read every row of a PNG file (no transformation,
- *  nothing kept), or libjpeg alone to decode a JPEG file at scale 1/8: what decoding costs
- *  before any reduction, for the benchmark's reference figures. Negative when the file cannot
- *  be read. */
-double cmf_time_png_rows(const char *path);
-/** CPU milliseconds zlib takes to inflate a PNG's image data alone (its IDAT chunks, read into
- *  memory first and not timed), 64 KB of output at a time, Adler-32 not checked: the floor
- *  of any PNG decoder built on zlib. -1 on failure. */
-double cmf_time_png_inflate(const char *path);
-double cmf_time_jpeg_eighth(const char *path);
-
 /** Makes malloc hand large freed blocks back to the system at once (fixed mmap threshold), so
  *  a benchmark's own size stays small after it made its pictures. */
 void cmf_return_freed_memory(void);
+
+/** A GIF of an RGB picture on a fixed 3-3-2 palette, by giflib's encoder (opened with dlopen);
+ *  0 on success, with *out to release with cmf_free. */
+int cmf_encode_gif_rgb(const uint8_t *rgb, uint32_t width, uint32_t height, uint8_t **out, size_t *out_len);
 
 void cmf_free(void *pointer);
 
