@@ -320,15 +320,22 @@ final class DeliveryLoop: @unchecked Sendable {
 
 /// A payload handed to the session: the session starts it, or the loop gives up on it first.
 final class PendingPush: @unchecked Sendable {
+  /// Where the payload is; it moves from `queued` to one of the others, once.
+  private enum State {
+    case queued
+    case started
+    case abandoned
+  }
+
   private let lock = NSLock()
-  private var state = 0  // 0 queued, 1 started, 2 abandoned
+  private var state = State.queued
 
   /// The session's thread: whether to go ahead (false once the client was told it timed out).
   func begin() -> Bool {
     lock.lock()
     defer { lock.unlock() }
-    if state == 2 { return false }
-    state = 1
+    if state == .abandoned { return false }
+    state = .started
     return true
   }
 
@@ -336,8 +343,8 @@ final class PendingPush: @unchecked Sendable {
   func abandon() -> Bool {
     lock.lock()
     defer { lock.unlock() }
-    if state == 1 { return false }
-    state = 2
+    if state == .started { return false }
+    state = .abandoned
     return true
   }
 }
