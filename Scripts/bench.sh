@@ -7,5 +7,5 @@
 # A release build takes several minutes on a small machine; the benchmark itself about one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-Scripts/build-release.sh unterm unterm-floor unterm-peak unterm-bench
+Scripts/build-release.sh unterm unterm-floor unterm-image-floor unterm-peak unterm-bench
 exec .build/release/unterm-bench "$@"
