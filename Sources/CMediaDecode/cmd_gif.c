@@ -66,12 +66,21 @@ static void load_giflib(void) {
 /* What the read callback saw. */
 typedef struct gif_input {
   cmd_source *source;
+  uint64_t deadline;
+  unsigned calls;
   int short_read;
+  int timed_out; /* a read was refused: the budget ran out */
 } gif_input;
 
+/* Every read also looks at the budget (every 16th): giflib clears its 16 KB code table at each
+ * clear code, so a file of clear codes would otherwise spend minutes inside one DGifGetLine. */
 static int read_source(GifFileType *file, GifByteType *into, int length) {
   gif_input *input = (gif_input *)file->UserData;
-  if (length <= 0) return 0;
+  if (length <= 0 || input->timed_out) return 0;
+  if (++input->calls % 16 == 0 && cmd_past(input->deadline)) {
+    input->timed_out = 1;
+    return 0;
+  }
   size_t got = cmd_source_read(input->source, into, (size_t)length);
   if (got < (size_t)length) input->short_read = 1;
   return (int)got;
@@ -80,6 +89,10 @@ static int read_source(GifFileType *file, GifByteType *into, int length) {
 /* giflib's error as a status and a message. */
 static int gif_failure(int code, const gif_input *input, const char *what, char *err, size_t errlen) {
   int status;
+  if (input->timed_out) {
+    cmd_set_error(err, errlen, "GIF decoding ran out of time");
+    return CMD_ERR_TIMEOUT;
+  }
   if (input->short_read || code == D_GIF_ERR_EOF_TOO_SOON) {
     status = CMD_ERR_TRUNCATED;
   } else if (code == D_GIF_ERR_NOT_ENOUGH_MEM) {
@@ -204,7 +217,7 @@ int cmd_decode_gif(cmd_source *source, const cmd_limits *limits, cmd_sink *sink,
     return CMD_ERR_UNSUPPORTED;
   }
 
-  gif_input input = {.source = source};
+  gif_input input = {.source = source, .deadline = deadline};
   int code = 0;
   GifFileType *file = gif.open(&input, read_source, &code);
   if (file == NULL) return gif_failure(code, &input, "header", err, errlen);

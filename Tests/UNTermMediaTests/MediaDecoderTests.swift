@@ -571,6 +571,44 @@ import UNTermTestSupport
 
   // MARK: - GIF
 
+  /// giflib clears its 16 KB code table at every clear code, so a 1 × 1 GIF whose image data is
+  /// three megabytes of clear codes kept it inside one line's decode for 20 s of CPU and then
+  /// drew the pixel. The budget is now looked at as giflib reads, and stops it.
+  @Test func aGIFOfClearCodesIsStoppedByTheTimeBudget() throws {
+    var bytes = Array("GIF89a".utf8) + [1, 0, 1, 0, 0xF7, 0, 0]  // a 256-colour table
+    bytes += [UInt8](repeating: 0, count: 768)
+    bytes += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 8]  // a 1 × 1 frame, 8-bit codes (9 bits wide)
+    var packed: [UInt8] = []
+    packed.reserveCapacity(3 << 20)
+    var (buffer, count): (UInt32, Int) = (0, 0)
+    func put(_ code: UInt32) {
+      buffer |= code << count
+      count += 9
+      while count >= 8 {
+        packed.append(UInt8(buffer & 0xFF))
+        buffer >>= 8
+        count -= 8
+      }
+    }
+    for _ in 0..<2_600_000 { put(256) }  // clear
+    put(0)
+    put(257)  // end
+    if count > 0 { packed.append(UInt8(buffer & 0xFF)) }
+    for start in stride(from: 0, to: packed.count, by: 255) {
+      let block = packed[start..<min(start + 255, packed.count)]
+      bytes.append(UInt8(block.count))
+      bytes += block
+    }
+    bytes += [0, 0x3B]
+    var tight = MediaLimits.standard
+    tight.timeBudget = .milliseconds(200)
+    var error: MediaError?
+    let elapsed = seconds { error = failure(bytes, limits: tight, size: (1, 1)) }
+    #expect(error?.kind == .timedOut, "\(String(describing: error))")
+    #expect(error?.message == "GIF decoding ran out of time")
+    #expect(elapsed < 2, "\(elapsed) s")
+  }
+
   @Test func gifFirstFrameDecodes() throws {
     let palette: [(UInt8, UInt8, UInt8)] = [(255, 0, 0), (0, 0, 255), (0, 255, 0), (9, 9, 9)]
     let indices: [UInt8] = [0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3]
