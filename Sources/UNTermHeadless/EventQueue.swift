@@ -11,34 +11,19 @@ import Foundation
 package final class EventQueue: @unchecked Sendable {
   private let lock = NSLock()
   private var items: [@Sendable () -> Void] = []
-  private var pipeFDs: [Int32] = [-1, -1]
+  /// Nil only when the system had no pipe to give: posting still works, nothing wakes.
+  private let pipe = try? WakePipe()
 
-  package init() {
-    var fds: [Int32] = [-1, -1]
-    if pipe(&fds) == 0 {
-      for fd in fds {
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-      }
-      pipeFDs = fds
-    }
-  }
+  package init() {}
 
-  deinit {
-    for fd in pipeFDs where fd >= 0 { close(fd) }
-  }
-
-  /// The descriptor that becomes readable when work is posted.
-  package var wakeDescriptor: Int32 { pipeFDs[0] }
+  /// The descriptor that becomes readable when work is posted (-1 without a pipe).
+  package var wakeDescriptor: Int32 { pipe?.readDescriptor ?? -1 }
 
   package func post(_ work: @escaping @Sendable () -> Void) {
     lock.lock()
     items.append(work)
     lock.unlock()
-    if pipeFDs[1] >= 0 {
-      var byte: UInt8 = 1
-      _ = Glibc.write(pipeFDs[1], &byte, 1)
-    }
+    pipe?.wake()
   }
 
   /// Takes everything posted so far.
@@ -47,10 +32,7 @@ package final class EventQueue: @unchecked Sendable {
     let taken = items
     items = []
     lock.unlock()
-    if pipeFDs[0] >= 0 {
-      var buffer = [UInt8](repeating: 0, count: 256)
-      while Glibc.read(pipeFDs[0], &buffer, buffer.count) > 0 {}
-    }
+    pipe?.drain()
     return taken
   }
 

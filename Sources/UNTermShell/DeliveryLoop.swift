@@ -18,7 +18,7 @@ final class DeliveryLoop: @unchecked Sendable {
   private let limits: LiveDelivery.Limits
   private var listener: Int32
   private let inbox: InboxWatcher?
-  private var wakePipe: [Int32] = [-1, -1]
+  private let wakePipe: WakePipe
   private var connections: [Int: PushConnection] = [:]
   private var nextConnection = 0
   /// Set after EMFILE, so a listener that cannot accept does not spin the loop.
@@ -35,19 +35,11 @@ final class DeliveryLoop: @unchecked Sendable {
     self.listener = listener
     self.inbox = inbox
     self.limits = limits
-    var fds: [Int32] = [-1, -1]
-    guard pipe(&fds) == 0 else {
-      throw UNTermError(.failure, "cannot make a pipe: \(String(cString: strerror(errno)))")
+    do {
+      wakePipe = try WakePipe()
+    } catch {
+      throw UNTermError(.failure, "cannot make a pipe: \(error.reason)")
     }
-    for fd in fds {
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-    }
-    wakePipe = fds
-  }
-
-  deinit {
-    for fd in wakePipe where fd >= 0 { close(fd) }
   }
 
   func start() {
@@ -71,10 +63,7 @@ final class DeliveryLoop: @unchecked Sendable {
     _ = finished.wait(timeout: .now() + 5)
   }
 
-  private func wake() {
-    var byte: UInt8 = 1
-    _ = Glibc.write(wakePipe[1], &byte, 1)
-  }
+  private func wake() { wakePipe.wake() }
 
   /// The session's thread answers a push (any thread may call this).
   func answer(_ reply: String, to connection: Int, for push: PendingPush) {
@@ -96,7 +85,7 @@ final class DeliveryLoop: @unchecked Sendable {
       if stopping { break }
 
       let now = Monotonic.now()
-      var fds = [pollfd(fd: wakePipe[0], events: Int16(POLLIN), revents: 0)]
+      var fds = [pollfd(fd: wakePipe.readDescriptor, events: Int16(POLLIN), revents: 0)]
       let listening = listener >= 0 && now >= acceptPausedUntil
       if listening { fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
       if let inbox { fds.append(pollfd(fd: inbox.descriptor, events: Int16(POLLIN), revents: 0)) }
@@ -144,10 +133,7 @@ final class DeliveryLoop: @unchecked Sendable {
     inbox?.close()
   }
 
-  private func drainWakePipe() {
-    var buffer = [UInt8](repeating: 0, count: 256)
-    while Glibc.read(wakePipe[0], &buffer, buffer.count) > 0 {}
-  }
+  private func drainWakePipe() { wakePipe.drain() }
 
   private func takeAnswers(now: Double) {
     lock.lock()

@@ -30,7 +30,7 @@ package final class LivePreview: @unchecked Sendable {
   private let session: Session
   private let payloads: [Payload]
   package let watcher: FileWatcher
-  private var wakePipe: [Int32] = [-1, -1]
+  private let wakePipe: WakePipe
   private let lock = NSLock()
   private var stopRequested = false
   private var running = false
@@ -46,21 +46,14 @@ package final class LivePreview: @unchecked Sendable {
     self.payloads = payloads
     watcher = try FileWatcher(
       files: session.configuration.watchedFiles(payloads: payloads.map(\.file)), timing: timing)
-    var fds: [Int32] = [-1, -1]
-    guard pipe(&fds) == 0 else {
-      throw UNTermError(.failure, "--watch cannot make a pipe: \(String(cString: strerror(errno)))")
+    do {
+      wakePipe = try WakePipe()
+    } catch {
+      throw UNTermError(.failure, "--watch cannot make a pipe: \(error.reason)")
     }
-    for fd in fds {
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-    }
-    wakePipe = fds
   }
 
-  deinit {
-    stop()
-    for fd in wakePipe where fd >= 0 { close(fd) }
-  }
+  deinit { stop() }
 
   /// The files watched, as given.
   package var files: [String] { session.configuration.watchedFiles(payloads: payloads.map(\.file)) }
@@ -87,14 +80,13 @@ package final class LivePreview: @unchecked Sendable {
     stopRequested = true
     lock.unlock()
     guard wasRunning else { return }
-    var byte: UInt8 = 1
-    _ = Glibc.write(wakePipe[1], &byte, 1)
+    wakePipe.wake()
     _ = finished.wait(timeout: .now() + 5)
   }
 
   private func watch() {
     while true {
-      let (changes, ready) = watcher.wait(orAnyOf: [wakePipe[0]])
+      let (changes, ready) = watcher.wait(orAnyOf: [wakePipe.readDescriptor])
       if !ready.isEmpty {
         lock.lock()
         let stopping = stopRequested

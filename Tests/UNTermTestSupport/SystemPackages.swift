@@ -132,7 +132,7 @@ package enum SystemPackages {
     process.standardInput = FileHandle.nullDevice
     var output = FileHandle.nullDevice
     if let log {
-      if !FileManager.default.fileExists(atPath: log) { FileManager.default.createFile(atPath: log, contents: nil) }
+      if !FileManager.default.fileExists(atPath: log) { _ = FileManager.default.createFile(atPath: log, contents: nil) }
       if let handle = FileHandle(forWritingAtPath: log) {
         handle.seekToEndOfFile()
         output = handle
