@@ -28,9 +28,20 @@ let package = Package(
     // so the build needs no FriBidi headers; only UNTermBidi calls it.
     .target(name: "CFriBidi", linkerSettings: [.linkedLibrary("dl")]),
     .target(name: "UNTermBidi", dependencies: ["CFriBidi"]),
-    .target(name: "UNTermCore", dependencies: ["UserNotificationsModel", "UserNotificationsUI", "UNTermBidi"]),
+    // The core, bottom up: the input formats and what their readers report (JSON, property
+    // lists, payloads, categories, strings, extension descriptors, diagnostics and lint codes);
+    // lint reports and their output formats; the notification center's state machine; the
+    // session script language. See Docs/architecture.md for the map.
+    .target(name: "UNTermInput", dependencies: ["UserNotificationsModel", "UserNotificationsUI", "UNTermBidi"]),
+    .target(name: "UNTermLint", dependencies: ["UNTermInput"]),
     .target(
-      name: "UNTermRender", dependencies: ["UserNotificationsModel", "UserNotificationsUI", "UNTermCore", "UNTermBidi"]),
+      name: "UNTermState", dependencies: ["UserNotificationsModel", "UserNotificationsUI", "UNTermBidi", "UNTermInput"]),
+    .target(
+      name: "UNTermScript",
+      dependencies: ["UserNotificationsModel", "UserNotificationsUI", "UNTermInput", "UNTermState"]),
+    .target(
+      name: "UNTermRender",
+      dependencies: ["UserNotificationsModel", "UserNotificationsUI", "UNTermInput", "UNTermState", "UNTermBidi"]),
     .target(
       name: "CMediaDecode",
       // giflib (Debian: libgif7) is opened with dlopen on the first GIF, so the build needs no
@@ -43,28 +54,35 @@ let package = Package(
     .target(
       name: "UNTermHeadless",
       dependencies: [
-        "UserNotificationsModel", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermMedia", "UNTermBidi",
+        "UserNotificationsModel", "UserNotificationsUI", "UNTermInput", "UNTermLint", "UNTermState", "UNTermScript",
+        "UNTermRender", "UNTermMedia", "UNTermBidi",
       ]),
     // The terminal shell: the interactive loop, live delivery (socket, inbox), the demo.
     .target(
       name: "UNTermShell",
-      dependencies: ["UserNotificationsModel", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermCurses"]),
+      dependencies: [
+        "UserNotificationsModel", "UNTermInput", "UNTermState", "UNTermScript", "UNTermRender", "UNTermHeadless",
+        "UNTermCurses",
+      ]),
     // The public embedding API and the test harness are app-facing: they take the facade, so an
     // app that lists only them still has `import UserNotifications` (and URLSession) as before.
     .target(
       name: "UNTerm",
       dependencies: [
-        "UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermShell",
+        "UserNotifications", "UserNotificationsUI", "UNTermInput", "UNTermRender", "UNTermHeadless", "UNTermShell",
       ]),
     .target(
       name: "UNTermTesting",
-      dependencies: ["UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermHeadless"]),
+      dependencies: [
+        "UserNotifications", "UserNotificationsUI", "UNTermInput", "UNTermState", "UNTermRender", "UNTermHeadless",
+      ]),
     // The executable reaches the terminal only through UNTermShell's entry point. Like every
     // target of UNTerm's own tools it takes the model, not the facade (no FoundationNetworking).
     .executableTarget(
       name: "unterm",
       dependencies: [
-        "UserNotificationsModel", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermShell",
+        "UserNotificationsModel", "UserNotificationsUI", "UNTermInput", "UNTermLint", "UNTermState", "UNTermScript",
+        "UNTermRender", "UNTermHeadless", "UNTermShell",
       ]),
     .executableTarget(
       name: "unterm-example", dependencies: ["UNTerm", "UserNotifications", "UserNotificationsUI"]),
@@ -77,26 +95,28 @@ let package = Package(
     .executableTarget(
       name: "unterm-bench",
       dependencies: [
-        "UserNotificationsModel", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermCurses", "UNTermShell",
+        "UserNotificationsModel", "UNTermInput", "UNTermState", "UNTermRender", "UNTermHeadless", "UNTermCurses",
+        "UNTermShell",
         "CMediaFixtures",
         "unterm",
       ]),
     // ncursesw (Debian: libncurses-dev) through a shim; only UNTermCurses imports it.
     .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
-    .target(name: "UNTermCurses", dependencies: ["CNcursesw", "UNTermRender", "UNTermCore"]),
-    .executableTarget(name: "curses-probe", dependencies: ["UNTermCurses", "UNTermRender", "UNTermCore"]),
+    .target(name: "UNTermCurses", dependencies: ["CNcursesw", "UNTermRender", "UNTermInput", "UNTermState"]),
+    .executableTarget(name: "curses-probe", dependencies: ["UNTermCurses", "UNTermRender", "UNTermInput"]),
     // The fuzz targets: a replay driver in a normal build, libFuzzer's in Scripts/fuzz.sh's.
     .executableTarget(
       name: "unterm-fuzz",
       dependencies: [
-        "UserNotificationsModel", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermHeadless", "UNTermShell",
+        "UserNotificationsModel", "UserNotificationsUI", "UNTermInput", "UNTermState", "UNTermScript", "UNTermRender",
+        "UNTermHeadless", "UNTermShell",
         "UNTermMedia", "CMediaDecode",
       ]),
 
     // Tests
     .target(
       name: "UNTermTestSupport",
-      dependencies: ["UserNotificationsModel", "UNTermCore", "UNTermRender", "UNTermHeadless"],
+      dependencies: ["UserNotificationsModel", "UNTermInput", "UNTermState", "UNTermRender", "UNTermHeadless"],
       path: "Tests/UNTermTestSupport"),
     .target(
       name: "CMediaFixtures", path: "Tests/CMediaFixtures",
@@ -106,7 +126,8 @@ let package = Package(
         .linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("z"), .linkedLibrary("m"), .linkedLibrary("dl"),
       ]),
     .executableTarget(
-      name: "unterm-log-stress", dependencies: ["UserNotificationsModel", "UNTermCore", "UNTermHeadless"],
+      name: "unterm-log-stress",
+      dependencies: ["UserNotificationsModel", "UNTermInput", "UNTermState", "UNTermScript", "UNTermHeadless"],
       path: "Tests/LogStress"),
     // Runs a command and reports its own peak memory (tests of what downloads and decodes hold).
     .executableTarget(name: "unterm-peak", path: "Tests/PeakMemory"),
@@ -119,28 +140,34 @@ let package = Package(
       name: "UserNotificationsTests",
       dependencies: ["UserNotificationsModel", "UserNotifications", "UNTermTestSupport"]),
     .testTarget(
-      name: "UNTermCoreTests",
-      dependencies: ["UserNotificationsModel", "UNTermCore", "UNTermTestSupport", "UNTermBidi"]),
+      name: "UNTermInputTests",
+      dependencies: ["UserNotificationsModel", "UNTermInput", "UNTermTestSupport"]),
+    .testTarget(
+      name: "UNTermStateTests",
+      dependencies: [
+        "UserNotificationsModel", "UNTermInput", "UNTermState", "UNTermScript", "UNTermTestSupport", "UNTermBidi",
+      ]),
     .testTarget(
       name: "UNTermRenderTests",
       dependencies: [
-        "UserNotificationsModel", "UserNotificationsUI", "UNTermCore", "UNTermRender", "UNTermHeadless",
+        "UserNotificationsModel", "UserNotificationsUI", "UNTermInput", "UNTermState", "UNTermRender", "UNTermHeadless",
         "UNTermTestSupport", "UNTermBidi",
       ]),
     .testTarget(
       name: "AppleSampleTests",
       dependencies: [
-        "UserNotifications", "Intents", "CoreLocation", "UNTermCore", "UNTermHeadless", "UNTermTestSupport",
+        "UserNotifications", "Intents", "CoreLocation", "UNTermInput", "UNTermHeadless", "UNTermTestSupport",
       ],
       swiftSettings: [.swiftLanguageMode(.v5)]),
     .testTarget(
       name: "UNTermTestingTests", dependencies: ["UNTermTesting", "UserNotifications", "UserNotificationsUI"]),
     .testTarget(
-      name: "UNTermCursesTests", dependencies: ["UNTermCurses", "UNTermRender", "UNTermCore"]),
+      name: "UNTermCursesTests", dependencies: ["UNTermCurses", "UNTermRender", "UNTermInput", "UNTermState"]),
     .testTarget(
       name: "UNTermHeadlessTests",
       dependencies: [
-        "UserNotificationsModel", "UserNotifications", "UserNotificationsUI", "UNTermCore", "UNTermRender",
+        "UserNotificationsModel", "UserNotifications", "UserNotificationsUI", "UNTermInput", "UNTermLint",
+        "UNTermState", "UNTermScript", "UNTermRender",
         "UNTermHeadless", "UNTermTestSupport", "UNTermShell", "UNTermMedia", "UNTermTesting", "CMediaFixtures",
         "UNTermBidi",
         // The programs its tests run.

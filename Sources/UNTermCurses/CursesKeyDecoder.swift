@@ -1,6 +1,7 @@
 import CNcursesw
-import UNTermCore
+import UNTermInput
 import UNTermRender
+import UNTermState
 
 /// Maps what `wget_wch` returns to input events, without a terminal.
 package enum CursesKeyDecoder {

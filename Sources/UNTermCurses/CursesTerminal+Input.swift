@@ -1,5 +1,5 @@
-import UNTermCore
 import UNTermRender
+import UNTermState
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,6 @@
 import Foundation
-import UNTermCore
 import UNTermRender
+import UNTermState
 
 #if canImport(Glibc)
   import Glibc

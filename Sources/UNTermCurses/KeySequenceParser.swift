@@ -1,5 +1,5 @@
-import UNTermCore
 import UNTermRender
+import UNTermState
 
 /// One thing `wget_wch` handed over, before escape sequences are put together.
 package enum CursesInput: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import UNTermCore
+import UNTermState
 
 #if canImport(Glibc)
   import Glibc

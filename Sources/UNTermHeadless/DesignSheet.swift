@@ -1,6 +1,7 @@
 import Foundation
-import UNTermCore
+import UNTermInput
 import UNTermRender
+import UNTermState
 import UserNotificationsModel
 
 /// `unterm sheet`: every payload across devices, lock states, views and themes, as pictures of

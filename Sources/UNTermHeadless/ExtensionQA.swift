@@ -1,6 +1,7 @@
 import Foundation
-import UNTermCore
+import UNTermInput
 import UNTermRender
+import UNTermState
 import UserNotificationsModel
 import UserNotificationsUI
 

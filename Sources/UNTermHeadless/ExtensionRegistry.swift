@@ -1,5 +1,5 @@
 import Foundation
-import UNTermCore
+import UNTermInput
 import UserNotificationsModel
 import UserNotificationsUI
 

@@ -1,5 +1,7 @@
 import Foundation
-import UNTermCore
+import UNTermInput
+import UNTermLint
+import UNTermState
 
 /// A run of session scripts as a JUnit XML report, the form test-report tools read (Jenkins,
 /// GitLab, the JUnit actions of GitHub): one `testsuite` for the run, one `testcase` a script,

@@ -1,6 +1,7 @@
 import Foundation
-import UNTermCore
+import UNTermInput
 import UNTermRender
+import UNTermState
 
 /// One screen after payloads arrive: what `unterm render` prints and what the golden tests
 /// compare.

@@ -1,7 +1,8 @@
 import Foundation
 import UNTermBidi
-import UNTermCore
+import UNTermInput
 import UNTermRender
+import UNTermScript
 import UserNotificationsModel
 
 /// `unterm run --svg FILE`: an animated SVG of the scripts as they play, as VHS and asciinema

@@ -1,4 +1,4 @@
-import UNTermCore
+import UNTermInput
 import UNTermRender
 
 /// Why a script stopped, as a value: the line, what was expected and what happened, the recent

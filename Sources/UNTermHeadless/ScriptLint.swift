@@ -1,5 +1,6 @@
 import Foundation
-import UNTermCore
+import UNTermInput
+import UNTermScript
 
 /// What `lint` finds in a session script without running it: every syntax error (not only the
 /// first), and every file, folder or theme a line names that `unterm run` would not find —

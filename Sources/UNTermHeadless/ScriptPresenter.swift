@@ -1,7 +1,8 @@
 import Foundation
 import UNTermBidi
-import UNTermCore
+import UNTermInput
 import UNTermRender
+import UNTermScript
 import UserNotificationsModel
 
 /// Draws a script line's caption (`SessionScript.Line.caption`, declared with each command in

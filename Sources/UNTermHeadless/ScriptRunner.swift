@@ -1,6 +1,8 @@
 import Foundation
-import UNTermCore
+import UNTermInput
 import UNTermRender
+import UNTermScript
+import UNTermState
 import UserNotificationsModel
 
 /// How `unterm run` runs scripts.

@@ -1,5 +1,5 @@
 import Foundation
-import UNTermCore
+import UNTermState
 import UserNotificationsModel
 
 /// Runs notification service extensions as iOS does: only for `mutable-content: 1` with alert

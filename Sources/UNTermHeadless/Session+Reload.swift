@@ -1,6 +1,7 @@
 import Foundation
-import UNTermCore
+import UNTermInput
 import UNTermRender
+import UNTermState
 import UserNotificationsModel
 
 /// The live preview (`--watch`): files re-read while the session runs. Each reload is an event

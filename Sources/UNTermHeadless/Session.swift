@@ -1,7 +1,8 @@
 import Foundation
 import UNTermBidi
-import UNTermCore
+import UNTermInput
 import UNTermRender
+import UNTermState
 import UserNotificationsModel
 import UserNotificationsUI
 

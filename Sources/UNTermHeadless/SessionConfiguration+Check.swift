@@ -1,5 +1,5 @@
 import Foundation
-import UNTermCore
+import UNTermInput
 
 extension SessionConfiguration {
   /// Loads every file the options and `payloads` name, and drops them: a missing or invalid

@@ -1,5 +1,5 @@
 import Foundation
-import UNTermCore
+import UNTermInput
 import UNTermRender
 
 /// The themes a session can use: the files in `Themes/`, by name, or a theme file.

@@ -1,4 +1,4 @@
-import UNTermCore
+import UNTermInput
 
 /// One step of the service-extension pipeline, for `--trace` and the activity pane: what
 /// happened, and apart from it how long it took in real time.

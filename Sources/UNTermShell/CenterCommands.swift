@@ -1,6 +1,7 @@
 import Foundation
-import UNTermCore
 import UNTermHeadless
+import UNTermInput
+import UNTermState
 import UserNotificationsModel
 
 /// The center's calls `unterm center` makes over the session socket, as an app makes them but

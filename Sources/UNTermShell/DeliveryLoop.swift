@@ -1,6 +1,7 @@
 import Foundation
-import UNTermCore
 import UNTermHeadless
+import UNTermInput
+import UNTermState
 import UserNotificationsModel
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Foundation
-import UNTermCore
 import UNTermHeadless
+import UNTermInput
+import UNTermScript
 
 /// Plays the setup part of a session script on the real clock: categories, extensions and the
 /// like at once, pushes as their `wait`s come due. `unterm` with no arguments uses it to make

@@ -1,7 +1,7 @@
 import Foundation
-import UNTermCore
 import UNTermCurses
 import UNTermHeadless
+import UNTermInput
 
 #if canImport(Glibc)
   import Glibc

@@ -1,8 +1,8 @@
 import Foundation
-import UNTermCore
 import UNTermCurses
 import UNTermHeadless
 import UNTermRender
+import UNTermState
 import UserNotificationsModel
 
 /// The interactive notification center: the session on a clock, drawn on a terminal, fed by

@@ -1,6 +1,6 @@
 import Foundation
-import UNTermCore
 import UNTermHeadless
+import UNTermInput
 
 #if canImport(Glibc)
   import Glibc
@@ -140,7 +140,7 @@ package final class LivePreview: @unchecked Sendable {
     attempt(descriptors + plists) { () throws(UNTermError) in try session.reloadExtensions(from: descriptors) }
     for payload in payloads {
       attempt([payload.file], revealsContent: true) { () throws(UNTermError) in
-        let loaded = try UNTermCore.Payload.load(
+        let loaded = try UNTermInput.Payload.load(
           payload.file, categories: session.state.store.registry, headers: configuration.apnsHeaders)
         try session.redeliver(loaded, as: payload.identifier)
       }

@@ -1,7 +1,8 @@
 import Foundation
-import UNTermCore
 import UNTermHeadless
+import UNTermInput
 import UNTermRender
+import UNTermState
 import UserNotifications
 import UserNotificationsUI
 

@@ -1,6 +1,6 @@
 /// The headers of an APNs request that matter to a device: they travel beside the payload, are
 /// not part of it and do not count towards its size. Values are kept as given (`priority` "10",
-/// `expiration` "1767225600"); `APNsRules` in UNTermCore checks them as APNs does.
+/// `expiration` "1767225600"); `APNsRules` in UNTermInput checks them as APNs does.
 package struct APNsHeaders: Hashable, Sendable {
   /// A header: its name as APNs spells it.
   package enum Field: String, CaseIterable, Sendable {

@@ -9,8 +9,8 @@
 //                           (80×24 xterm-256color; no terminal needed)
 
 import Foundation
-import UNTermCore
 import UNTermCurses
+import UNTermInput
 import UNTermRender
 
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 import CMediaFixtures
 import Foundation
-import UNTermCore
+import UNTermInput
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,6 @@
 import Foundation
-import UNTermCore
 import UNTermHeadless
+import UNTermInput
 
 /// What a start costs: `unterm render --view expanded` of one sample payload and `unterm
 /// --version`, each against the floor program (`unterm-floor`, built beside this benchmark the

@@ -1,6 +1,6 @@
 import Foundation
-import UNTermCore
 import UNTermHeadless
+import UNTermInput
 
 /// What 100,000 delivered notifications hold: the peak memory of a process that delivers them
 /// into a session and browses the list, against the same process with none, and the bytes per

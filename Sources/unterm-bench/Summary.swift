@@ -1,5 +1,5 @@
 import Foundation
-import UNTermCore
+import UNTermInput
 
 /// The table of issue 14, one row a figure: what UNTerm measures, its floor, the ratio between
 /// them and the goal, and whether the goal is met on this machine.

@@ -1,6 +1,6 @@
 import Foundation
-import UNTermCore
 import UNTermHeadless
+import UNTermState
 import UserNotificationsModel
 
 /// The notifications the list and memory figures deliver, all of the sample `message` category,

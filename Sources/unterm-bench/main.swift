@@ -1,8 +1,9 @@
 import Foundation
-import UNTermCore
 import UNTermCurses
 import UNTermHeadless
+import UNTermInput
 import UNTermRender
+import UNTermState
 import UserNotificationsModel
 
 // The figures of issue 14, each beside its floor and its goal, then a summary table of them all:

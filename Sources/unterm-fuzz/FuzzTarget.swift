@@ -1,10 +1,12 @@
 import CMediaDecode
 import Foundation
-import UNTermCore
 import UNTermHeadless
+import UNTermInput
 import UNTermMedia
 import UNTermRender
+import UNTermScript
 import UNTermShell
+import UNTermState
 import UserNotificationsModel
 import UserNotificationsUI
 

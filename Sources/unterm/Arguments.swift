@@ -1,5 +1,5 @@
-import UNTermCore
 import UNTermHeadless
+import UNTermInput
 
 /// A command's arguments: options in `--name value` or `--name=value` form, flags, and
 /// positional arguments. `--` ends the options; `-` is a positional (stdin). Which options a

@@ -1,5 +1,5 @@
-import UNTermCore
 import UNTermHeadless
+import UNTermInput
 
 /// `unterm completion bash|zsh|fish`: a completion script made from the option declarations,
 /// as swift-argument-parser's `--generate-completion-script` makes one. Commands, each

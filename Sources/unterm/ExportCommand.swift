@@ -1,6 +1,6 @@
 import Foundation
-import UNTermCore
 import UNTermHeadless
+import UNTermInput
 
 /// `unterm export --simctl|--curl|--apns PAYLOAD ...`: what sends each payload to a real
 /// Simulator or device. Nothing is sent.

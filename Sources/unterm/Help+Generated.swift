@@ -1,4 +1,5 @@
-import UNTermCore
+import UNTermInput
+import UNTermScript
 
 /// The parts of the help made from the declarations: usage lines, option sections and the
 /// session language's commands, so the help cannot drift from what the parsers take.

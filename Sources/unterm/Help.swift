@@ -1,4 +1,5 @@
-import UNTermCore
+import UNTermInput
+import UNTermState
 
 /// The `--help` texts. Kept true to what the code does.
 enum Help {

@@ -1,6 +1,7 @@
 import Foundation
-import UNTermCore
 import UNTermHeadless
+import UNTermInput
+import UNTermScript
 import UNTermShell
 
 #if canImport(Glibc)

@@ -1,7 +1,9 @@
 import Foundation
-import UNTermCore
 import UNTermHeadless
+import UNTermInput
+import UNTermLint
 import UNTermRender
+import UNTermState
 import UserNotificationsModel
 import UserNotificationsUI
 

@@ -1,6 +1,6 @@
 import Foundation
-import UNTermCore
 import UNTermHeadless
+import UNTermInput
 import UNTermRender
 import UserNotificationsModel
 

@@ -1,4 +1,6 @@
-import UNTermCore
+import UNTermInput
+import UNTermScript
+import UNTermState
 
 /// The manual page, `unterm(1)`, made from the same declarations as the help: a section a
 /// command with its options, then the keys, the session language, the exit codes and the

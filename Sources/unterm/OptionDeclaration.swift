@@ -1,7 +1,10 @@
 import Foundation
-import UNTermCore
 import UNTermHeadless
+import UNTermInput
+import UNTermLint
 import UNTermRender
+import UNTermScript
+import UNTermState
 import UserNotificationsModel
 import UserNotificationsUI
 

@@ -1,5 +1,7 @@
-import UNTermCore
 import UNTermHeadless
+import UNTermInput
+import UNTermLint
+import UNTermState
 import UserNotificationsModel
 import UserNotificationsUI
 

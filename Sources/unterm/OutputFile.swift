@@ -1,4 +1,4 @@
-import UNTermCore
+import UNTermInput
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,6 @@
-import UNTermCore
+import UNTermInput
+import UNTermScript
+import UNTermState
 
 /// The reference pages of `Docs/reference/`, made from the declarations the code already has —
 /// the options, the keys, the session language, the lint codes, the exit codes — by

@@ -1,8 +1,9 @@
 import Foundation
-import UNTermCore
 import UNTermHeadless
+import UNTermInput
 import UNTermRender
 import UNTermShell
+import UNTermState
 
 #if canImport(Glibc)
   import Glibc

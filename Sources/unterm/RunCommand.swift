@@ -1,6 +1,8 @@
 import Foundation
-import UNTermCore
 import UNTermHeadless
+import UNTermInput
+import UNTermScript
+import UNTermState
 
 /// `unterm run`: run session scripts with expectations and snapshots; optionally play them live
 /// or record an asciicast.

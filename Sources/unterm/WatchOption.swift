@@ -1,4 +1,4 @@
-import UNTermCore
+import UNTermInput
 
 /// What `--watch` asks of a command line, whichever command takes it.
 enum WatchOption {

@@ -3,8 +3,8 @@ import Testing
 import UNTermTestSupport
 import UserNotifications
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermInput
 
 @Suite("Apple's documentation sample", .hangGuard)
 struct AppleSampleTests {

@@ -1,6 +1,8 @@
 import Foundation
-import UNTermCore
 import UNTermHeadless
+import UNTermInput
+import UNTermScript
+import UNTermState
 import UserNotificationsModel
 
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import UNTermCore
+import UNTermInput
 import UNTermRender
 
 @testable import UNTermCurses

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
-import UNTermCore
+import UNTermInput
 import UNTermRender
 
 @testable import UNTermCurses
+@testable import UNTermState
 
 extension NcursesTests {
   /// Every key arrives as the key the user pressed, whatever `TERM` says and whichever of the

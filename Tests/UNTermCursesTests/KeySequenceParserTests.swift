@@ -1,6 +1,6 @@
 import Testing
-import UNTermCore
 import UNTermRender
+import UNTermState
 
 @testable import UNTermCurses
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import UNTermCore
 import UNTermRender
+import UNTermState
 
 @testable import UNTermCurses
 

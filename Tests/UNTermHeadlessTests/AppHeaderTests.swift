@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermScript
 @testable import UserNotificationsModel
 
 /// A long app name gives way in the card header: the time and the interruption-level tag stay,

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermInput
 
 /// The categories a user passes apply to the app they test (issue 25.4): without `--bundle`, a
 /// bare `--categories FILE` serves every app that has none of its own, so a payload naming its

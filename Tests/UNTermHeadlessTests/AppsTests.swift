@@ -2,9 +2,11 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermInput
+@testable import UNTermScript
 @testable import UNTermShell
+@testable import UNTermState
 @testable import UserNotificationsModel
 
 /// Notifications belong to apps: which app, its name in the header, its own categories, its

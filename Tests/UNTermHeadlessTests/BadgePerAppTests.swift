@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermScript
 @testable import UserNotificationsModel
 
 /// Every app has its own app-icon badge (reference §8.3): a payload's badge is its own app's,

@@ -2,7 +2,9 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
+@testable import UNTermInput
+@testable import UNTermScript
+@testable import UNTermState
 
 /// The `unterm` binary as users and CI call it: exit codes, one-line errors, output formats.
 @Suite("unterm command line", .hangGuard)

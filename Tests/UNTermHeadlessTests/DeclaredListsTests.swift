@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
+@testable import UNTermInput
+@testable import UNTermScript
 @testable import unterm
 
 /// Each list UNTerm has — command-line options, keys, script commands, lint codes, exit codes —

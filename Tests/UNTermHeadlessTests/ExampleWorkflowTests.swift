@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import UNTermCore
+import UNTermInput
 import UNTermTestSupport
 
 /// A CI workflow of `Examples/ci/`: its `unterm` commands, in order, and the files it hands on

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermState
 
 /// A content extension's view sits at the top of the expanded notification and the system's
 /// title, subtitle and body below it, as on iOS (issue 25.2): on the screen `render` prints,

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import UNTermCore
+import UNTermInput
 import UNTermTestSupport
 
 /// Every finding points at its line and column: the key of a missing or mistyped value, the

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
+@testable import UNTermInput
 
 /// README is the front page (issue 26.2): short, every link leads somewhere, its five-minute tour
 /// does what it says when typed, its exit codes are the declared ones and its picture is what

@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermInput
 @testable import UNTermRender
+@testable import UNTermState
 
 /// While previews are hidden, nothing of a notification's content shows anywhere: not in the
 /// card, the stack's summary, the banner, the expanded view, the activity pane or the

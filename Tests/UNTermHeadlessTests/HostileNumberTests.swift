@@ -4,9 +4,10 @@ import UNTermTestSupport
 import UserNotificationsModel
 import UserNotificationsUI
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermInput
 @testable import UNTermRender
+@testable import UNTermState
 
 /// Every number a file can hold, fed the numbers an attacker or a typo writes (1e17, 1e308, an
 /// overflowing 1e400, -1, 0, a 23-digit integer, NaN and Infinity): each is refused with one

@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermInput
 @testable import UNTermRender
 @testable import UNTermShell
+@testable import UNTermState
 @testable import UserNotificationsModel
 
 /// The interactive loop itself — keys in, frames out, pastes, resizes, suspend, posted work —

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import UNTermCore
 import UNTermHeadless
+import UNTermInput
 import UNTermTestSupport
 
 #if canImport(FoundationXML)

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
+@testable import UNTermInput
+@testable import UNTermState
 
 /// `unterm help keys` prints the key table the session runs on.
 @Suite("unterm help keys", .hangGuard)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
+@testable import UNTermState
 
 /// The real binary in tmux: `?` lists the keys that were missing from it, and `t` says which
 /// theme it switched to.

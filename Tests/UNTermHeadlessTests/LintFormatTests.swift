@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import UNTermCore
+import UNTermInput
+import UNTermLint
 import UNTermTestSupport
 
 /// Files to lint that hold everything hostile and malformed the formats must carry: controls,

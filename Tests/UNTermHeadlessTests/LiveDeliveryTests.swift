@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
 @testable import UNTermShell
+@testable import UNTermState
 
 #if canImport(Glibc)
   import Glibc

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermInput
+@testable import UNTermScript
 
 /// Issue 10 point 9: `--live` leaves its report on the screen, and a cast's header is the size
 /// its first frame is drawn at.

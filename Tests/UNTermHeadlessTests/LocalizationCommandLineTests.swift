@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
+@testable import UNTermInput
 
 /// `--strings`, `--locale`, `lint --strings` and the `locale` script command as users call them.
 @Suite("Localization on the command line", .hangGuard)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
+@testable import UNTermState
 
 /// The real binary in tmux, keys in and the log out: on a locked device a tap asks for the
 /// passcode and a cancel sends nothing (issue 10.2); Enter fans a stack out, `s` collapses it,

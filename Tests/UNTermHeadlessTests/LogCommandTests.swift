@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermInput
 
 /// Issue 18.4: `unterm log` reads a response log back; and 18.3 as `run` reports it.
 @Suite("unterm log", .hangGuard)

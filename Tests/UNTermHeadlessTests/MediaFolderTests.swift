@@ -3,8 +3,9 @@ import Testing
 import UNTermTestSupport
 import UserNotificationsModel
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermInput
+@testable import UNTermScript
 @testable import unterm
 
 /// Issue 10 point 8: a design kept as `payloads/` beside `media/` works the same in scripts,

@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
 @testable import UNTermRender
+@testable import UNTermScript
 @testable import UNTermShell
+@testable import UNTermState
 
 /// Focus, Scheduled Summary, Dynamic Type, the foreground answer and the APNs headers as users
 /// meet them: in scripts, `render`, `lint`, and the interactive loop on the in-memory terminal.

@@ -2,10 +2,10 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
 @testable import UNTermRender
 @testable import UNTermShell
+@testable import UNTermState
 
 /// Clicks land where things are drawn: a click on a list card taps that notification, a long
 /// press opens it, a click on an action chooses it.

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermInput
+@testable import UNTermScript
 @testable import UserNotificationsModel
 @testable import UserNotificationsUI
 

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
+@testable import UNTermInput
+@testable import UNTermState
 @testable import unterm
 
 /// The option table drives parsing: every option is taken by the commands it names, sets

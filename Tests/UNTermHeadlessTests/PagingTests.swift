@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermInput
+@testable import UNTermState
 
 /// A page is what the screen shows (issue 25.5): PgDn and PgUp move the expanded view, a tall
 /// extension view and the list by the rows actually visible (at least one), so at no size is a

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
 @testable import UNTermRender
+@testable import UNTermScript
 
 /// Issue 10 point 7: scripts and snapshots do not depend on where the project lives, and a check
 /// can name the part of the screen it is about.

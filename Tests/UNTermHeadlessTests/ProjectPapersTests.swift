@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
+@testable import UNTermInput
 
 /// The project's papers (issue 26.6): the version is written once and every place that shows it
 /// reads it there; the changelog's newest release is that version, in Keep a Changelog's form.

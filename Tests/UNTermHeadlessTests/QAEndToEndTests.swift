@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
+@testable import UNTermInput
 
 /// What a QA pass met in the real binary (issue 25), driven in tmux as a person drives it.
 @Suite("QA defects, end to end in tmux", .serialized, .enabled(if: TmuxDriver.isAvailable), .hangGuard)

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermInput
 
 /// Issue 10 points 10 and 12: the QA gates (`lint`, `lint --strict`, the interactive command's
 /// checks) pass or fail for reasons that are about the design.

@@ -2,9 +2,11 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermInput
+@testable import UNTermScript
 @testable import UNTermShell
+@testable import UNTermState
 @testable import UserNotificationsModel
 
 /// A removed or replaced notification is gone from every place it is shown, and nothing answers

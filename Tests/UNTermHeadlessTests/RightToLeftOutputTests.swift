@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermInput
 
 /// Right-to-left text is in logical order wherever the output is not a terminal (issue 25.3):
 /// what a script checks, what `render` writes to a file or pipe, snapshots, JUnit and pictures

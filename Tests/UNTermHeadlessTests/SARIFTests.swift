@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import UNTermCore
+import UNTermInput
+import UNTermLint
 import UNTermTestSupport
 
 /// Checks a SARIF log against what the SARIF 2.1.0 standard requires of each object UNTerm

@@ -9,7 +9,7 @@ import UNTermTestSupport
 struct SafeOutputStructureTests {
   @Test func theCompilerRefusesARawStringAtEveryOutput() throws {
     let prelude = """
-      import UNTermCore
+      import UNTermInput
       import UNTermHeadless
 
       func outside(raw: String, sub: Substring, literal: StaticString) {
@@ -65,7 +65,7 @@ struct SafeOutputStructureTests {
     #"\bwrite\((STDOUT_FILENO|STDERR_FILENO|1|2)\s*,"#, #"printw\("#,
   ]
   static let allowedWriters: Set<String> = [
-    "Sources/UNTermCore/Support/Console.swift", "Sources/UNTermHeadless/TerminalRestore.swift",
+    "Sources/UNTermInput/Support/Console.swift", "Sources/UNTermHeadless/TerminalRestore.swift",
     "Sources/unterm-example/main.swift", "Sources/unterm-floor/main.swift",
   ]
 
@@ -89,7 +89,7 @@ struct SafeOutputStructureTests {
         {
           found.append("\(relative):\(number + 1): writes to a standard stream past Console: \(code)")
         }
-        if relative != "Sources/UNTermCore/Support/SafeText.swift", maker.firstMatch(in: code, range: range) != nil {
+        if relative != "Sources/UNTermInput/Support/SafeText.swift", maker.firstMatch(in: code, range: range) != nil {
           found.append("\(relative):\(number + 1): makes SafeText without the sanitizer: \(code)")
         }
       }

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermInput
+@testable import UNTermScript
 @testable import UserNotificationsModel
 
 /// The mutable-content pipeline, with a loopback server started by the test and the virtual

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermInput
 @testable import UserNotificationsModel
 
 /// Every shell builds its session with `SessionFactory` (`Session.init` is internal to

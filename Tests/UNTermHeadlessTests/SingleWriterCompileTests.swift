@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
+@testable import UNTermInput
+@testable import UNTermState
 
-/// The compiler keeps the single-writer rule: code outside UNTermCore can read every stored
+/// The compiler keeps the single-writer rule: code outside UNTermState can read every stored
 /// property of `CenterState` but assign to none of them. Each property is found by reflection,
 /// so a new one declared writable fails here.
 @Suite("Only the core writes the state", .hangGuard)
@@ -18,7 +19,7 @@ struct SingleWriterCompileTests {
     #expect(properties.count >= 20, "\(properties)")
     let reads = properties.map { "  _ = s.\($0)" }.joined(separator: "\n")
     let writes = properties.map { "  s.\($0) = s.\($0)" }.joined(separator: "\n")
-    let prelude = "import Foundation\nimport UNTermCore\n\nfunc outside() {\n  var s = CenterState(now: Date())\n"
+    let prelude = "import Foundation\nimport UNTermState\n\nfunc outside() {\n  var s = CenterState(now: Date())\n"
     // Reading and sending events compiles, so the failures below are about the setters only.
     let allowed = try typecheck(prelude + reads + "\n  _ = s.handle(.key(.enter))\n}\n")
     #expect(allowed.status == 0, "\(allowed.errors.joined(separator: "\n"))")
@@ -29,7 +30,7 @@ struct SingleWriterCompileTests {
     for property in properties {
       #expect(
         refused.errors.contains { $0.contains("'\(property)' setter is inaccessible") },
-        "s.\(property) can be assigned outside UNTermCore")
+        "s.\(property) can be assigned outside UNTermState")
     }
   }
 
@@ -38,7 +39,7 @@ struct SingleWriterCompileTests {
   @Test func onlyTheUpdateMakesAResponseForTheApp() throws {
     let prelude = """
       import Foundation
-      import UNTermCore
+      import UNTermState
       import UserNotifications
 
       func outside(_ n: UNNotification, _ context: ResponseContext, _ effect: Effect) {

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermScript
+@testable import UNTermState
 @testable import UserNotificationsModel
 
 /// Which sound a notification would play, as a designer doing QA meets it: the activity pane

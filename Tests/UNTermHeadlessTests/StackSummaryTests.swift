@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
+@testable import UNTermState
 
 /// One model of iOS's stack summary (issue 25.6): current iOS shows a stack's newest card and the
 /// cards behind it, no summary text, on the screen and in `render` (the sheet draws each payload

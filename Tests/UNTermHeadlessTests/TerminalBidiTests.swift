@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import UNTermBidi
-import UNTermCore
+import UNTermInput
 
 @testable import UNTermHeadless
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import UNTermCore
+import UNTermInput
 import UNTermTestSupport
 
 #if canImport(Glibc)

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermState
 
 /// Trace lines travel as values: the text the activity pane shows and the real-time timing
 /// only `--trace` prints are separate fields, never one string cut at a hidden separator.

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermInput
 @testable import UNTermRender
 @testable import UserNotificationsModel
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
+@testable import UNTermState
 
 #if canImport(Glibc)
   import Glibc

@@ -3,8 +3,9 @@ import Testing
 import UNTermBidi
 import UNTermTestSupport
 
-@testable import UNTermCore
+@testable import UNTermInput
 @testable import UNTermRender
+@testable import UNTermState
 
 /// Random mixes of Urdu, Arabic, English, Bengali, digits, emoji, CJK and hostile controls, laid
 /// out at random widths and walked with the arrows. A new seed each run, printed with any

@@ -3,8 +3,8 @@ import Testing
 import UNTermBidi
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermInput
 @testable import UNTermRender
 
 /// Right-to-left notifications as an Urdu reader sees them: reordered by UNTerm with letters

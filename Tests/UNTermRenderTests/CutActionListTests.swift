@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
 @testable import UNTermRender
+@testable import UNTermState
 
 /// On a screen too short for every action, the expanded view shows the selected action and a
 /// row saying how many more are above or below (QA: at 30×10 the list stopped at Decline with

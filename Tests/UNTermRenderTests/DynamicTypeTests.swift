@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
 @testable import UNTermRender
+@testable import UNTermState
 @testable import UserNotificationsUI
 
 /// Dynamic Type (issue 13.3): Apple's table of point sizes and leadings, and what the user's

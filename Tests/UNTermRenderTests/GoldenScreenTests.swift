@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermInput
 @testable import UNTermRender
+@testable import UNTermState
 
 /// A screen as `unterm render` draws it: the same pipeline (`RenderPipeline`), the sample
 /// categories, the fixed clock.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import UNTermCore
+import UNTermState
 import UNTermTestSupport
 
 @testable import UNTermRender

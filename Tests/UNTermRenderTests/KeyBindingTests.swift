@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermInput
 @testable import UNTermRender
+@testable import UNTermState
 
 /// One table of keys (`KeyBindings`) drives the update, the keys overlay, the status bar,
 /// `unterm help keys` and the README's key table.

@@ -3,9 +3,10 @@ import Testing
 import UNTermTestSupport
 import UserNotificationsModel
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermInput
 @testable import UNTermRender
+@testable import UNTermState
 
 /// Localized payloads as iOS shows them: the loc keys, the hidden-previews placeholder and the
 /// stack summary in the device language, switched live with `g`.

@@ -1,5 +1,5 @@
 import Testing
-import UNTermCore
+import UNTermInput
 import UNTermRender
 
 /// The screen and every other output show a control the same way: `TerminalText` takes its

@@ -1,7 +1,7 @@
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
+@testable import UNTermInput
 @testable import UNTermRender
 
 /// Both sanitizers let most text through without taking it apart scalar by scalar (a start-up

@@ -3,9 +3,10 @@ import Testing
 import UNTermTestSupport
 import UserNotificationsModel
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermInput
 @testable import UNTermRender
+@testable import UNTermState
 @testable import UserNotificationsUI
 
 /// The status bar on narrow terminals: with a Focus, a text size, the device language and the

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermRender
+@testable import UNTermState
 
 @Suite("Themes")
 struct ThemeTests {

@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import UNTermTestSupport
 
-@testable import UNTermCore
 @testable import UNTermHeadless
+@testable import UNTermInput
 @testable import UNTermRender
+@testable import UNTermState
 
 /// What a person sees in each view, as screens.
 @Suite("Views")

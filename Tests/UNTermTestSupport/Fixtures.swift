@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-import UNTermCore
 import UNTermHeadless
+import UNTermInput
 import UNTermRender
+import UNTermState
 import UserNotificationsModel
 
 /// Paths and builders shared by the test suites.

@@ -1,4 +1,4 @@
-import UNTermCore
+import UNTermInput
 
 extension CellGrid {
   /// The screen as text with SGR colour sequences, for `render --color always`, `--live` and

@@ -1,6 +1,6 @@
 import Foundation
 import UNTermBidi
-import UNTermCore
+import UNTermInput
 import UserNotificationsModel
 import UserNotificationsUI
 

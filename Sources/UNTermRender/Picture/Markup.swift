@@ -1,4 +1,4 @@
-import UNTermCore
+import UNTermInput
 
 /// Text made safe for XML and HTML: the one escaper every picture and page uses,
 /// `SafeText(xmlEscaping:)`.

@@ -1,5 +1,5 @@
 import Foundation
-import UNTermCore
+import UNTermState
 
 /// A terminal in memory, as ratatui's `TestBackend`: the interactive loop runs on it unchanged,
 /// and tests read the screen it shows.

@@ -1,4 +1,4 @@
-import UNTermCore
+import UNTermState
 
 /// Something the terminal reported while the session waited for input.
 package enum InputEvent: Hashable, Sendable {

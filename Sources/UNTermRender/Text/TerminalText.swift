@@ -1,4 +1,4 @@
-import UNTermCore
+import UNTermInput
 
 /// The one sanitizer, as the screen needs it: payload text passes through here where it enters
 /// layout, and nothing else from a payload reaches the grid. Controls become the placeholders

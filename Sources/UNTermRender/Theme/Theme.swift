@@ -1,4 +1,4 @@
-import UNTermCore
+import UNTermState
 
 /// What a part of the screen is, for the theme to colour.
 package enum Role: String, CaseIterable, Sendable, Hashable {

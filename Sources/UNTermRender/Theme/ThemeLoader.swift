@@ -1,5 +1,5 @@
 import Foundation
-import UNTermCore
+import UNTermInput
 
 /// Reads theme files: `{"name": "...", "roles": {"title": {"fg": "white", "bg": 236,
 /// "bold": true}, ...}}`. Colours are names (`black` … `white`, `bright-red`…, `default`),

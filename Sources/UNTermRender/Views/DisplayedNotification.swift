@@ -1,5 +1,5 @@
 import Foundation
-import UNTermCore
+import UNTermState
 import UserNotificationsModel
 
 /// The text a notification shows right now: sanitized, with previews hidden on a locked device

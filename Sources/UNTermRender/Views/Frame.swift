@@ -1,4 +1,4 @@
-import UNTermCore
+import UNTermState
 import UserNotificationsModel
 
 /// What a mouse click at a place means.

@@ -1,4 +1,5 @@
-import UNTermCore
+import UNTermInput
+import UNTermState
 import UserNotificationsModel
 import UserNotificationsUI
 

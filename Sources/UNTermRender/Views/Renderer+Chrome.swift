@@ -1,5 +1,6 @@
 import Foundation
-import UNTermCore
+import UNTermInput
+import UNTermState
 import UserNotificationsModel
 
 extension Renderer {

@@ -1,5 +1,6 @@
 import UNTermBidi
-import UNTermCore
+import UNTermInput
+import UNTermState
 import UserNotificationsModel
 import UserNotificationsUI
 

@@ -1,4 +1,4 @@
-import UNTermCore
+import UNTermState
 import UserNotificationsModel
 import UserNotificationsUI
 

@@ -1,6 +1,7 @@
 import Foundation
 import UNTermBidi
-import UNTermCore
+import UNTermInput
+import UNTermState
 import UserNotificationsModel
 import UserNotificationsUI
 
