@@ -55,127 +55,147 @@ package enum StringFormat {
   package static func parse(_ format: String) -> [Piece] {
     var pieces: [Piece] = []
     var literal = ""
-    var next = 0
-    let chars = Array(format)
-    var i = 0
+    var scanner = Scanner(Array(format))
     func flush() {
       if !literal.isEmpty { pieces.append(.literal(literal)) }
       literal = ""
     }
-    while i < chars.count {
-      guard chars[i] == "%" else {
-        literal.append(chars[i])
-        i += 1
+    while let c = scanner.current {
+      guard c == "%" else {
+        literal.append(c)
+        scanner.index += 1
         continue
       }
-      let start = i
-      i += 1
-      guard i < chars.count else {
+      let start = scanner.index
+      scanner.index += 1
+      guard let following = scanner.current else {
         literal.append("%")
         break
       }
-      if chars[i] == "%" {
+      if following == "%" {
         literal.append("%")
-        i += 1
+        scanner.index += 1
         continue
       }
-      var position: Int?
-      var j = i
-      var digits = ""
-      while j < chars.count, chars[j].isASCII, chars[j].isNumber {
-        digits.append(chars[j])
-        j += 1
+      switch scanner.specifier(from: start) {
+      case .literal(let text):
+        literal += text
+      case .specifier(let specifier):
+        flush()
+        pieces.append(.specifier(specifier))
       }
-      if !digits.isEmpty, j < chars.count, chars[j] == "$", let n = Int(digits), n >= 1, n <= 99 {
-        position = n - 1
-        i = j + 1
-      }
-      var flags = ""
-      while i < chars.count, "-+ #0'".contains(chars[i]) {
-        flags.append(chars[i])
-        i += 1
-      }
-      var stars: [Int] = []
-      var width = ""
-      if i < chars.count, chars[i] == "*" {
-        width = "*"
-        stars.append(next)
-        next += 1
-        i += 1
-      } else {
-        while i < chars.count, chars[i].isASCII, chars[i].isNumber, width.count < 4 {
-          width.append(chars[i])
-          i += 1
-        }
-      }
-      var precision = ""
-      if i < chars.count, chars[i] == "." {
-        precision = "."
-        i += 1
-        if i < chars.count, chars[i] == "*" {
-          precision += "*"
-          stars.append(next)
-          next += 1
-          i += 1
-        } else {
-          while i < chars.count, chars[i].isASCII, chars[i].isNumber, precision.count < 4 {
-            precision.append(chars[i])
-            i += 1
-          }
-        }
-      }
-      var length = ""
-      while i < chars.count, "hlqLztj".contains(chars[i]), length.count < 2 {
-        length.append(chars[i])
-        i += 1
-      }
-      guard i < chars.count else {
-        literal += String(chars[start...])
-        break
-      }
-      let conversion = chars[i]
-      i += 1
-      var kind: Kind
-      var variable: String?
-      switch conversion {
-      case "@":
-        kind = .object
-        if flags.contains("#") {
-          // %#@name@: the name runs to the next @.
-          var name = ""
-          var k = i
-          while k < chars.count, chars[k] != "@", name.count < 64 {
-            name.append(chars[k])
-            k += 1
-          }
-          if k < chars.count, chars[k] == "@", !name.isEmpty {
-            kind = .variable
-            variable = name
-            i = k + 1
-          }
-        }
-      case "d", "i", "D": kind = .integer
-      case "u", "o", "x", "X", "U", "O": kind = .unsigned
-      case "f", "F", "e", "E", "g", "G", "a", "A": kind = .float
-      case "c", "C": kind = .character
-      case "s", "S": kind = .object
-      case "p": kind = .pointer
-      default:
-        // Not a conversion: shown as written.
-        literal += String(chars[start..<i])
-        continue
-      }
-      flush()
-      let argument = position ?? next
-      if position == nil { next += 1 }
-      pieces.append(
-        .specifier(
-          Specifier(
-            text: String(chars[start..<i]), argument: argument, kind: kind, variable: variable, flags: flags,
-            width: width, precision: precision, length: length, conversion: conversion, starArguments: stars)))
     }
     flush()
     return pieces
+  }
+
+  /// What a conversion character takes; `nil` when it is not a conversion.
+  private static func kind(of conversion: Character) -> Kind? {
+    switch conversion {
+    case "@", "s", "S": return .object
+    case "d", "i", "D": return .integer
+    case "u", "o", "x", "X", "U", "O": return .unsigned
+    case "f", "F", "e", "E", "g", "G", "a", "A": return .float
+    case "c", "C": return .character
+    case "p": return .pointer
+    default: return nil
+    }
+  }
+
+  /// Reads a format's characters specifier by specifier, counting the arguments taken in order.
+  private struct Scanner {
+    let chars: [Character]
+    /// The character read next.
+    var index = 0
+    /// The argument the next specifier without a position takes.
+    var next = 0
+
+    init(_ chars: [Character]) { self.chars = chars }
+
+    /// The character at `index`; `nil` at the end.
+    var current: Character? { index < chars.count ? chars[index] : nil }
+
+    private static func isDigit(_ c: Character) -> Bool { c.isASCII && c.isNumber }
+
+    /// The specifier whose `%` is at `start`, read from just after it; literal text, shown as
+    /// written, when the format ends before its conversion or the conversion is not one.
+    mutating func specifier(from start: Int) -> Piece {
+      let position = readPosition()
+      let flags = read(upTo: Int.max) { "-+ #0'".contains($0) }
+      var stars: [Int] = []
+      let width = readStar(into: &stars) ? "*" : read(upTo: 4, while: Self.isDigit)
+      var precision = ""
+      if current == "." {
+        index += 1
+        precision = "." + (readStar(into: &stars) ? "*" : read(upTo: 3, while: Self.isDigit))
+      }
+      let length = read(upTo: 2) { "hlqLztj".contains($0) }
+      guard let conversion = current else { return .literal(String(chars[start...])) }
+      index += 1
+      guard var kind = StringFormat.kind(of: conversion) else { return .literal(String(chars[start..<index])) }
+      var variable: String?
+      if conversion == "@", flags.contains("#"), let name = readVariableName() {
+        kind = .variable
+        variable = name
+      }
+      let argument = position ?? next
+      if position == nil { next += 1 }
+      return .specifier(
+        Specifier(
+          text: String(chars[start..<index]), argument: argument, kind: kind, variable: variable, flags: flags,
+          width: width, precision: precision, length: length, conversion: conversion, starArguments: stars))
+    }
+
+    /// An explicit position `n$` (1…99) as the argument it takes, from 0; `nil`, with nothing
+    /// read, when there is none.
+    private mutating func readPosition() -> Int? {
+      var end = index
+      var digits = ""
+      while end < chars.count, Self.isDigit(chars[end]) {
+        digits.append(chars[end])
+        end += 1
+      }
+      guard !digits.isEmpty, end < chars.count, chars[end] == "$", let n = Int(digits), n >= 1, n <= 99 else {
+        return nil
+      }
+      index = end + 1
+      return n - 1
+    }
+
+    /// The characters `accept` takes, at most `limit` of them.
+    private mutating func read(upTo limit: Int, while accept: (Character) -> Bool) -> String {
+      var text = ""
+      var taken = 0
+      while let c = current, accept(c), taken < limit {
+        text.append(c)
+        taken += 1
+        index += 1
+      }
+      return text
+    }
+
+    /// Reads a `*` width or precision, which takes the next argument in order.
+    private mutating func readStar(into stars: inout [Int]) -> Bool {
+      guard current == "*" else { return false }
+      stars.append(next)
+      next += 1
+      index += 1
+      return true
+    }
+
+    /// The name of a `%#@name@` variable, which runs to the next `@` (at most 64 characters);
+    /// `nil`, with nothing read, when no `@` closes it.
+    private mutating func readVariableName() -> String? {
+      var name = ""
+      var end = index
+      while end < chars.count, chars[end] != "@", name.count < 64 {
+        name.append(chars[end])
+        end += 1
+      }
+      guard end < chars.count, chars[end] == "@", !name.isEmpty else { return nil }
+      index = end + 1
+      return name
+    }
   }
 
   /// The specifiers of a format, in order.
