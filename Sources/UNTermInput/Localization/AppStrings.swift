@@ -272,6 +272,8 @@ enum StringsDictEntry {
   static let categories: [String: PluralCategory] = Dictionary(
     uniqueKeysWithValues: PluralCategory.allCases.map { ($0.rawValue, $0) })
 
+  /// An entry: a plain string, or a dictionary with a device-specific rule, a variable-width
+  /// rule, or a format and its plural variables.
   static func read(_ key: String, _ node: PlistNode, file: String, _ sink: inout DiagnosticSink) -> LocalizedString? {
     if let text = node.string { return LocalizedString(format: text, origin: node.place.origin(file)) }
     guard let members = node.dictionary else {
@@ -282,32 +284,55 @@ enum StringsDictEntry {
     }
     let byKey = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
     if let device = byKey["NSStringDeviceSpecificRuleType"] {
-      guard let variants = device.dictionary, !variants.isEmpty else {
-        sink.report(
-          .invalidStrings, at: device.place.diagnosticLocation,
-          "NSStringDeviceSpecificRuleType of \(OneLine.quote(key)) must be a dictionary of devices")
-        return nil
-      }
-      var entry = LocalizedString(format: "", origin: node.place.origin(file))
-      for variant in variants {
-        if let read = read(key, variant.value, file: file, &sink) { entry.devices[variant.key] = read }
-      }
-      entry.format =
-        entry.devices["other"]?.format ?? entry.devices.sorted { $0.key < $1.key }.first?.value.format ?? ""
-      return entry
+      return deviceSpecific(key, device, entry: node, file: file, &sink)
     }
     if let widths = byKey["NSStringVariableWidthRuleType"] {
-      // Width variants for UI of different sizes: a notification shows the widest.
-      guard let variants = widths.dictionary, let widest = variants.max(by: { (Int($0.key) ?? 0) < (Int($1.key) ?? 0) })
-      else {
-        sink.report(
-          .invalidStrings, at: widths.place.diagnosticLocation,
-          "NSStringVariableWidthRuleType of \(OneLine.quote(key)) must be a dictionary of widths")
-        return nil
-      }
-      return read(key, widest.value, file: file, &sink)
+      return widest(key, widths, file: file, &sink)
     }
-    guard let formatNode = byKey["NSStringLocalizedFormatKey"] else {
+    return formatted(key, node, members: members, file: file, &sink)
+  }
+
+  /// An `NSStringDeviceSpecificRuleType` entry: each device's variant, and as its format the
+  /// `other` device's (else the first device's by name).
+  private static func deviceSpecific(
+    _ key: String, _ device: PlistNode, entry node: PlistNode, file: String, _ sink: inout DiagnosticSink
+  ) -> LocalizedString? {
+    guard let variants = device.dictionary, !variants.isEmpty else {
+      sink.report(
+        .invalidStrings, at: device.place.diagnosticLocation,
+        "NSStringDeviceSpecificRuleType of \(OneLine.quote(key)) must be a dictionary of devices")
+      return nil
+    }
+    var entry = LocalizedString(format: "", origin: node.place.origin(file))
+    for variant in variants {
+      if let read = read(key, variant.value, file: file, &sink) { entry.devices[variant.key] = read }
+    }
+    entry.format =
+      entry.devices["other"]?.format ?? entry.devices.sorted { $0.key < $1.key }.first?.value.format ?? ""
+    return entry
+  }
+
+  /// An `NSStringVariableWidthRuleType` entry: width variants for UI of different sizes, of
+  /// which a notification shows the widest.
+  private static func widest(
+    _ key: String, _ widths: PlistNode, file: String, _ sink: inout DiagnosticSink
+  ) -> LocalizedString? {
+    guard let variants = widths.dictionary, let widest = variants.max(by: { (Int($0.key) ?? 0) < (Int($1.key) ?? 0) })
+    else {
+      sink.report(
+        .invalidStrings, at: widths.place.diagnosticLocation,
+        "NSStringVariableWidthRuleType of \(OneLine.quote(key)) must be a dictionary of widths")
+      return nil
+    }
+    return read(key, widest.value, file: file, &sink)
+  }
+
+  /// An entry with `NSStringLocalizedFormatKey`: the format and the plural variables it names,
+  /// every other key of the entry being one.
+  private static func formatted(
+    _ key: String, _ node: PlistNode, members: [PlistNode.Member], file: String, _ sink: inout DiagnosticSink
+  ) -> LocalizedString? {
+    guard let formatNode = members.first(where: { $0.key == "NSStringLocalizedFormatKey" })?.value else {
       sink.report(
         .invalidStrings, at: node.place.diagnosticLocation,
         "the entry \(OneLine.quote(key)) has no NSStringLocalizedFormatKey")
@@ -321,45 +346,8 @@ enum StringsDictEntry {
     }
     var entry = LocalizedString(format: format, origin: formatNode.place.origin(file))
     for (name, value) in members.map({ ($0.key, $0.value) }) where name != "NSStringLocalizedFormatKey" {
-      guard let rule = value.dictionary else {
-        sink.report(
-          .invalidStrings, at: value.place.diagnosticLocation,
-          "the variable \(OneLine.quote(name)) of \(OneLine.quote(key)) must be a dictionary")
-        return nil
-      }
-      let ruleByKey = Dictionary(rule.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
-      guard ruleByKey["NSStringFormatSpecTypeKey"]?.string == "NSStringPluralRuleType" else {
-        sink.report(
-          .invalidStrings, at: value.place.diagnosticLocation,
-          "the variable \(OneLine.quote(name)) of \(OneLine.quote(key)) needs NSStringFormatSpecTypeKey NSStringPluralRuleType"
-        )
-        return nil
-      }
-      var forms: [PluralCategory: String] = [:]
-      for (ruleKey, ruleValue) in rule.map({ ($0.key, $0.value) }) {
-        if let category = categories[ruleKey] {
-          guard let text = ruleValue.string else {
-            sink.report(
-              .invalidStrings, at: ruleValue.place.diagnosticLocation,
-              "the \(ruleKey) form of \(OneLine.quote(name)) must be a string")
-            return nil
-          }
-          forms[category] = text
-        } else if ruleKey != "NSStringFormatSpecTypeKey" && ruleKey != "NSStringFormatValueTypeKey" {
-          sink.report(
-            .unknownKey, at: ruleValue.place.diagnosticLocation,
-            "unknown key \(OneLine.quote(ruleKey)) in the plural rule \(OneLine.quote(name)) is ignored")
-        }
-      }
-      guard forms[.other] != nil else {
-        sink.report(
-          .invalidStrings, at: value.place.diagnosticLocation,
-          "the plural rule \(OneLine.quote(name)) of \(OneLine.quote(key)) has no \"other\" form, which every language needs"
-        )
-        return nil
-      }
-      let valueType = ruleByKey["NSStringFormatValueTypeKey"]?.string ?? "d"
-      entry.variables[name] = PluralVariable(valueType: valueType, forms: forms)
+      guard let variable = pluralVariable(name, value, of: key, &sink) else { return nil }
+      entry.variables[name] = variable
     }
     for spec in StringFormat.specifiers(format) where spec.kind == .variable {
       if let name = spec.variable, entry.variables[name] == nil {
@@ -369,5 +357,51 @@ enum StringsDictEntry {
       }
     }
     return entry
+  }
+
+  /// A variable of an entry: an `NSStringPluralRuleType` dictionary of forms by plural
+  /// category, which must have the `other` form.
+  private static func pluralVariable(
+    _ name: String, _ value: PlistNode, of key: String, _ sink: inout DiagnosticSink
+  ) -> PluralVariable? {
+    guard let rule = value.dictionary else {
+      sink.report(
+        .invalidStrings, at: value.place.diagnosticLocation,
+        "the variable \(OneLine.quote(name)) of \(OneLine.quote(key)) must be a dictionary")
+      return nil
+    }
+    let ruleByKey = Dictionary(rule.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+    guard ruleByKey["NSStringFormatSpecTypeKey"]?.string == "NSStringPluralRuleType" else {
+      sink.report(
+        .invalidStrings, at: value.place.diagnosticLocation,
+        "the variable \(OneLine.quote(name)) of \(OneLine.quote(key)) needs NSStringFormatSpecTypeKey NSStringPluralRuleType"
+      )
+      return nil
+    }
+    var forms: [PluralCategory: String] = [:]
+    for (ruleKey, ruleValue) in rule.map({ ($0.key, $0.value) }) {
+      if let category = categories[ruleKey] {
+        guard let text = ruleValue.string else {
+          sink.report(
+            .invalidStrings, at: ruleValue.place.diagnosticLocation,
+            "the \(ruleKey) form of \(OneLine.quote(name)) must be a string")
+          return nil
+        }
+        forms[category] = text
+      } else if ruleKey != "NSStringFormatSpecTypeKey" && ruleKey != "NSStringFormatValueTypeKey" {
+        sink.report(
+          .unknownKey, at: ruleValue.place.diagnosticLocation,
+          "unknown key \(OneLine.quote(ruleKey)) in the plural rule \(OneLine.quote(name)) is ignored")
+      }
+    }
+    guard forms[.other] != nil else {
+      sink.report(
+        .invalidStrings, at: value.place.diagnosticLocation,
+        "the plural rule \(OneLine.quote(name)) of \(OneLine.quote(key)) has no \"other\" form, which every language needs"
+      )
+      return nil
+    }
+    let valueType = ruleByKey["NSStringFormatValueTypeKey"]?.string ?? "d"
+    return PluralVariable(valueType: valueType, forms: forms)
   }
 }

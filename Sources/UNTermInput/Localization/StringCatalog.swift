@@ -107,106 +107,142 @@ private struct CatalogReader {
       entry.format = text
     }
     if let variations = object["variations"] {
-      guard let kinds = variations.object else {
-        fail(variations, path.appending("variations"), "must be an object")
-        return nil
-      }
-      for kind in kinds.members {
-        let kindPath = path.appending("variations").appending(kind.key)
-        guard let cases = kind.value.object else {
-          fail(kind.value, kindPath, "must be an object")
-          return nil
-        }
-        switch kind.key {
-        case "plural":
-          for member in cases.members {
-            guard let category = PluralCategory(rawValue: member.key) else {
-              fail(
-                member.value, kindPath.appending(member.key),
-                "\"\(member.key)\" is not a plural category (zero, one, two, few, many, other)")
-              return nil
-            }
-            guard let form = value(member.value, path: kindPath.appending(member.key), key: key, depth: depth + 1)
-            else {
-              return nil
-            }
-            entry.plural[category] = form
-          }
-          guard entry.plural[.other] != nil else {
-            fail(kind.value, kindPath, "a plural variation needs an \"other\" form, which every language needs")
-            return nil
-          }
-        case "device":
-          for member in cases.members {
-            guard let form = value(member.value, path: kindPath.appending(member.key), key: key, depth: depth + 1)
-            else {
-              return nil
-            }
-            entry.devices[member.key] = form
-          }
-        default:
-          sink.report(
-            .unknownKey, at: .position(kind.keyPosition),
-            "\(kindPath): unknown variation \"\(kind.key)\" is ignored")
-        }
-      }
-      if entry.format.isEmpty {
-        entry.format = entry.plural[.other]?.format ?? entry.devices["other"]?.format ?? ""
-      }
+      guard self.variations(variations, path: path.appending("variations"), key: key, depth: depth, into: &entry)
+      else { return nil }
     }
     if let substitutions = object["substitutions"] {
-      guard let members = substitutions.object else {
-        fail(substitutions, path.appending("substitutions"), "must be an object")
+      guard self.substitutions(substitutions, path: path.appending("substitutions"), into: &entry) else {
         return nil
-      }
-      for member in members.members {
-        let name = member.key
-        let subPath = path.appending("substitutions").appending(name)
-        guard let sub = member.value.object else {
-          fail(member.value, subPath, "must be an object")
-          return nil
-        }
-        unknownKeys(sub, known: ["argNum", "formatSpecifier", "variations"], path: subPath)
-        let specifier = sub["formatSpecifier"]?.string ?? "lld"
-        guard specifier.count <= 4, specifier.allSatisfy({ "hlqLztjdiuoxXfFeEgGaA@".contains($0) }) else {
-          fail(
-            sub["formatSpecifier"] ?? member.value, subPath.appending("formatSpecifier"),
-            "\"\(specifier)\" is not a format specifier")
-          return nil
-        }
-        var forms: [PluralCategory: String] = [:]
-        if let plural = sub["variations"]?.object?["plural"]?.object {
-          for form in plural.members {
-            let formPath = subPath.appending("variations").appending("plural").appending(form.key)
-            guard let category = PluralCategory(rawValue: form.key) else {
-              fail(form.value, formPath, "\"\(form.key)\" is not a plural category")
-              return nil
-            }
-            guard let unit = form.value.object?["stringUnit"],
-              let text = stringUnit(unit, path: formPath.appending("stringUnit"))
-            else {
-              fail(form.value, formPath, "a substitution's form needs a stringUnit")
-              return nil
-            }
-            forms[category] = text.replacingOccurrences(of: "%arg", with: "%" + specifier)
-          }
-        }
-        guard forms[.other] != nil else {
-          fail(member.value, subPath, "a substitution needs a plural \"other\" form")
-          return nil
-        }
-        entry.variables[name] = PluralVariable(valueType: specifier, forms: forms)
-        if let number = sub["argNum"]?.number?.integer {
-          guard number >= 1, number <= 99 else {
-            fail(sub["argNum"] ?? member.value, subPath.appending("argNum"), "argNum must be from 1 to 99")
-            return nil
-          }
-          // The variable takes argument argNum, wherever it appears.
-          entry.format = entry.format.replacingOccurrences(of: "%#@\(name)@", with: "%\(number)$#@\(name)@")
-        }
       }
     }
     return entry
+  }
+
+  /// Reads `variations` (`plural` and `device`) into the entry, whose format becomes the
+  /// `other` form's when it has no string unit of its own; `false` when they are invalid.
+  private mutating func variations(
+    _ node: JSONNode, path: JSONPath, key: String, depth: Int, into entry: inout LocalizedString
+  ) -> Bool {
+    guard let kinds = node.object else {
+      fail(node, path, "must be an object")
+      return false
+    }
+    for kind in kinds.members {
+      let kindPath = path.appending(kind.key)
+      guard let cases = kind.value.object else {
+        fail(kind.value, kindPath, "must be an object")
+        return false
+      }
+      switch kind.key {
+      case "plural":
+        guard plural(cases, of: kind.value, path: kindPath, key: key, depth: depth, into: &entry) else { return false }
+      case "device":
+        for member in cases.members {
+          guard let form = value(member.value, path: kindPath.appending(member.key), key: key, depth: depth + 1)
+          else {
+            return false
+          }
+          entry.devices[member.key] = form
+        }
+      default:
+        sink.report(
+          .unknownKey, at: .position(kind.keyPosition),
+          "\(kindPath): unknown variation \"\(kind.key)\" is ignored")
+      }
+    }
+    if entry.format.isEmpty {
+      entry.format = entry.plural[.other]?.format ?? entry.devices["other"]?.format ?? ""
+    }
+    return true
+  }
+
+  /// Reads a `plural` variation's forms, by plural category, into the entry; `false` when a
+  /// form is invalid or the `other` form is missing.
+  private mutating func plural(
+    _ cases: JSONObject, of node: JSONNode, path: JSONPath, key: String, depth: Int,
+    into entry: inout LocalizedString
+  ) -> Bool {
+    for member in cases.members {
+      guard let category = PluralCategory(rawValue: member.key) else {
+        fail(
+          member.value, path.appending(member.key),
+          "\"\(member.key)\" is not a plural category (zero, one, two, few, many, other)")
+        return false
+      }
+      guard let form = value(member.value, path: path.appending(member.key), key: key, depth: depth + 1) else {
+        return false
+      }
+      entry.plural[category] = form
+    }
+    guard entry.plural[.other] != nil else {
+      fail(node, path, "a plural variation needs an \"other\" form, which every language needs")
+      return false
+    }
+    return true
+  }
+
+  /// Reads `substitutions` into the entry's plural variables; `false` when one is invalid.
+  private mutating func substitutions(_ node: JSONNode, path: JSONPath, into entry: inout LocalizedString) -> Bool {
+    guard let members = node.object else {
+      fail(node, path, "must be an object")
+      return false
+    }
+    for member in members.members {
+      guard substitution(member.key, member.value, path: path.appending(member.key), into: &entry) else {
+        return false
+      }
+    }
+    return true
+  }
+
+  /// Reads one substitution: a plural variable whose forms' `%arg` is its format specifier,
+  /// taking argument `argNum` when it gives one; `false` when it is invalid.
+  private mutating func substitution(
+    _ name: String, _ node: JSONNode, path subPath: JSONPath, into entry: inout LocalizedString
+  ) -> Bool {
+    guard let sub = node.object else {
+      fail(node, subPath, "must be an object")
+      return false
+    }
+    unknownKeys(sub, known: ["argNum", "formatSpecifier", "variations"], path: subPath)
+    let specifier = sub["formatSpecifier"]?.string ?? "lld"
+    guard specifier.count <= 4, specifier.allSatisfy({ "hlqLztjdiuoxXfFeEgGaA@".contains($0) }) else {
+      fail(
+        sub["formatSpecifier"] ?? node, subPath.appending("formatSpecifier"),
+        "\"\(specifier)\" is not a format specifier")
+      return false
+    }
+    var forms: [PluralCategory: String] = [:]
+    if let plural = sub["variations"]?.object?["plural"]?.object {
+      for form in plural.members {
+        let formPath = subPath.appending("variations").appending("plural").appending(form.key)
+        guard let category = PluralCategory(rawValue: form.key) else {
+          fail(form.value, formPath, "\"\(form.key)\" is not a plural category")
+          return false
+        }
+        guard let unit = form.value.object?["stringUnit"],
+          let text = stringUnit(unit, path: formPath.appending("stringUnit"))
+        else {
+          fail(form.value, formPath, "a substitution's form needs a stringUnit")
+          return false
+        }
+        forms[category] = text.replacingOccurrences(of: "%arg", with: "%" + specifier)
+      }
+    }
+    guard forms[.other] != nil else {
+      fail(node, subPath, "a substitution needs a plural \"other\" form")
+      return false
+    }
+    entry.variables[name] = PluralVariable(valueType: specifier, forms: forms)
+    if let number = sub["argNum"]?.number?.integer {
+      guard number >= 1, number <= 99 else {
+        fail(sub["argNum"] ?? node, subPath.appending("argNum"), "argNum must be from 1 to 99")
+        return false
+      }
+      // The variable takes argument argNum, wherever it appears.
+      entry.format = entry.format.replacingOccurrences(of: "%#@\(name)@", with: "%\(number)$#@\(name)@")
+    }
+    return true
   }
 
   mutating func stringUnit(_ node: JSONNode, path: JSONPath) -> String? {
