@@ -104,6 +104,9 @@ package enum APNsRules {
     var isBackgroundOnly: Bool { contentAvailable && !hasAlert && !hasSound && !hasBadge }
   }
 
+  /// Reports a finding about a header: at its option, or at its place in `apns-headers`.
+  private typealias Report = (LintCode, APNsHeaders.Field, SafeText) -> Void
+
   /// Checks the headers. A field given on the command line (`fromOptions`) is reported as its
   /// option; the others at their place in the file's `apns-headers`.
   package static func check(
@@ -119,6 +122,24 @@ package enum APNsRules {
         sink.report(code, JSONPath([.key(headersKey), .key(field.rawValue)]), message + apns)
       }
     }
+    let pushType = checkPushType(headers, contents: contents, report)
+    checkPriority(headers, pushType: pushType, contents: contents, report)
+    if let id = headers.collapseID, !isWellFormed(.collapseID, id) {
+      report(
+        .badCollapseID, .collapseID,
+        "the collapse identifier is \(id.utf8.count) bytes; APNs takes at most \(collapseIDLimit)")
+    }
+    if let value = headers.expiration, !isWellFormed(.expiration, value) {
+      report(
+        .badExpiration, .expiration,
+        "the expiration must be a UNIX time in whole seconds (0 delivers once, now), not \(OneLine.quote(value))")
+    }
+    checkTopic(headers, pushType: pushType, contents: contents, report)
+  }
+
+  /// Checks `apns-push-type`: a known type, one that matches what the payload carries, and one
+  /// the notification center handles. Returns the type, when it is a known one.
+  private static func checkPushType(_ headers: APNsHeaders, contents: Contents, _ report: Report) -> APNsPushType? {
     var pushType: APNsPushType?
     if let value = headers.pushType {
       pushType = APNsPushType(rawValue: value)
@@ -157,6 +178,14 @@ package enum APNsRules {
     default:
       break
     }
+    return pushType
+  }
+
+  /// Checks `apns-priority`: one APNs takes, and not 10 (given or left out) for a background
+  /// push or one with only `content-available`.
+  private static func checkPriority(
+    _ headers: APNsHeaders, pushType: APNsPushType?, contents: Contents, _ report: Report
+  ) {
     let priority = headers.priority
     if let priority, !isWellFormed(.priority, priority) {
       report(.badPriority, .priority, "the priority must be 10, 5 or 1, not \(OneLine.quote(priority))")
@@ -170,31 +199,26 @@ package enum APNsRules {
         report(.badPriority, headers.pushType != nil ? .pushType : .priority, message)
       }
     }
-    if let id = headers.collapseID, !isWellFormed(.collapseID, id) {
+  }
+
+  /// Checks `apns-topic`: bundle-identifier characters, the push type's suffix, and the app the
+  /// payload's `Simulator Target Bundle` names.
+  private static func checkTopic(_ headers: APNsHeaders, pushType: APNsPushType?, contents: Contents, _ report: Report)
+  {
+    guard let topic = headers.topic else { return }
+    if !isWellFormed(.topic, topic) {
+      report(.badTopic, .topic, "a topic is the app's bundle identifier: letters, digits, dots and hyphens")
+    } else if let suffix = pushType?.topicSuffix, !topic.hasSuffix(suffix) {
       report(
-        .badCollapseID, .collapseID,
-        "the collapse identifier is \(id.utf8.count) bytes; APNs takes at most \(collapseIDLimit)")
-    }
-    if let value = headers.expiration, !isWellFormed(.expiration, value) {
-      report(
-        .badExpiration, .expiration,
-        "the expiration must be a UNIX time in whole seconds (0 delivers once, now), not \(OneLine.quote(value))")
-    }
-    if let topic = headers.topic {
-      if !isWellFormed(.topic, topic) {
-        report(.badTopic, .topic, "a topic is the app's bundle identifier: letters, digits, dots and hyphens")
-      } else if let suffix = pushType?.topicSuffix, !topic.hasSuffix(suffix) {
+        .badTopic, .topic,
+        "a \(pushType?.rawValue ?? "") push's topic is the app's bundle identifier followed by \(suffix)")
+    } else if let bundle = contents.targetBundle {
+      let app = PayloadAnalyzer.app(fromTopic: headers) ?? topic
+      if app != bundle {
         report(
-          .badTopic, .topic,
-          "a \(pushType?.rawValue ?? "") push's topic is the app's bundle identifier followed by \(suffix)")
-      } else if let bundle = contents.targetBundle {
-        let app = PayloadAnalyzer.app(fromTopic: headers) ?? topic
-        if app != bundle {
-          report(
-            .topicMismatch, .topic,
-            "the topic names the app \(OneLine.quote(app)), but the payload's Simulator Target Bundle is \(OneLine.quote(bundle)): the device token belongs to another app"
-          )
-        }
+          .topicMismatch, .topic,
+          "the topic names the app \(OneLine.quote(app)), but the payload's Simulator Target Bundle is \(OneLine.quote(bundle)): the device token belongs to another app"
+        )
       }
     }
   }
