@@ -145,97 +145,25 @@ package final class CursesTerminal: TerminalBackend {
     size: (width: Int, height: Int)?
   ) throws(CursesTerminalError) {
     guard !Self.isAnyOpen else { throw .alreadyOpen }
-    _ = Curses.setLocaleFromEnvironment()
-    if Curses.codeset() != "UTF-8" {
-      _ = Curses.setCharacterLocale("C.UTF-8")
-      let codeset = Curses.codeset()
-      guard codeset == "UTF-8" else { throw .noUTF8Locale(codeset: codeset) }
-    }
-
-    let inputCopy = Posix.duplicate(input)
-    let outputCopy = Posix.duplicate(output)
-    guard inputCopy >= 0, outputCopy >= 0,
-      let inputStream = Curses.openStream(inputCopy, mode: "r"),
-      let outputStream = Curses.openStream(outputCopy, mode: "w")
-    else {
-      let error = Posix.lastError
-      if inputCopy >= 0 { Posix.close(inputCopy) }
-      if outputCopy >= 0 { Posix.close(outputCopy) }
-      throw .systemCallFailed("dup/fdopen", errno: error)
-    }
-
+    try Self.useUTF8Locale()
+    let streams = try Self.openStreams(input: input, output: output)
     let handled = TerminalSignals.terminationSignals + [SIGWINCH]
-    var savedModes = Posix.terminalModes(input)
-    var repaired = false
-    if var modes = savedModes, TerminalModes.isClearlyRaw(modes) {
-      // Set before newterm, so ncurses keeps these as the shell's modes too (endwin, Ctrl-Z).
-      TerminalModes.makeSaneCooked(&modes)
-      Posix.setTerminalModes(input, &modes)
-      savedModes = modes
-      repaired = true
-    }
+    let (savedModes, repaired) = Self.repairInheritedModes(input)
     // Read while no screen is open: loading another type's description makes it current.
     let companions = TerminfoKeys.companionSequences()
     if ownsSignals {
-      // Installed before newterm, so ncurses does not add its own SIGINT/SIGTERM handlers
-      // (endwin in a signal handler, then _exit(1)); blocked until the restore bytes are known.
-      TerminalSignals.prepare()
-      Posix.setBlocked(handled, true)
-      TerminalSignals.setTerminal(output: outputCopy, input: input, modes: savedModes)
-      TerminalSignals.setPolite(options.politeTermination)
-      TerminalSignals.clearPendingSignal()
-      TerminalSignals.installTermination()
+      Self.prepareSignals(
+        output: streams.outputCopy, input: input, modes: savedModes, polite: options.politeTermination,
+        blocking: handled)
     }
+    let (screen, window) = try Self.openScreen(
+      type: terminalType, streams: streams, ownsSignals: ownsSignals, blocked: handled)
 
-    let opened =
-      ownsSignals
-      ? Curses.newTerminal(type: terminalType, output: outputStream, input: inputStream)
-      : TerminalSignals.withoutNcursesTerminationHandlers {
-        Curses.newTerminal(type: terminalType, output: outputStream, input: inputStream)
-      }
-    guard let screen = opened, let window = Curses.standardWindow(),
-      Curses.stringCapability("cup") != nil
-    else {
-      if opened != nil { Curses.endWindows() }
-      if let opened { Curses.deleteScreen(opened) }
-      Curses.closeStream(outputStream)
-      Curses.closeStream(inputStream)
-      if ownsSignals {
-        TerminalSignals.uninstallAll()
-        Posix.setBlocked(handled, false)
-      }
-      throw opened == nil
-        ? .unknownTerminalType(terminalType) : .terminalCannotAddressCursor(terminalType)
-    }
-
-    Curses.rawMode()
-    Curses.noEcho()
-    Curses.noNewlineTranslation()
-    Curses.keypadMode(window, true)
-    keyTable = TerminfoKeys.bindKeys(companions: companions)
-    Curses.noDelay(window, true)
-    Curses.setEscapeDelay(milliseconds: options.escapeDelayMilliseconds)
-    Curses.disableTypeaheadCheck()
-    Curses.leaveCursor(window, true)
-
-    let hasColors = Curses.hasColors() && Curses.startColor()
-    usesDefaultColors = hasColors && Curses.useDefaultColors()
-    palette = CursesPalette(hasColors: hasColors, colorCount: hasColors ? Curses.colorCount() : 0)
-    maxPairs = hasColors ? max(0, Curses.colorPairCount() - 1) : 0
-
-    var mouse = false
-    if options.mouse && Curses.stringCapability("kmous") != nil {
-      mouse = Curses.setMouseMask(CursesMouseDecoder.Mask.requested) != 0
-      Curses.setMouseInterval(milliseconds: 0)
-    }
-    hasMouse = mouse
+    keyTable = Self.configureInput(window, escapeDelay: options.escapeDelayMilliseconds, companions: companions)
+    (palette, usesDefaultColors, maxPairs) = Self.startColors()
+    hasMouse = options.mouse && Self.enableMouse()
     if Curses.setCursorVisibility(0) { cursorVisibility = 0 }
-    if options.bracketedPaste, let on = Curses.stringCapability("BE") {
-      let off = Curses.stringCapability("BD") ?? RestoreSequence.pasteOff
-      pasteMode = (RestoreSequence.removingPadding(on), RestoreSequence.removingPadding(off))
-    } else {
-      pasteMode = nil
-    }
+    pasteMode = options.bracketedPaste ? Self.pasteSequences() : nil
     if let size {
       Curses.resizeTerminal(rows: Int32(size.height), columns: Int32(size.width))
       Curses.discardInput()  // the KEY_RESIZE resizeterm queued: nobody resized anything
@@ -243,10 +171,10 @@ package final class CursesTerminal: TerminalBackend {
 
     self.screen = screen
     self.window = window
-    self.outputStream = outputStream
-    self.inputStream = inputStream
-    self.inputDescriptor = inputCopy
-    self.outputDescriptor = outputCopy
+    self.outputStream = streams.output
+    self.inputStream = streams.input
+    self.inputDescriptor = streams.inputCopy
+    self.outputDescriptor = streams.outputCopy
     self.repairedInheritedModes = repaired
     self.terminalInput = input
     self.savedModes = savedModes
@@ -256,22 +184,8 @@ package final class CursesTerminal: TerminalBackend {
     characters.initialize(repeating: 0, count: CellRuns.maxScalars + 1)
     Self.isAnyOpen = true
 
-    // ncurses has flushed everything it wrote while opening: these bytes go after it.
-    if let pasteMode { Posix.writeAll(outputCopy, pasteMode.on) }
-    if options.explicitBidi { Posix.writeAll(outputCopy, RestoreSequence.explicitBidiOn) }
-
-    if ownsSignals {
-      TerminalSignals.setRestoreBytes(
-        RestoreSequence.bytes(
-          lookup: Curses.stringCapability, mouseEnabled: mouse, pasteEnabled: pasteMode != nil,
-          explicitBidi: options.explicitBidi))
-      TerminalSignals.setPasteBytes(on: pasteMode?.on ?? [], off: pasteMode?.off ?? [])
-      TerminalSignals.setActive(true)
-      TerminalSignals.installCrash()
-      TerminalSignals.installWindowChange()
-      TerminalSignals.installStop()
-      Posix.setBlocked(handled, false)
-    }
+    writeOpeningModes()
+    if ownsSignals { armSignals(unblocking: handled) }
   }
 
   deinit {
