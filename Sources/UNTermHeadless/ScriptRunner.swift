@@ -5,55 +5,6 @@ import UNTermScript
 import UNTermState
 import UserNotificationsModel
 
-/// How `unterm run` runs scripts.
-package struct RunOptions: Sendable {
-  package var updateSnapshots = false
-  package var logFile: String?
-  /// `--media-dir`: the folder attachments may be read from, until a script's `media-dir`.
-  package var mediaDirectory: String?
-  /// Set when the `CI` environment variable is: a missing snapshot is then a failure.
-  package var isCI = false
-  /// Where every script starts: the session options and modes `run` was given (`--bundle`,
-  /// `--app-name`, `--categories`, `--extension`, `--strings`, `--locale`, `--device`,
-  /// `--theme`, `--passcode`, `--previews`, `--focus`, …). Scripts change them as they go; the
-  /// log and the media folder are `logFile` and `mediaDirectory`.
-  package var modes = SessionConfiguration()
-  /// Where the service-extension trace goes (`run --trace`: stderr).
-  package var trace: (@Sendable (TraceLine) -> Void)?
-
-  package init() {}
-}
-
-/// Watches a script run step by step: the live player and the cast writer.
-package protocol ScriptObserver: AnyObject {
-  func scriptWillStart(_ script: SessionScript, session: Session)
-  func lineWillRun(_ line: SessionScript.Line, session: Session)
-  func lineDidRun(_ line: SessionScript.Line, session: Session)
-  func delivered(_ notification: UNNotification, session: Session)
-  func responded(_ response: UNNotificationResponse, session: Session)
-  func scriptDidFinish(_ result: ScriptResult, session: Session)
-}
-
-/// What running one script found.
-package struct ScriptResult: Sendable {
-  package var file: String
-  package var steps = 0
-  package var expectations = 0
-  /// Snapshot files written.
-  package var recorded: [String] = []
-  /// Why the script stopped early, if it did.
-  package var failure: ScriptFailure?
-  /// The screen when the script ended, one string a row (empty when no session could start).
-  package var screen: [String] = []
-
-  package var passed: Bool { failure == nil }
-  /// 0; 1 for a failed expectation; 65 or 66 for a file the script could not load; 74 when a
-  /// response's log record was lost.
-  package var exitCode: ExitCode { failure?.exitCode ?? .success }
-  /// The failure report a person reads, when the script failed.
-  package var report: SafeText? { failure?.report }
-}
-
 /// Runs a session script on the headless session with a virtual clock: `wait` advances time
 /// instantly, so a run is deterministic and takes milliseconds.
 package final class ScriptRunner {
@@ -175,48 +126,146 @@ package final class ScriptRunner {
   private func execute(_ line: SessionScript.Line, session: Session, result: inout ScriptResult) throws(UNTermError)
     -> ScriptFailure.Reason?
   {
-    func outcome(_ event: Event) -> ScriptFailure.Reason? {
-      session.send(event).failure.map { .failed($0) }
-    }
     switch line.command {
+    case .size, .device, .theme, .categories, .contentExtension, .passcode, .locale, .strings, .focus, .summary,
+      .textSize, .foreground, .bundle, .appName, .previews, .mediaDirectory:
+      return try configure(line.command, session: session)
+    case .lock, .unlock, .key, .longPress, .tap, .action, .type, .send, .dismiss, .center:
+      return interact(line.command, session: session)
+    case .push, .wait, .waitUntil, .remove, .clear:
+      return try deliver(line.command, session: session)
+    case .expectResponse, .expectNoResponse:
+      return expectResponses(line.command)
+    case .expectScreen, .expectScreenNot, .expectBadge:
+      return expectScreen(line.command, session: session)
+    case .snapshot(let name, let region):
+      return snapshot(name, region: region, session: session, result: &result)
+    }
+  }
+
+  /// What a command the session's center answers did: its failure, if it had one.
+  private func outcome(_ event: Event, session: Session) -> ScriptFailure.Reason? {
+    session.send(event).failure.map { .failed($0) }
+  }
+
+  /// The lines that set the session up: its size, device, theme, categories, extensions,
+  /// strings, app and modes.
+  private func configure(_ command: ScriptCommand, session: Session) throws(UNTermError)
+    -> ScriptFailure.Reason?
+  {
+    switch command {
     case .size(let width, let height):
       session.resize(width: width, height: height)
     case .device(let kind):
-      return outcome(.command(.setDevice(kind)))
+      return outcome(.command(.setDevice(kind)), session: session)
     case .theme(let name):
       let resolved = name.contains("/") || name.hasSuffix(".json") ? resolve(name) : name
       try session.useTheme(resolved)
     case .categories(let argument):
-      return outcome(try session.categoriesEvent(argument, resolve: resolve))
+      return outcome(try session.categoriesEvent(argument, resolve: resolve), session: session)
     case .contentExtension(let file):
       try session.addExtension(resolve(file))
     case .passcode(let code):
-      return outcome(.command(.setPasscode(code)))
+      return outcome(.command(.setPasscode(code)), session: session)
     case .locale(let locale):
-      return outcome(.command(.setLocale(locale)))
+      return outcome(.command(.setLocale(locale)), session: session)
     case .strings(let path):
       try session.useStrings([resolve(path)])
-    case .lock:
-      return outcome(.command(.lock))
-    case .unlock(let code):
-      return outcome(.command(.unlock(code)))
+    case .focus(let mode, let allow):
+      return outcome(.command(.setFocusMode(mode, allow: allow)), session: session)
+    case .summary(let times):
+      return outcome(.command(.setSummary(times)), session: session)
+    case .textSize(let size):
+      return outcome(.command(.setTextSize(size)), session: session)
+    case .foreground(let on):
+      return outcome(.command(.setAppState(on ? .foreground : .background)), session: session)
+    case .bundle(let bundle):
+      return outcome(.command(.setBundle(bundle)), session: session)
+    case .appName(let app, let name):
+      return outcome(.command(.setAppName(app: app, name: name)), session: session)
+    case .previews(let previews):
+      return outcome(.command(.setPreviews(previews)), session: session)
+    case .mediaDirectory(let path):
+      let folder = resolve(path)
+      try SessionConfiguration.checkMediaFolder(folder, named: "media-dir")
+      session.mediaDirectory = folder
+    default:
+      break  // `execute` sends only the lines above here.
+    }
+    return nil
+  }
+
+  /// The lines that act as a person would: locking and unlocking, keys, taps, actions and
+  /// replies.
+  private func interact(_ command: ScriptCommand, session: Session) -> ScriptFailure.Reason? {
+    switch command {
+    case .lock: return outcome(.command(.lock), session: session)
+    case .unlock(let code): return outcome(.command(.unlock(code)), session: session)
+    case .key(let key, let count):
+      // A key press with nothing to act on does nothing, as on a device; it is not a failure.
+      // A lost log record ends the repetition: nothing more is done after it.
+      for _ in 0..<count where logFailure == nil { _ = outcome(.key(key), session: session) }
+    case .longPress: return outcome(.command(.longPress), session: session)
+    case .tap: return outcome(.command(.tap), session: session)
+    case .action(let id): return outcome(.command(.chooseAction(id)), session: session)
+    case .type(let text): return outcome(.command(.type(text)), session: session)
+    case .send: return outcome(.command(.send), session: session)
+    case .dismiss: return outcome(.command(.dismiss), session: session)
+    case .center: return outcome(.command(.openCenter), session: session)
+    default: break  // `execute` sends only the lines above here.
+    }
+    return nil
+  }
+
+  /// The lines that deliver, remove and pass time: `push`, `wait`, `wait until`, `remove` and
+  /// `clear`.
+  private func deliver(_ command: ScriptCommand, session: Session) throws(UNTermError)
+    -> ScriptFailure.Reason?
+  {
+    switch command {
     case .push(let file, let identifier):
       let payload = try Payload.load(resolve(file), categories: session.state.store.registry)
       pushedApp = session.state.store.app(of: payload.info)
       try session.push(payload, identifier: identifier)
     case .wait(let seconds):
       session.advance(to: session.state.now.addingTimeInterval(seconds))
-    case .key(let key, let count):
-      // A key press with nothing to act on does nothing, as on a device; it is not a failure.
-      // A lost log record ends the repetition: nothing more is done after it.
-      for _ in 0..<count where logFailure == nil { _ = outcome(.key(key)) }
-    case .longPress: return outcome(.command(.longPress))
-    case .tap: return outcome(.command(.tap))
-    case .action(let id): return outcome(.command(.chooseAction(id)))
-    case .type(let text): return outcome(.command(.type(text)))
-    case .send: return outcome(.command(.send))
-    case .dismiss: return outcome(.command(.dismiss))
-    case .center: return outcome(.command(.openCenter))
+    case .waitUntil(let time):
+      guard let date = DayTime.next(of: [time], after: session.state.now, in: session.state.timeZone.zone) else {
+        return .failed("the clock never reaches \(time)")
+      }
+      session.advance(to: date)
+    case .remove(let ids):
+      remove(ids, session: session)
+    case .clear:
+      session.send(.center(.removeAllDelivered(.everyApp)))
+    default:
+      break  // `execute` sends only the lines above here.
+    }
+    return nil
+  }
+
+  /// `remove`: the delivered and pending requests with these identifiers, and a warning in
+  /// the activity pane for each identifier nothing has.
+  private func remove(_ ids: [String], session: Session) {
+    let state = session.state
+    let unknown = ids.filter { !state.hasRequest($0) }
+    session.send(.center(.removeDelivered(ids, .everyApp)))
+    session.send(.center(.removePending(ids)))
+    if !unknown.isEmpty {
+      // iOS ignores an identifier nothing has (a silent no-op): the script goes on, and the
+      // activity pane says so, so a typo is seen.
+      session.send(
+        .notice(
+          .warning,
+          "remove: no notification has the identifier \(unknown.map { OneLine.quote($0, limit: 80) }.joined(separator: ", ")); nothing removed, as iOS ignores it",
+          revealsContent: false))
+    }
+  }
+
+  /// `expect response` and `expect no response`: checked against the responses not yet
+  /// checked, oldest first.
+  private func expectResponses(_ command: ScriptCommand) -> ScriptFailure.Reason? {
+    switch command {
     case .expectResponse(let id, let text):
       guard !unchecked.isEmpty else {
         return .failed("expected a response \(describe(id, text)), but no unchecked response remains")
@@ -236,6 +285,16 @@ package final class ScriptRunner {
           "expected no unchecked response, but \(unchecked.count) remain\(unchecked.count == 1 ? "s" : ""): \(list.joined(separator: ", "))"
         )
       }
+    default:
+      break  // `execute` sends only the lines above here.
+    }
+    return nil
+  }
+
+  /// `expect screen`, `expect screen not` and `expect badge`: checked against what the
+  /// session shows now.
+  private func expectScreen(_ command: ScriptCommand, session: Session) -> ScriptFailure.Reason? {
+    switch command {
     case .expectScreen(let text, let region):
       guard let lines = checked(session).lines(of: region) else { return .failed(missing(region, text)) }
       if !lines.joined(separator: "\n").contains(text) {
@@ -256,47 +315,8 @@ package final class ScriptRunner {
       if store.badge(of: app) != n {
         return .mismatch(subject: "badge", expected: "\(n)", actual: Self.badges(of: store, app: app))
       }
-    case .snapshot(let name, let region):
-      return snapshot(name, region: region, session: session, result: &result)
-    case .waitUntil(let time):
-      guard let date = DayTime.next(of: [time], after: session.state.now, in: session.state.timeZone.zone) else {
-        return .failed("the clock never reaches \(time)")
-      }
-      session.advance(to: date)
-    case .focus(let mode, let allow):
-      return outcome(.command(.setFocusMode(mode, allow: allow)))
-    case .summary(let times):
-      return outcome(.command(.setSummary(times)))
-    case .textSize(let size):
-      return outcome(.command(.setTextSize(size)))
-    case .foreground(let on):
-      return outcome(.command(.setAppState(on ? .foreground : .background)))
-    case .remove(let ids):
-      let state = session.state
-      let unknown = ids.filter { !state.hasRequest($0) }
-      session.send(.center(.removeDelivered(ids, .everyApp)))
-      session.send(.center(.removePending(ids)))
-      if !unknown.isEmpty {
-        // iOS ignores an identifier nothing has (a silent no-op): the script goes on, and the
-        // activity pane says so, so a typo is seen.
-        session.send(
-          .notice(
-            .warning,
-            "remove: no notification has the identifier \(unknown.map { OneLine.quote($0, limit: 80) }.joined(separator: ", ")); nothing removed, as iOS ignores it",
-            revealsContent: false))
-      }
-    case .clear:
-      session.send(.center(.removeAllDelivered(.everyApp)))
-    case .bundle(let bundle):
-      return outcome(.command(.setBundle(bundle)))
-    case .appName(let app, let name):
-      return outcome(.command(.setAppName(app: app, name: name)))
-    case .previews(let previews):
-      return outcome(.command(.setPreviews(previews)))
-    case .mediaDirectory(let path):
-      let folder = resolve(path)
-      try SessionConfiguration.checkMediaFolder(folder, named: "media-dir")
-      session.mediaDirectory = folder
+    default:
+      break  // `execute` sends only the lines above here.
     }
     return nil
   }
