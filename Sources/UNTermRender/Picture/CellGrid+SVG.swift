@@ -201,13 +201,68 @@ private struct SVGPainter {
       "<text \(placement) y=\"\(baseline)\" textLength=\"\(length)\" lengthAdjust=\"spacingAndGlyphs\"\(attributes)>\(Markup.escape(text))</text>"
   }
 
+  /// A row's text and block elements: runs of one-cell characters, clusters on their own,
+  /// right-to-left lines as one element each, and blocks as rectangles.
   func glyphs(of grid: CellGrid, row y: Int, into out: inout String) {
-    let baseline = py(y) + style.baseline
+    var row = GlyphRow(painter: self, row: y)
+    let rowSpans = spans[y] ?? []
+    var x = area.x
+    while x < area.maxX {
+      if let span = rowSpans.first(where: { $0.x == x }) {
+        row.flush()
+        row.out += bidiText(span, in: grid, baseline: row.baseline)
+        x += span.cells
+        continue
+      }
+      let cell = grid[x, y]
+      let width = max(1, Int(cell.width))
+      // A wide cluster cut by the region's edge is not drawn, as a terminal would not.
+      if cell.isContinuation || x + width > area.maxX {
+        row.flush()
+        x += 1
+        continue
+      }
+      let foreground = style.colors(cell.style).foreground
+      if let part = Self.block(cell.text) {
+        row.addBlock(part, color: foreground, at: x)
+        x += 1
+      } else if Self.joinsRuns(cell.text, width: width) {
+        row.addToRun(cell.text, look: Look(cell.style, foreground), at: x)
+        x += 1
+      } else {
+        row.addCluster(cell.text, look: Look(cell.style, foreground), at: x, width: width)
+        x += width
+      }
+    }
+    row.flush()
+    out += row.out
+  }
+
+  /// One row's glyphs as they are written: the run of text and the run of full-width blocks
+  /// being gathered (at most one at a time), and the elements written so far.
+  private struct GlyphRow {
+    let painter: SVGPainter
+    let row: Int
+    let baseline: Int
+    var out = ""
     var run: Run?
-    // Consecutive full-width blocks of one shape and colour, drawn as one rectangle.
+    /// Consecutive full-width blocks of one shape and colour, drawn as one rectangle.
     var block: (column: Int, cells: Int, part: (x: Int, y: Int, w: Int, h: Int), color: PictureStyle.RGB)?
 
-    func flushRun() {
+    init(painter: SVGPainter, row: Int) {
+      self.painter = painter
+      self.row = row
+      baseline = painter.py(row) + painter.style.baseline
+    }
+
+    /// Writes the run and the block being gathered.
+    mutating func flush() {
+      flushRun()
+      flushBlock()
+    }
+
+    /// Writes the run being gathered, without the spaces it ends in unless it is underlined.
+    mutating func flushRun() {
       guard var r = run else { return }
       run = nil
       if !r.look.underline {
@@ -218,70 +273,52 @@ private struct SVGPainter {
       }
       guard r.cells > 0 else { return }
       out +=
-        "<text x=\"\(px(r.column))\" y=\"\(baseline)\" textLength=\"\(r.cells * style.cellWidth)\"\(r.look.attributes)>\(Markup.escape(r.text))</text>"
-    }
-    func flushBlock() {
-      guard let b = block else { return }
-      block = nil
-      out += blockRect(column: b.column, row: y, cells: b.cells, part: b.part, color: b.color)
+        "<text x=\"\(painter.px(r.column))\" y=\"\(baseline)\" textLength=\"\(r.cells * painter.style.cellWidth)\"\(r.look.attributes)>\(Markup.escape(r.text))</text>"
     }
 
-    let rowSpans = spans[y] ?? []
-    var x = area.x
-    while x < area.maxX {
-      if let span = rowSpans.first(where: { $0.x == x }) {
-        flushRun()
-        flushBlock()
-        out += bidiText(span, in: grid, baseline: baseline)
-        x += span.cells
-        continue
-      }
-      let cell = grid[x, y]
-      let width = max(1, Int(cell.width))
-      // A wide cluster cut by the region's edge is not drawn, as a terminal would not.
-      if cell.isContinuation || x + width > area.maxX {
-        flushRun()
-        flushBlock()
-        x += 1
-        continue
-      }
-      let colors = style.colors(cell.style)
-      if let part = Self.block(cell.text) {
-        flushRun()
-        if let b = block, part.w == 8, b.part == part, b.color == colors.foreground, b.column + b.cells == x {
-          block?.cells += 1
-        } else {
-          flushBlock()
-          if part.w == 8 {
-            block = (x, 1, part, colors.foreground)
-          } else {
-            out += blockRect(column: x, row: y, cells: 1, part: part, color: colors.foreground)
-          }
-        }
-        x += 1
-        continue
+    /// Writes the block run being gathered as one rectangle.
+    mutating func flushBlock() {
+      guard let b = block else { return }
+      block = nil
+      out += painter.blockRect(column: b.column, row: row, cells: b.cells, part: b.part, color: b.color)
+    }
+
+    /// A block element at `x`: it joins the block run when it fills its cell's width and
+    /// matches; a part-width one is a rectangle of its own.
+    mutating func addBlock(_ part: (x: Int, y: Int, w: Int, h: Int), color: PictureStyle.RGB, at x: Int) {
+      flushRun()
+      if let b = block, part.w == 8, b.part == part, b.color == color, b.column + b.cells == x {
+        block?.cells += 1
+        return
       }
       flushBlock()
-      let look = Look(cell.style, colors.foreground)
-      if Self.joinsRuns(cell.text, width: width) {
-        if let r = run, r.look == look, r.column + r.cells == x {
-          run?.text += cell.text
-          run?.cells += 1
-        } else if cell.text != " " || look.underline {
-          flushRun()
-          run = Run(column: x, text: cell.text, cells: 1, look: look)
-        } else {
-          flushRun()
-        }
-        x += 1
-        continue
+      if part.w == 8 {
+        block = (x, 1, part, color)
+      } else {
+        out += painter.blockRect(column: x, row: row, cells: 1, part: part, color: color)
       }
-      flushRun()
-      out +=
-        "<text x=\"\(px(x))\" y=\"\(baseline)\" textLength=\"\(width * style.cellWidth)\" lengthAdjust=\"spacingAndGlyphs\"\(look.attributes)>\(Markup.escape(cell.text))</text>"
-      x += width
     }
-    flushRun()
-    flushBlock()
+
+    /// A one-cell character at `x`: it joins the run when its look matches; a space starts
+    /// no run unless it is underlined.
+    mutating func addToRun(_ text: String, look: Look, at x: Int) {
+      flushBlock()
+      if let r = run, r.look == look, r.column + r.cells == x {
+        run?.text += text
+        run?.cells += 1
+      } else if text != " " || look.underline {
+        flushRun()
+        run = Run(column: x, text: text, cells: 1, look: look)
+      } else {
+        flushRun()
+      }
+    }
+
+    /// Any other cluster: placed on its own and held to its `width` cells.
+    mutating func addCluster(_ text: String, look: Look, at x: Int, width: Int) {
+      flush()
+      out +=
+        "<text x=\"\(painter.px(x))\" y=\"\(baseline)\" textLength=\"\(width * painter.style.cellWidth)\" lengthAdjust=\"spacingAndGlyphs\"\(look.attributes)>\(Markup.escape(text))</text>"
+    }
   }
 }
