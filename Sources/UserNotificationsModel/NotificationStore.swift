@@ -30,83 +30,6 @@ package struct NotificationStore: @unchecked Sendable {
     package var addedSequence: Int
   }
 
-  /// A delivered notification: what its `UNNotification` and request hold, and where it
-  /// sits. Records live in one array, a removed one's slot reused. The notification and request
-  /// objects are made when asked for (`notification`): a list draws a few, and keeping them
-  /// for every notification cost 112 bytes each, a dictionary entry keyed by the identifier
-  /// 64 more (twice that while the table grew).
-  private struct Record {
-    var identifier: String
-    /// nil for a free slot.
-    var content: UNNotificationContent?
-    var trigger: UNNotificationTrigger?
-    var remote: RemoteInfo?
-    var date: Date
-    /// The delivery's number: unique, increasing; -1 for a free slot.
-    var sequence: Int
-    /// The group's slot in `groups`.
-    var group: Int32
-
-    static var free: Record {
-      Record(identifier: "", content: nil, trigger: nil, remote: nil, date: .distantPast, sequence: -1, group: -1)
-    }
-
-    init(
-      identifier: String, content: UNNotificationContent?, trigger: UNNotificationTrigger?, remote: RemoteInfo?,
-      date: Date, sequence: Int, group: Int32
-    ) {
-      self.identifier = identifier
-      self.content = content
-      self.trigger = trigger
-      self.remote = remote
-      self.date = date
-      self.sequence = sequence
-      self.group = group
-    }
-
-    init(_ notification: UNNotification, sequence: Int, group: Int32) {
-      let request = notification.request
-      self.init(
-        identifier: request.identifier, content: request.content, trigger: request.trigger,
-        remote: request.remote.map(RemoteInfo.init), date: notification.date, sequence: sequence, group: group)
-    }
-
-    /// The delivered notification, made anew (nil for a free slot).
-    var notification: UNNotification? {
-      guard let content else { return nil }
-      let request = UNNotificationRequest(
-        identifier: identifier, sharing: content, trigger: trigger, remote: remote?.info)
-      return UNNotification(request: request, date: date)
-    }
-  }
-
-  /// A remote notification's payload facts, boxed: most records have none.
-  private final class RemoteInfo {
-    let info: UNRemotePayloadInfo
-    init(_ info: UNRemotePayloadInfo) { self.info = info }
-  }
-
-  /// A group member: the record's slot and the delivery that put it there (a reused slot
-  /// holds another delivery, so a member whose sequence no longer matches is stale).
-  private struct Member {
-    var slot: Int32
-    var sequence: Int
-  }
-
-  private struct Group {
-    var key: GroupKey
-    /// Members in delivery order (oldest first), including stale ones left by removals.
-    var members: [Member] = []
-    var liveCount = 0
-    var latestSequence = 0
-  }
-
-  private struct OrderEntry {
-    var sequence: Int
-    /// The group's slot in `groups`.
-    var group: Int32
-  }
-
   /// The registered categories of every app, and which app is the session's own.
   package private(set) var registry = CategoryRegistry()
   /// The default app's registered categories, by identifier (what `setNotificationCategories`
@@ -126,16 +49,16 @@ package struct NotificationStore: @unchecked Sendable {
   /// Requests waiting for their triggers, by identifier.
   package private(set) var pending: [String: Pending] = [:]
 
-  private var records: [Record] = []
+  private(set) var records: [Record] = []
   private var freeRecords: [Int32] = []
   /// Request identifier → record slot.
   private var index = SlotIndex()
   /// Groups by slot (nil: free), and the slot of each group's key.
-  private var groups: [Group?] = []
+  private(set) var groups: [Group?] = []
   private var freeGroups: [Int32] = []
-  private var groupSlots: [GroupKey: Int32] = [:]
+  private(set) var groupSlots: [GroupKey: Int32] = [:]
   /// Groups in order of their newest member (oldest first), with stale entries left by moves.
-  private var order: [OrderEntry] = []
+  private(set) var order: [OrderEntry] = []
   private var sequence = 0
   private var liveCount = 0
 
@@ -188,7 +111,7 @@ package struct NotificationStore: @unchecked Sendable {
   package var deliveredCount: Int { liveCount }
 
   /// The record slot of a delivered notification.
-  private func slot(of id: String) -> Int32? {
+  func slot(of id: String) -> Int32? {
     index.find(hash: id.hashValue) { records[Int($0)].identifier == id }
   }
 
@@ -363,14 +286,14 @@ package struct NotificationStore: @unchecked Sendable {
     return notification
   }
 
-  private func isLive(_ member: Member) -> Bool { records[Int(member.slot)].sequence == member.sequence }
+  func isLive(_ member: Member) -> Bool { records[Int(member.slot)].sequence == member.sequence }
 
-  private func isLive(_ entry: OrderEntry) -> Bool {
+  func isLive(_ entry: OrderEntry) -> Bool {
     groups[Int(entry.group)]?.latestSequence == entry.sequence
   }
 
   /// The first index whose sequence is not less than `value`, in an array sorted by sequence.
-  private static func lowerBound<T>(_ array: [T], _ value: Int, by sequence: (T) -> Int) -> Int {
+  static func lowerBound<T>(_ array: [T], _ value: Int, by sequence: (T) -> Int) -> Int {
     var low = 0
     var high = array.count
     while low < high {
@@ -385,128 +308,6 @@ package struct NotificationStore: @unchecked Sendable {
     if order.count > 2 * groupSlots.count + 64 {
       order = order.filter { isLive($0) }
     }
-  }
-
-  // MARK: - Navigating groups (what the list view needs)
-
-  /// The number of groups.
-  package var groupCount: Int { groupSlots.count }
-
-  /// The position of a group's live entry in `order`.
-  private func orderIndex(of key: GroupKey) -> Int? {
-    guard let slot = groupSlots[key], let group = groups[Int(slot)] else { return nil }
-    let low = Self.lowerBound(order, group.latestSequence, by: \.sequence)
-    return low < order.count && order[low].group == slot ? low : nil
-  }
-
-  private func key(of entry: OrderEntry) -> GroupKey? { groups[Int(entry.group)]?.key }
-
-  /// The group with the newest notification.
-  package var newestGroup: GroupKey? {
-    order.last { isLive($0) }.flatMap(key(of:))
-  }
-
-  /// The group with the oldest newest-notification (the list's last group).
-  package var oldestGroup: GroupKey? {
-    order.first { isLive($0) }.flatMap(key(of:))
-  }
-
-  /// The next older group after `key`.
-  package func group(after key: GroupKey) -> GroupKey? {
-    guard let index = orderIndex(of: key) else { return nil }
-    var i = index - 1
-    while i >= 0 {
-      if isLive(order[i]) { return self.key(of: order[i]) }
-      i -= 1
-    }
-    return nil
-  }
-
-  /// The next newer group before `key`.
-  package func group(before key: GroupKey) -> GroupKey? {
-    guard let index = orderIndex(of: key) else { return nil }
-    var i = index + 1
-    while i < order.count {
-      if isLive(order[i]) { return self.key(of: order[i]) }
-      i += 1
-    }
-    return nil
-  }
-
-  private func group(_ key: GroupKey) -> Group? { groupSlots[key].flatMap { groups[Int($0)] } }
-
-  /// How many notifications a group holds.
-  package func count(of key: GroupKey) -> Int { group(key)?.liveCount ?? 0 }
-
-  /// A group's newest notification.
-  package func leading(of key: GroupKey) -> UNNotification? {
-    guard let group = group(key), let member = group.members.last(where: { isLive($0) }) else {
-      return nil
-    }
-    return records[Int(member.slot)].notification
-  }
-
-  /// The group a delivered notification is in.
-  package func groupKey(ofDelivered id: String) -> GroupKey? {
-    slot(of: id).flatMap { groups[Int(records[Int($0)].group)]?.key }
-  }
-
-  private func memberIndex(of id: String) -> (Group, Int)? {
-    guard let slot = slot(of: id) else { return nil }
-    let record = records[Int(slot)]
-    guard let group = groups[Int(record.group)] else { return nil }
-    let at = Self.lowerBound(group.members, record.sequence, by: \.sequence)
-    return at < group.members.count ? (group, at) : nil
-  }
-
-  /// The next older notification in the same group.
-  package func member(after id: String) -> UNNotification? {
-    guard let (group, index) = memberIndex(of: id) else { return nil }
-    var i = index - 1
-    while i >= 0 {
-      if isLive(group.members[i]) { return records[Int(group.members[i].slot)].notification }
-      i -= 1
-    }
-    return nil
-  }
-
-  /// The next newer notification in the same group.
-  package func member(before id: String) -> UNNotification? {
-    guard let (group, index) = memberIndex(of: id) else { return nil }
-    var i = index + 1
-    while i < group.members.count {
-      if isLive(group.members[i]) { return records[Int(group.members[i].slot)].notification }
-      i += 1
-    }
-    return nil
-  }
-
-  /// A group's members, newest first, at most `limit` of them.
-  package func members(of key: GroupKey, limit: Int = .max) -> [UNNotification] {
-    guard let group = group(key) else { return [] }
-    var out: [UNNotification] = []
-    var i = group.members.count - 1
-    while i >= 0 && out.count < limit {
-      if isLive(group.members[i]), let n = records[Int(group.members[i].slot)].notification {
-        out.append(n)
-      }
-      i -= 1
-    }
-    return out
-  }
-
-  /// Where a notification sorts in the list: groups by their newest member, newest first, then
-  /// members newest first. A smaller key comes first.
-  package func listOrder(of id: String) -> (group: Int, member: Int)? {
-    guard let slot = slot(of: id) else { return nil }
-    let record = records[Int(slot)]
-    guard let group = groups[Int(record.group)] else { return nil }
-    return (-group.latestSequence, -record.sequence)
-  }
-
-  /// The number of notifications in the thread of `notification` (for `%u` placeholders).
-  package func threadCount(of notification: UNNotification) -> Int {
-    count(of: groupKey(ofDelivered: notification.request.identifier) ?? groupKey(of: notification))
   }
 
   // MARK: - Pending requests
@@ -551,71 +352,5 @@ package struct NotificationStore: @unchecked Sendable {
       }
     }
     return due.map(\.request)
-  }
-}
-
-/// An open-addressing hash table of record slots (linear probing, at most three quarters
-/// full), keyed by the hash the caller gives; the caller's closure tells whether a slot holds
-/// the key. It holds 4 bytes a notification, the identifier staying in the notification alone.
-private struct SlotIndex {
-  /// Record slots; -1 is empty. The count is a power of two.
-  private var table: [Int32] = []
-  private var count = 0
-
-  /// The slot whose record `matches`, looking from the hash's home position.
-  func find(hash: Int, matches: (Int32) -> Bool) -> Int32? {
-    guard !table.isEmpty else { return nil }
-    let mask = table.count - 1
-    var i = hash & mask
-    while table[i] >= 0 {
-      if matches(table[i]) { return table[i] }
-      i = (i + 1) & mask
-    }
-    return nil
-  }
-
-  /// Adds a slot; `hashOf` gives the hash of any slot already in (to move them when it grows).
-  mutating func insert(_ slot: Int32, hash: Int, hashOf: (Int32) -> Int) {
-    if (count + 1) * 4 > table.count * 3 {
-      let old = table
-      table = [Int32](repeating: -1, count: max(16, old.count * 2))
-      for s in old where s >= 0 { place(s, hash: hashOf(s)) }
-    }
-    place(slot, hash: hash)
-    count += 1
-  }
-
-  private mutating func place(_ slot: Int32, hash: Int) {
-    let mask = table.count - 1
-    var i = hash & mask
-    while table[i] >= 0 { i = (i + 1) & mask }
-    table[i] = slot
-  }
-
-  /// Takes a slot out, moving later slots of its probe run back so every lookup still finds
-  /// its slot before an empty position (no tombstones to accumulate).
-  mutating func remove(_ slot: Int32, hash: Int, hashOf: (Int32) -> Int) {
-    guard !table.isEmpty else { return }
-    let mask = table.count - 1
-    var hole = hash & mask
-    while table[hole] != slot {
-      if table[hole] < 0 { return }
-      hole = (hole + 1) & mask
-    }
-    var j = hole
-    while true {
-      j = (j + 1) & mask
-      let s = table[j]
-      if s < 0 { break }
-      // `s` may fill the hole unless its home lies cyclically in (hole, j].
-      let home = hashOf(s) & mask
-      let homeBetween = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j)
-      if !homeBetween {
-        table[hole] = s
-        hole = j
-      }
-    }
-    table[hole] = -1
-    count -= 1
   }
 }
