@@ -271,51 +271,63 @@ func sheetFigures() throws {
     for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
   defer { try? FileManager.default.removeItem(at: folder) }
   let out = folder.appendingPathComponent("unterm-sheet.html").path
+  let runs = 5
+  Console.line(
+    "unterm sheet --categories … --extension … SamplePayloads/ (2 devices × 2 states × 3 views, default theme):")
+  guard try timeSheetCommand(samples: samples, out: out, runs: runs) else { return }
+  try timeSheetInProcess(samples: samples, runs: runs)
+}
+
+/// Times `runs` runs of the `unterm sheet` built beside this binary, writing to `out`, and
+/// prints the median times and the file's size (or why it could not). Returns false when the
+/// command failed.
+func timeSheetCommand(samples: URL, out: String, runs: Int) throws -> Bool {
   let session = [
     "--categories", samples.appendingPathComponent("categories.json").path,
     "--extension", samples.appendingPathComponent("extension-media-card.json").path,
     "--extension", samples.appendingPathComponent("extension-chat-card.json").path,
   ]
-  let runs = 5
-  Console.line(
-    "unterm sheet --categories … --extension … SamplePayloads/ (2 devices × 2 states × 3 views, default theme):")
-
   let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
   let unterm = URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("unterm").path
-  if FileManager.default.isExecutableFile(atPath: unterm) {
-    var walls: [Double] = []
-    var cpus: [Double] = []
-    var summary = ""
-    for _ in 0..<runs {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: unterm)
-      process.arguments = ["sheet", "--now", "2026-11-29T20:00:00Z", "--out", out] + session + [samples.path]
-      let pipe = Pipe()
-      process.standardOutput = pipe
-      process.standardError = FileHandle.nullDevice
-      let cpu0 = childCPU()
-      let start = DispatchTime.now().uptimeNanoseconds
-      try process.run()
-      let output = pipe.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      walls.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-      cpus.append(childCPU() - cpu0)
-      summary = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-      guard process.terminationStatus == 0 else {
-        Console.line("  the command failed (exit \(process.terminationStatus))")
-        return
-      }
-    }
-    let bytes = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
-    Console.line("  \(summary.replacingOccurrences(of: out + ": ", with: ""))")
-    line(
-      format: "  the command:  median %.2f s wall (best %.2f s), %.2f s CPU   goal under 1 s", median(walls),
-      walls.min() ?? 0, median(cpus))
-    line(format: "  output size:  %.2f MB (%d bytes)   goal under 5 MB", Double(bytes) / 1_048_576, bytes)
-  } else {
+  guard FileManager.default.isExecutableFile(atPath: unterm) else {
     Console.line("  (no unterm beside \(exe): build it too — swift build -c release — to time the command itself)")
+    return true
   }
+  var walls: [Double] = []
+  var cpus: [Double] = []
+  var summary = ""
+  for _ in 0..<runs {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: unterm)
+    process.arguments = ["sheet", "--now", "2026-11-29T20:00:00Z", "--out", out] + session + [samples.path]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    let cpu0 = childCPU()
+    let start = DispatchTime.now().uptimeNanoseconds
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    walls.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    cpus.append(childCPU() - cpu0)
+    summary = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard process.terminationStatus == 0 else {
+      Console.line("  the command failed (exit \(process.terminationStatus))")
+      return false
+    }
+  }
+  let bytes = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
+  Console.line("  \(summary.replacingOccurrences(of: out + ": ", with: ""))")
+  line(
+    format: "  the command:  median %.2f s wall (best %.2f s), %.2f s CPU   goal under 1 s", median(walls),
+    walls.min() ?? 0, median(cpus))
+  line(format: "  output size:  %.2f MB (%d bytes)   goal under 5 MB", Double(bytes) / 1_048_576, bytes)
+  return true
+}
 
+/// Times `runs` makings of the same sheet in this process (no lint, no process start) and
+/// prints the median times, with how many payloads and screens it holds and its size.
+func timeSheetInProcess(samples: URL, runs: Int) throws {
   var configuration = SessionConfiguration()
   configuration.categoriesFile = samples.appendingPathComponent("categories.json").path
   configuration.extensionFiles = ["extension-media-card.json", "extension-chat-card.json"].map {
