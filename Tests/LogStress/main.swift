@@ -150,35 +150,60 @@ final class LineReader {
   }
 }
 
-func soak(_ arguments: [String]) {
+/// What `soak` was asked for: how many responses, how many kills, the seed, and the folder.
+struct SoakOptions {
   var responses = 10_000
   var kills = 50
   var seed = ProcessInfo.processInfo.environment["UNTERM_TEST_SEED"].flatMap { UInt64($0) }
   var folder: URL?
-  var rest = arguments[...]
-  while let argument = rest.popFirst() {
-    switch argument {
-    case "--responses": responses = rest.popFirst().flatMap { Int($0) } ?? -1
-    case "--kills": kills = rest.popFirst().flatMap { Int($0) } ?? -1
-    case "--seed": seed = rest.popFirst().flatMap { UInt64($0) }
-    default: folder = URL(fileURLWithPath: argument)
+
+  /// Reads `[--responses N] [--kills K] [--seed S] [FOLDER]`; exits with the usage on nonsense.
+  init(_ arguments: [String]) {
+    var rest = arguments[...]
+    while let argument = rest.popFirst() {
+      switch argument {
+      case "--responses": responses = rest.popFirst().flatMap { Int($0) } ?? -1
+      case "--kills": kills = rest.popFirst().flatMap { Int($0) } ?? -1
+      case "--seed": seed = rest.popFirst().flatMap { UInt64($0) }
+      default: folder = URL(fileURLWithPath: argument)
+      }
+    }
+    guard responses > 0, kills >= 0, kills < responses else {
+      fail("usage: unterm-log-stress soak [--responses N] [--kills K] [--seed S] [FOLDER] (K < N)")
     }
   }
-  guard responses > 0, kills >= 0, kills < responses else {
-    fail("usage: unterm-log-stress soak [--responses N] [--kills K] [--seed S] [FOLDER] (K < N)")
-  }
-  let seedValue = seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
-  say("soak: seed \(seedValue) (UNTERM_TEST_SEED=\(seedValue) replays this kill schedule)")
-  var generator = SeededGenerator(state: seedValue)
-  // The acknowledged count after which each kill comes, and a delay of up to 2 ms after it,
-  // so kills land anywhere in a response's handling: mid-write, mid-sync, between responses.
-  let points = (0..<kills).map { _ in Int.random(in: 1..<responses, using: &generator) }.sorted()
-  let delays = (0..<kills).map { _ in useconds_t.random(in: 0...2000, using: &generator) }
+}
 
+/// When each kill comes: after how many acknowledged responses, and how long after that.
+struct KillSchedule {
+  var points: [Int]
+  var delays: [useconds_t]
+
+  /// The acknowledged count after which each kill comes, and a delay of up to 2 ms after it,
+  /// so kills land anywhere in a response's handling: mid-write, mid-sync, between responses.
+  init(kills: Int, responses: Int, seed: UInt64) {
+    var generator = SeededGenerator(state: seed)
+    points = (0..<kills).map { _ in Int.random(in: 1..<responses, using: &generator) }.sorted()
+    delays = (0..<kills).map { _ in useconds_t.random(in: 0...2000, using: &generator) }
+  }
+}
+
+/// What the responders acknowledged, over how many runs, with how many kills.
+struct SoakRuns {
+  var acknowledged: [String] = []
+  var kills = 0
+  var rounds = 0
+}
+
+func soak(_ arguments: [String]) {
+  let options = SoakOptions(arguments)
+  let seed = options.seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
+  say("soak: seed \(seed) (UNTERM_TEST_SEED=\(seed) replays this kill schedule)")
+  let schedule = KillSchedule(kills: options.kills, responses: options.responses, seed: seed)
   let directory: URL
   do {
     directory =
-      folder
+      options.folder
       ?? FileManager.default.temporaryDirectory.appendingPathComponent("unterm-soak-\(getpid())")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
   } catch {
@@ -186,25 +211,48 @@ func soak(_ arguments: [String]) {
   }
   let log = directory.appendingPathComponent("responses.jsonl").path
   guard access(log, F_OK) != 0 else { fail("\(log) exists; give the soak test a folder without one", code: 1) }
-  let me = URL(fileURLWithPath: CommandLine.arguments[0]).path
-  var acknowledged: [String] = []
-  var killsDone = 0
-  var round = 0
   let start = Date()
-  while acknowledged.count < responses {
+  let runs = runResponders(log: log, until: options.responses, killing: schedule)
+  let elapsed = Date().timeIntervalSince(start)
+  let (contents, problems) = checkSoakLog(log, runs)
+  let summary =
+    "\(runs.acknowledged.count) responses acknowledged over \(runs.rounds) runs, \(runs.kills) kill -9s, seed \(seed), \(String(format: "%.1f", elapsed)) s; the log has \(contents.records.count) records, \(contents.damagedLines.count) torn lines closed off"
+  guard problems.isEmpty else {
+    say("soak: FAILED: \(summary)")
+    for problem in problems { say("  \(problem)") }
+    say("  the log is kept at \(log)")
+    exit(1)
+  }
+  say("soak: passed: \(summary); every acknowledged response is in the log exactly once")
+  // Remove what the soak wrote (the whole folder only when it made it).
+  if options.folder == nil {
+    try? FileManager.default.removeItem(at: directory)
+  } else {
+    for name in ["responses.jsonl", "soak-categories.json", "soak-message.json"] {
+      unlink(directory.appendingPathComponent(name).path)
+    }
+  }
+}
+
+/// Runs `respond` on the log, a run after another, until `responses` are acknowledged, killing
+/// runs with SIGKILL as the schedule says.
+func runResponders(log: String, until responses: Int, killing schedule: KillSchedule) -> SoakRuns {
+  let me = URL(fileURLWithPath: CommandLine.arguments[0]).path
+  var runs = SoakRuns()
+  while runs.acknowledged.count < responses {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: me)
-    process.arguments = ["respond", log, String(responses - acknowledged.count), "r\(round)"]
+    process.arguments = ["respond", log, String(responses - runs.acknowledged.count), "r\(runs.rounds)"]
     let out = Pipe()
     process.standardOutput = out
     do { try process.run() } catch { fail("cannot start the responder: \(error)", code: 1) }
     let reader = LineReader(out.fileHandleForReading)
-    let killAt = killsDone < kills ? points[killsDone] : nil
+    let killAt = runs.kills < schedule.points.count ? schedule.points[runs.kills] : nil
     var killed = false
     while let line = reader.next() {
-      if line.hasPrefix("ack ") { acknowledged.append(String(line.dropFirst(4))) }
-      if let killAt, acknowledged.count >= killAt {
-        usleep(delays[killsDone])
+      if line.hasPrefix("ack ") { runs.acknowledged.append(String(line.dropFirst(4))) }
+      if let killAt, runs.acknowledged.count >= killAt {
+        usleep(schedule.delays[runs.kills])
         kill(process.processIdentifier, SIGKILL)
         killed = true
         break
@@ -212,54 +260,42 @@ func soak(_ arguments: [String]) {
     }
     // What the child printed before it died was printed after its sync: it counts.
     while let line = reader.next() {
-      if line.hasPrefix("ack ") { acknowledged.append(String(line.dropFirst(4))) }
+      if line.hasPrefix("ack ") { runs.acknowledged.append(String(line.dropFirst(4))) }
     }
     process.waitUntilExit()
     if killed {
       guard process.terminationReason == .uncaughtSignal else {
-        fail("round \(round): the responder was not killed (it exited \(process.terminationStatus))", code: 1)
+        fail("round \(runs.rounds): the responder was not killed (it exited \(process.terminationStatus))", code: 1)
       }
-      killsDone += 1
+      runs.kills += 1
     } else if process.terminationStatus != 0 {
-      fail("round \(round): the responder failed with exit \(process.terminationStatus)", code: 1)
+      fail("round \(runs.rounds): the responder failed with exit \(process.terminationStatus)", code: 1)
     }
-    round += 1
+    runs.rounds += 1
   }
-  let elapsed = Date().timeIntervalSince(start)
+  return runs
+}
 
-  // Every acknowledged response is in the log exactly once, and every line parses.
+/// Reads the log back: every acknowledged response must be in it exactly once, and every line
+/// must parse (a torn line closed off for each kill at most). Returns what it holds and what
+/// is wrong.
+func checkSoakLog(_ log: String, _ runs: SoakRuns) -> (ResponseLog.Contents, [String]) {
   let contents: ResponseLog.Contents
   do { contents = try ResponseLog.read(log) } catch { fail("\(error)", code: 1) }
   var seen: [String: Int] = [:]
   for record in contents.records { seen[record.requestIdentifier, default: 0] += 1 }
   var problems: [String] = []
+  let acknowledged = runs.acknowledged
   let missing = acknowledged.filter { seen[$0] == nil }
   let repeated = seen.filter { $0.value > 1 }.map(\.key).sorted()
   if !missing.isEmpty { problems.append("\(missing.count) acknowledged responses missing: \(missing.prefix(5))") }
   if !repeated.isEmpty { problems.append("\(repeated.count) responses logged more than once: \(repeated.prefix(5))") }
   if Set(acknowledged).count != acknowledged.count { problems.append("a response was acknowledged twice") }
-  if contents.damagedLines.count > killsDone {
-    problems.append("\(contents.damagedLines.count) damaged lines for \(killsDone) kills")
+  if contents.damagedLines.count > runs.kills {
+    problems.append("\(contents.damagedLines.count) damaged lines for \(runs.kills) kills")
   }
   if let tail = contents.tornTail { problems.append("the log ends in a torn line: \(tail.prefix(60))") }
-  let summary =
-    "\(acknowledged.count) responses acknowledged over \(round) runs, \(killsDone) kill -9s, seed \(seedValue), \(String(format: "%.1f", elapsed)) s; the log has \(contents.records.count) records, \(contents.damagedLines.count) torn lines closed off"
-  if problems.isEmpty {
-    say("soak: passed: \(summary); every acknowledged response is in the log exactly once")
-    // Remove what the soak wrote (the whole folder only when it made it).
-    if folder == nil {
-      try? FileManager.default.removeItem(at: directory)
-    } else {
-      for name in ["responses.jsonl", "soak-categories.json", "soak-message.json"] {
-        unlink(directory.appendingPathComponent(name).path)
-      }
-    }
-  } else {
-    say("soak: FAILED: \(summary)")
-    for problem in problems { say("  \(problem)") }
-    say("  the log is kept at \(log)")
-    exit(1)
-  }
+  return (contents, problems)
 }
 
 // MARK: - Command line
