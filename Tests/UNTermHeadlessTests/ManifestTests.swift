@@ -79,4 +79,27 @@ struct ManifestTests {
       #expect(unused.isEmpty, "\(target.name) declares \(unused.sorted()) and imports none of them")
     }
   }
+
+  /// Docs/architecture.md's map names every library module with what it may import, and says
+  /// what Package.swift says: the map cannot go stale.
+  @Test func theArchitectureMapIsThePackagesGraph() throws {
+    let targets = try Self.targets()
+    let libraries = targets.filter { !$0.isExecutable && !$0.path.hasPrefix("Tests/") }
+    let map = try String(
+      contentsOf: Fixtures.root.appendingPathComponent("Docs/architecture.md"), encoding: .utf8)
+    var mapped: [String: Set<String>] = [:]
+    for row in map.split(separator: "\n") where row.hasPrefix("| `") {
+      let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+      guard cells.count == 3 else { continue }
+      let name = cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+      mapped[name] = Set(cells[2].matches(of: /`([^`]+)`/).map { String($0.output.1) })
+    }
+    #expect(Set(mapped.keys) == Set(libraries.map(\.name)), "the map's modules differ from Package.swift's libraries")
+    for target in libraries {
+      #expect(
+        mapped[target.name] == target.dependencies,
+        "\(target.name): the map says \(mapped[target.name]?.sorted() ?? []), Package.swift \(target.dependencies.sorted())"
+      )
+    }
+  }
 }
