@@ -33,8 +33,11 @@ package final class FileWatcher: @unchecked Sendable {
   }
 
   /// The inotify descriptor, readable when events arrive.
-  package let descriptor: Int32
+  package var descriptor: Int32 { inotify.descriptor }
   package let timing: Timing
+
+  /// Reads the events; which of them mean a change is decided here.
+  private let inotify: Inotify
 
   private let lock = NSLock()
   /// What each watch descriptor watches: folder paths (two paths may be one folder).
@@ -62,17 +65,15 @@ package final class FileWatcher: @unchecked Sendable {
   ///
   /// - Throws: `UNTermError` (exit 1) when inotify cannot be used.
   package init(files: [String], ignoring: [String] = [], timing: Timing = Timing()) throws(UNTermError) {
-    let fd = inotify_init1(Int32(IN_CLOEXEC) | Int32(IN_NONBLOCK))
-    guard fd >= 0 else {
-      throw UNTermError(.failure, "--watch cannot use inotify: \(String(cString: strerror(errno)))")
+    do {
+      inotify = try Inotify()
+    } catch {
+      throw UNTermError(.failure, "--watch cannot use inotify: \(error.reason)")
     }
-    descriptor = fd
     self.timing = timing
     self.ignored = Set(ignoring.map(Self.absolute))
     watch(files)
   }
-
-  deinit { close(descriptor) }
 
   /// Watches exactly these files from now on (the set changes when a descriptor names another
   /// Info.plist); folders no longer needed are let go.
@@ -136,15 +137,14 @@ package final class FileWatcher: @unchecked Sendable {
       folders[wd]?.remove(folder)
       if folders[wd]?.isEmpty ?? true {
         folders[wd] = nil
-        inotify_rm_watch(descriptor, wd)
+        inotify.removeWatch(wd)
       }
     }
   }
 
   /// Adds (or keeps) the watch of a folder; false when it cannot be watched (it is missing).
   private func addWatch(_ folder: String) -> Bool {
-    let wd = inotify_add_watch(descriptor, folder, Self.mask)
-    guard wd >= 0 else { return false }
+    guard let wd = try? inotify.addWatch(folder, mask: Self.mask) else { return false }
     if let old = watchOf[folder], old != wd {
       folders[old]?.remove(folder)
       if folders[old]?.isEmpty ?? false { folders[old] = nil }
@@ -160,27 +160,8 @@ package final class FileWatcher: @unchecked Sendable {
   package func readEvents(now: Double) {
     lock.lock()
     defer { lock.unlock() }
-    var buffer = [UInt8](repeating: 0, count: 16_384)
     var rearm = false
-    while true {
-      let n = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { break }
-      var offset = 0
-      let header = 16  // wd, mask, cookie, len
-      while offset + header <= n {
-        let (wd, mask, length) = buffer.withUnsafeBytes {
-          (
-            $0.loadUnaligned(fromByteOffset: offset, as: Int32.self),
-            $0.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self),
-            Int($0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-          )
-        }
-        let nameBytes = buffer[(offset + header)..<min(n, offset + header + length)].prefix { $0 != 0 }
-        offset += header + length
-        if event(wd: wd, mask: mask, name: String(decoding: nameBytes, as: UTF8.self), now: now) { rearm = true }
-      }
-    }
+    inotify.readEvents { if event(wd: $0.watch, mask: $0.mask, name: $0.name, now: now) { rearm = true } }
     if rearm { arm() }
   }
 
@@ -199,7 +180,7 @@ package final class FileWatcher: @unchecked Sendable {
         watchOf[folder] = nil
       }
       folders[wd] = nil
-      if mask & UInt32(IN_IGNORED) == 0 { inotify_rm_watch(descriptor, wd) }
+      if mask & UInt32(IN_IGNORED) == 0 { inotify.removeWatch(wd) }
       return true
     }
     var comesBack = false

@@ -18,8 +18,10 @@ import UNTermState
 /// start-up scan applies the same rules. Runs on the `DeliveryLoop` thread.
 final class InboxWatcher: @unchecked Sendable {
   let folder: String
-  /// The inotify descriptor the loop polls.
-  let descriptor: Int32
+  /// The inotify descriptor the loop polls; -1 once closed (`poll` skips it).
+  var descriptor: Int32 { inotify?.descriptor ?? -1 }
+  /// The folder's watch; `nil` once closed, which closes the descriptor.
+  private var inotify: Inotify?
   private let session: Session
   private let settleDelay: Double
   private let filer: InboxFiler
@@ -29,24 +31,27 @@ final class InboxWatcher: @unchecked Sendable {
 
   init(folder: String, session: Session, settleDelay: TimeInterval) throws(UNTermError) {
     let shown = OneLine.flatten(folder)
-    let fd = inotify_init1(Int32(IN_CLOEXEC) | Int32(IN_NONBLOCK))
-    guard fd >= 0 else {
-      throw UNTermError(.noInput, file: shown, "inotify is unavailable: \(String(cString: strerror(errno)))")
+    let inotify: Inotify
+    do {
+      inotify = try Inotify()
+    } catch {
+      throw UNTermError(.noInput, file: shown, "inotify is unavailable: \(error.reason)")
     }
     let mask = UInt32(IN_CREATE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF)
-    guard inotify_add_watch(fd, folder, mask) >= 0 else {
-      let reason = String(cString: strerror(errno))
-      Glibc.close(fd)
-      throw UNTermError(.noInput, file: shown, "cannot watch the folder: \(reason)")
+    do {
+      _ = try inotify.addWatch(folder, mask: mask)
+    } catch {
+      throw UNTermError(.noInput, file: shown, "cannot watch the folder: \(error.reason)")
     }
     self.folder = folder
-    descriptor = fd
+    self.inotify = inotify
     self.session = session
     self.settleDelay = max(0, settleDelay)
     filer = InboxFiler(folder: folder)
   }
 
-  func close() { Glibc.close(descriptor) }
+  /// Closes the inotify descriptor: nothing is read after.
+  func close() { inotify = nil }
 
   /// Whether a name is one the inbox delivers: `.json` or `.apns`, and not a dot file (the
   /// temporary name of a file being written).
@@ -64,25 +69,7 @@ final class InboxWatcher: @unchecked Sendable {
 
   /// Reads the inotify events that have arrived.
   func readEvents(now: Double) {
-    var buffer = [UInt8](repeating: 0, count: 16384)
-    while true {
-      let n = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { return }
-      var offset = 0
-      let header = 16  // wd, mask, cookie, len
-      while offset + header <= n {
-        let (mask, length) = buffer.withUnsafeBytes {
-          (
-            $0.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self),
-            Int($0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-          )
-        }
-        let nameBytes = buffer[(offset + header)..<min(n, offset + header + length)].prefix { $0 != 0 }
-        offset += header + length
-        event(mask: mask, name: String(decoding: nameBytes, as: UTF8.self), now: now)
-      }
-    }
+    inotify?.readEvents { event(mask: $0.mask, name: $0.name, now: now) }
   }
 
   private func event(mask: UInt32, name: String, now: Double) {
