@@ -205,7 +205,7 @@ extension Session {
       !shown.showsSameContent(as: view)
     else { return [] }
     // The update takes the view only for the notification the expanded view shows.
-    guard e.notification.request.identifier == id else { return [.extensionLoaded(notification: id, view)] }
+    guard e.notification.request.identifier == id else { return [] }
     return [.extensionLoaded(notification: id, view), sizeNotice(of: view, for: e.notification, resized: true)]
       .compactMap { $0 }
   }

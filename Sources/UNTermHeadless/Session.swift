@@ -219,7 +219,8 @@ package final class Session: @unchecked Sendable {
     isUpdating = true
     // The renderer answers the update's layout questions from the geometry it draws with.
     let outcome = state.handle(event, layout: renderer)
-    waiting = run(outcome.effects) + waiting
+    // Nothing waits between updates: the loop below empties the list before the update ends.
+    waiting = run(outcome.effects)
     while !waiting.isEmpty {
       let next = waiting.removeFirst()
       let results = run(state.handle(next, layout: renderer).effects)
