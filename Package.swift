@@ -49,6 +49,12 @@ let package = Package(
       linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("z"), .linkedLibrary("dl")]),
     // libcurl through dlopen, on the first download (Debian: libcurl4; headers: libcurl4-openssl-dev).
     .target(name: "CMediaFetch"),
+    // OpenSSL 3 (TLS, ALPN, certificates, ES256) and nghttp2 (HTTP/2) through dlopen, on the
+    // first APNs connection (Debian: libssl3, libnghttp2-14), so the build needs no headers.
+    .target(name: "COpenSSL", linkerSettings: [.linkedLibrary("dl")]),
+    .target(name: "CNghttp2", linkerSettings: [.linkedLibrary("dl")]),
+    // The APNs endpoint: Apple's provider API over HTTP/2 and TLS, its answers and token auth.
+    .target(name: "UNTermAPNs", dependencies: ["COpenSSL", "CNghttp2"]),
     .target(
       name: "UNTermMedia", dependencies: ["CMediaDecode", "CMediaFetch", "UserNotificationsModel", "UNTermRender"]),
     .target(
@@ -173,6 +179,8 @@ let package = Package(
         // The programs its tests run.
         "unterm", "unterm-log-stress", "unterm-peak", "unterm-app-probe", "unterm-fuzz",
       ]),
+    .testTarget(
+      name: "UNTermAPNsTests", dependencies: ["UNTermAPNs"]),
     .testTarget(
       name: "UNTermMediaTests",
       dependencies: [
