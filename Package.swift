@@ -54,7 +54,8 @@ let package = Package(
     .target(name: "COpenSSL", linkerSettings: [.linkedLibrary("dl")]),
     .target(name: "CNghttp2", linkerSettings: [.linkedLibrary("dl")]),
     // The APNs endpoint: Apple's provider API over HTTP/2 and TLS, its answers and token auth.
-    .target(name: "UNTermAPNs", dependencies: ["COpenSSL", "CNghttp2"]),
+    .target(
+      name: "UNTermAPNs", dependencies: ["UserNotificationsModel", "UNTermInput", "COpenSSL", "CNghttp2"]),
     .target(
       name: "UNTermMedia", dependencies: ["CMediaDecode", "CMediaFetch", "UserNotificationsModel", "UNTermRender"]),
     .target(
@@ -180,7 +181,7 @@ let package = Package(
         "unterm", "unterm-log-stress", "unterm-peak", "unterm-app-probe", "unterm-fuzz",
       ]),
     .testTarget(
-      name: "UNTermAPNsTests", dependencies: ["UNTermAPNs"]),
+      name: "UNTermAPNsTests", dependencies: ["UNTermAPNs", "UNTermInput"]),
     .testTarget(
       name: "UNTermMediaTests",
       dependencies: [

@@ -1,39 +1,6 @@
 import Foundation
 import UserNotificationsModel
 
-/// The reasons APNs gives when it refuses a request, as far as a payload and its headers can
-/// earn one. Apple's list: "Handling error responses from Apple Push Notification service",
-/// https://developer.apple.com/documentation/usernotifications/handling-error-responses-from-apns
-/// (the `reason` key of the response's JSON body, with the `:status` it comes with).
-package enum APNsReason: String, CaseIterable, Sendable {
-  case badCollapseId = "BadCollapseId"
-  case badExpirationDate = "BadExpirationDate"
-  case badPriority = "BadPriority"
-  case badTopic = "BadTopic"
-  case deviceTokenNotForTopic = "DeviceTokenNotForTopic"
-  case invalidPushType = "InvalidPushType"
-  case payloadTooLarge = "PayloadTooLarge"
-
-  /// The HTTP status APNs answers with.
-  package var status: Int { self == .payloadTooLarge ? 413 : 400 }
-
-  /// Apple's description of the reason.
-  package var meaning: String {
-    switch self {
-    case .badCollapseId: return "The collapse identifier exceeds the maximum allowed size."
-    case .badExpirationDate: return "The apns-expiration value is invalid."
-    case .badPriority: return "The apns-priority value is invalid."
-    case .badTopic: return "The apns-topic value is invalid."
-    case .deviceTokenNotForTopic: return "The device token doesn't match the specified topic."
-    case .invalidPushType: return "The apns-push-type value is invalid."
-    case .payloadTooLarge: return "The message payload is too large."
-    }
-  }
-
-  /// `400 BadPriority`.
-  package var response: String { "\(status) \(rawValue)" }
-}
-
 /// The values of `apns-push-type`, with the topic each needs (Apple, "Sending notification
 /// requests to APNs", https://developer.apple.com/documentation/usernotifications/sending-notification-requests-to-apns).
 package enum APNsPushType: String, CaseIterable, Sendable {
