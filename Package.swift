@@ -51,6 +51,8 @@ let package = Package(
     .target(name: "CMediaFetch"),
     // OpenSSL 3 (TLS, ALPN, certificates, ES256) and nghttp2 (HTTP/2) through dlopen, on the
     // first APNs connection (Debian: libssl3, libnghttp2-14), so the build needs no headers.
+    // What the threads that poll share: the wake pipe and the monotonic clock.
+    .target(name: "Posix"),
     .target(name: "COpenSSL", linkerSettings: [.linkedLibrary("dl")]),
     .target(name: "CNghttp2", linkerSettings: [.linkedLibrary("dl")]),
     // The APNs endpoint: Apple's provider API over HTTP/2 and TLS, its answers and token auth.
@@ -62,14 +64,14 @@ let package = Package(
       name: "UNTermHeadless",
       dependencies: [
         "UserNotificationsModel", "UserNotificationsUI", "UNTermInput", "UNTermLint", "UNTermState", "UNTermScript",
-        "UNTermRender", "UNTermMedia", "UNTermBidi",
+        "UNTermRender", "UNTermMedia", "UNTermBidi", "Posix",
       ]),
     // The terminal shell: the interactive loop, live delivery (socket, inbox), the demo.
     .target(
       name: "UNTermShell",
       dependencies: [
         "UserNotificationsModel", "UNTermInput", "UNTermState", "UNTermScript", "UNTermRender", "UNTermHeadless",
-        "UNTermCurses",
+        "UNTermCurses", "Posix",
       ]),
     // The public embedding API and the test harness are app-facing: they take the facade, so an
     // app that lists only them still has `import UserNotifications` (and URLSession) as before.

@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 
 #if canImport(Glibc)
   import Glibc

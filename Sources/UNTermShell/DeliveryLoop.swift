@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 import UNTermHeadless
 import UNTermInput
 import UNTermState
@@ -456,14 +457,5 @@ final class PushConnection {
     let bytes = Array(text.utf8)
     return bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
       == bytes.count
-  }
-}
-
-/// Seconds on the monotonic clock, for deadlines a change of the wall clock cannot move.
-enum Monotonic {
-  static func now() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 import UNTermInput
 
 #if canImport(Glibc)

@@ -1,0 +1,13 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Seconds on the monotonic clock: for deadlines and timeouts, which a change of the wall
+/// clock must not move.
+package enum Monotonic {
+  package static func now() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+  }
+}
