@@ -57,7 +57,7 @@ let package = Package(
     .target(name: "CNghttp2", linkerSettings: [.linkedLibrary("dl")]),
     // The APNs endpoint: Apple's provider API over HTTP/2 and TLS, its answers and token auth.
     .target(
-      name: "UNTermAPNs", dependencies: ["UserNotificationsModel", "UNTermInput", "COpenSSL", "CNghttp2"]),
+      name: "UNTermAPNs", dependencies: ["UserNotificationsModel", "UNTermInput", "Posix", "COpenSSL", "CNghttp2"]),
     .target(
       name: "UNTermMedia", dependencies: ["CMediaDecode", "CMediaFetch", "UserNotificationsModel", "UNTermRender"]),
     .target(

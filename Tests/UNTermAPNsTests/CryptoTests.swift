@@ -4,13 +4,15 @@ import Testing
 @testable import UNTermAPNs
 
 /// Runs a program and returns its exit status and what it printed (both streams).
-func run(_ program: String, _ arguments: [String], input: Data? = nil) throws -> (status: Int32, output: String) {
+func run(_ program: String, _ arguments: [String], input: Data? = nil, errors: Bool = true) throws -> (
+  status: Int32, output: String
+) {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: program)
   process.arguments = arguments
   let pipe = Pipe()
   process.standardOutput = pipe
-  process.standardError = pipe
+  process.standardError = errors ? pipe : FileHandle.nullDevice
   let stdin = Pipe()
   process.standardInput = stdin
   try process.run()

@@ -26,6 +26,8 @@ protocol ByteStream: AnyObject {
   var applicationProtocol: String? { get }
   /// The topics of the client's certificate, when it sent one the CA vouches for.
   var certificateTopics: [String]? { get }
+  /// Bytes the TLS layer has read from the socket that no poll would report.
+  var hasBufferedInput: Bool { get }
   /// Says goodbye (TLS close_notify) without waiting for an answer.
   func shutdown()
 }
@@ -55,5 +57,6 @@ final class PlainStream: ByteStream {
 
   var applicationProtocol: String? { "h2" }
   var certificateTopics: [String]? { nil }
+  var hasBufferedInput: Bool { false }
   func shutdown() {}
 }
