@@ -71,7 +71,7 @@ let package = Package(
       name: "UNTermShell",
       dependencies: [
         "UserNotificationsModel", "UNTermInput", "UNTermState", "UNTermScript", "UNTermRender", "UNTermHeadless",
-        "UNTermCurses", "Posix",
+        "UNTermCurses", "Posix", "UNTermAPNs",
       ]),
     // The public embedding API and the test harness are app-facing: they take the facade, so an
     // app that lists only them still has `import UserNotifications` (and URLSession) as before.
@@ -91,7 +91,7 @@ let package = Package(
       name: "unterm",
       dependencies: [
         "UserNotificationsModel", "UserNotificationsUI", "UNTermInput", "UNTermLint", "UNTermState", "UNTermScript",
-        "UNTermRender", "UNTermHeadless", "UNTermShell",
+        "UNTermRender", "UNTermHeadless", "UNTermShell", "UNTermAPNs",
       ]),
     .executableTarget(
       name: "unterm-example", dependencies: ["UNTerm", "UserNotifications", "UserNotificationsUI"]),

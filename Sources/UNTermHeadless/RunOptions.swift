@@ -18,8 +18,20 @@ package struct RunOptions: Sendable {
   package var modes = SessionConfiguration()
   /// Where the service-extension trace goes (`run --trace`: stderr).
   package var trace: (@Sendable (TraceLine) -> Void)?
+  /// Pushes from outside (`run --apns-listen`): each script's session takes them while it runs.
+  package var externalPushes: (any ExternalPushes)?
 
   package init() {}
+}
+
+/// A source of pushes from outside the script (the APNs endpoint): it delivers into the session
+/// it is attached to, through the session's queue, and counts what it delivered. Pushes that
+/// arrive while no session is attached wait for the next one.
+package protocol ExternalPushes: AnyObject, Sendable {
+  /// The session to deliver into from now on; `nil` holds pushes until another is attached.
+  func attach(_ session: Session?)
+  /// Pushes delivered so far, into any session.
+  var deliveredCount: Int { get }
 }
 
 /// Watches a script run step by step: the live player and the cast writer.

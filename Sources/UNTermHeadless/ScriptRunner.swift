@@ -23,6 +23,8 @@ package final class ScriptRunner {
   /// testing, whose badge `expect badge` checks.
   private var pushedApp: String?
   private let warn: ((SafeText) -> Void)?
+  /// Outside pushes `wait push` has counted so far.
+  private var pushesWaitedFor = 0
   private let logFiles: any LogFileOperations
 
   /// - Parameters:
@@ -78,6 +80,9 @@ package final class ScriptRunner {
     session.onDelivery = { [weak self, weak session] notification in
       if let session { self?.observer?.delivered(notification, session: session) }
     }
+    options.externalPushes?.attach(session)
+    defer { options.externalPushes?.attach(nil) }
+    pushesWaitedFor = options.externalPushes?.deliveredCount ?? 0
     observer?.scriptWillStart(script, session: session)
     for line in script.lines {
       session.settleServiceExtensions()
@@ -134,6 +139,8 @@ package final class ScriptRunner {
       return interact(line.command, session: session)
     case .push, .wait, .waitUntil, .remove, .clear:
       return try deliver(line.command, session: session)
+    case .waitPush(let count, let within):
+      return waitForPushes(count, within: within, session: session)
     case .expectResponse, .expectNoResponse:
       return expectResponses(line.command)
     case .expectScreen, .expectScreenNot, .expectBadge:
@@ -398,5 +405,35 @@ package final class ScriptRunner {
       file: script.file, line: line.number, column: line.column, source: line.source, reason: reason,
       responses: Array(responses),
       screen: session.frame().grid.lines, screenWidth: session.state.screenWidth)
+  }
+}
+
+extension ScriptRunner {
+  /// `wait push [N] [within DURATION]`: runs what the endpoint posts to the session until N more
+  /// pushes have been delivered, in real time, or fails when DURATION passes first.
+  fileprivate func waitForPushes(_ count: Int, within: TimeInterval, session: Session) -> ScriptFailure.Reason? {
+    guard let source = options.externalPushes else {
+      return .failed("wait push needs pushes from outside: run the script with unterm run --apns-listen PORT")
+    }
+    let target = pushesWaitedFor + count
+    let deadline = Date().addingTimeInterval(within)
+    while source.deliveredCount < target {
+      let left = deadline.timeIntervalSinceNow
+      if left <= 0 { break }
+      var descriptor = pollfd(fd: session.queue.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+      _ = poll(&descriptor, 1, Int32(min(left, 0.05) * 1000) + 1)
+      session.drain()
+    }
+    session.drain()
+    session.settleServiceExtensions()
+    let arrived = source.deliveredCount - pushesWaitedFor
+    pushesWaitedFor = min(source.deliveredCount, target)
+    guard arrived >= count else {
+      let seconds = within < 1 ? "\(Int(within * 1000))ms" : "\(Int(within))s"
+      return .failed(
+        "waited \(seconds) for \(count == 1 ? "a push" : "\(count) pushes"); \(arrived == 0 ? "none" : "\(arrived)") arrived"
+      )
+    }
+    return nil
   }
 }

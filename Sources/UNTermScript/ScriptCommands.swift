@@ -257,6 +257,33 @@ extension ScriptCommand {
       return .init(.waitUntil(day), caption: "wait until \(day)")
     },
     .init(
+      "wait push", "[N] [within DURATION]",
+      "wait in real time for N pushes (default 1) to reach run --apns-listen's endpoint, at most DURATION (default 30s)"
+    ) { a throws(SessionScript.ParseError) in
+      var count = 1
+      var within: TimeInterval = 30
+      if let t = a.optional() {
+        var keyword: SessionScript.Token? = t
+        if let n = Int(t.text), !t.quoted {
+          guard (1...100_000).contains(n) else { throw a.fail(t, "expected a number of pushes from 1 to 100000") }
+          count = n
+          keyword = a.optional()
+        }
+        if let keyword {
+          guard keyword.text == "within", !keyword.quoted else {
+            throw a.fail(keyword, "expected 'within DURATION' or the end of the line, not \"\(keyword.text)\"")
+          }
+          let d = try a.next("a duration such as 30s")
+          guard let seconds = SessionScript.duration(d.text), seconds > 0 else {
+            throw a.fail(d, "expected a duration such as 30s or 2m, not \"\(d.text)\"")
+          }
+          within = seconds
+        }
+      }
+      return .init(
+        .waitPush(count: count, within: within), caption: "wait for \(count == 1 ? "a push" : "\(count) pushes")")
+    },
+    .init(
       "key", "NAME [xN]",
       "press a key: \(Key.scriptNames()), or one character; xN repeats"
     ) { a throws(SessionScript.ParseError) in

@@ -38,6 +38,9 @@ package enum ScriptCommand: Hashable, Sendable {
   case mediaDirectory(String)
   /// Advances the clock to the next time of day (a Scheduled Summary's, say).
   case waitUntil(DayTime)
+  /// Waits in real time for `count` pushes from outside (the APNs endpoint of
+  /// `run --apns-listen`), at most `within` seconds; the script fails if they do not come.
+  case waitPush(count: Int, within: TimeInterval)
   case focus(FocusMode, allow: [String]?)
   case summary([DayTime])
   case textSize(DynamicTypeSize)

@@ -19,17 +19,32 @@ package enum CenterCommands {
     case list
     case remove(String)
     case clear
+    /// The APNs endpoint's device tokens (`unterm center tokens`).
+    case tokens
+    /// Makes an app's token answer 410 Unregistered (`tokens --expire APP`).
+    case expireToken(String)
+    /// Takes the device offline or back (`offline on|off`): APNs holds pushes meanwhile.
+    case offline(Bool)
+    /// Answers the next N APNs requests with a reason (`fail REASON [N]`).
+    case fail(String, count: Int)
+    /// Where the APNs endpoint listens and the token of `app` (`export --curl --local`).
+    case endpoint(app: String)
 
     /// Reads a request line; `nil` for any other line.
     package init?(line: String) {
-      if line == "LIST" {
-        self = .list
-      } else if line == "CLEAR" {
-        self = .clear
-      } else if line.hasPrefix("REMOVE "), line.count > "REMOVE ".count {
-        self = .remove(String(line.dropFirst("REMOVE ".count)))
-      } else {
-        return nil
+      let words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+      switch (words.first ?? "", words.count) {
+      case ("LIST", 1): self = .list
+      case ("CLEAR", 1): self = .clear
+      case ("TOKENS", 1): self = .tokens
+      case ("REMOVE", 2...) where line.count > "REMOVE ".count: self = .remove(String(line.dropFirst("REMOVE ".count)))
+      case ("EXPIRE", 2): self = .expireToken(words[1])
+      case ("ENDPOINT", 2): self = .endpoint(app: words[1])
+      case ("OFFLINE", 2) where words[1] == "ON" || words[1] == "OFF": self = .offline(words[1] == "ON")
+      case ("FAIL", 3):
+        guard let n = Int(words[2]), n > 0 else { return nil }
+        self = .fail(words[1], count: n)
+      default: return nil
       }
     }
 
@@ -39,6 +54,11 @@ package enum CenterCommands {
       case .list: return "LIST"
       case .remove(let id): return "REMOVE \(id)"
       case .clear: return "CLEAR"
+      case .tokens: return "TOKENS"
+      case .expireToken(let app): return "EXPIRE \(app)"
+      case .offline(let on): return "OFFLINE \(on ? "ON" : "OFF")"
+      case .fail(let reason, let count): return "FAIL \(reason) \(count)"
+      case .endpoint(let app): return "ENDPOINT \(app)"
       }
     }
   }
@@ -48,8 +68,11 @@ package enum CenterCommands {
   package static let unknown = "unknown"
 
   /// Carries a request out on the session's thread; the reply line.
-  static func carryOut(_ command: Command, in session: Session) -> String {
+  static func carryOut(_ command: Command, in session: Session, apns: APNsDelivery? = nil) -> String {
     switch command {
+    case .tokens, .expireToken, .offline, .fail, .endpoint:
+      guard let apns else { return "ERROR the session has no APNs endpoint: start it with --apns-listen PORT" }
+      return apns.carryOut(command, in: session)
     case .list:
       return "OK " + JSONWriter.write(listing(session.state))
     case .remove(let id):

@@ -17,6 +17,7 @@ import UserNotificationsModel
 /// thread through its queue; the answer comes back through `answer(_:to:)` and a wake-up pipe.
 final class DeliveryLoop: @unchecked Sendable {
   private let session: Session
+  private let apns: APNsDelivery?
   private let limits: LiveDelivery.Limits
   private var listener: Int32
   private let inbox: InboxWatcher?
@@ -32,8 +33,11 @@ final class DeliveryLoop: @unchecked Sendable {
   private let finished = DispatchSemaphore(value: 0)
   private var running = false
 
-  init(session: Session, listener: Int32, inbox: InboxWatcher?, limits: LiveDelivery.Limits) throws(UNTermError) {
+  init(session: Session, listener: Int32, inbox: InboxWatcher?, limits: LiveDelivery.Limits, apns: APNsDelivery?)
+    throws(UNTermError)
+  {
     self.session = session
+    self.apns = apns
     self.listener = listener
     self.inbox = inbox
     self.limits = limits
@@ -264,9 +268,9 @@ final class DeliveryLoop: @unchecked Sendable {
     case .payload(let name, let bytes, let headers, let bundle):
       hand(name: name, bytes: bytes, headers: headers, bundle: bundle, as: push, for: connection)
     case .center(let command):
-      session.queue.post { [session, self] in
+      session.queue.post { [session, apns, self] in
         guard push.begin() else { return }
-        answer(CenterCommands.carryOut(command, in: session), to: connection, for: push)
+        answer(CenterCommands.carryOut(command, in: session, apns: apns), to: connection, for: push)
       }
     }
   }

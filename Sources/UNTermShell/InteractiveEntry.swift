@@ -43,9 +43,12 @@ package enum InteractiveEntry {
   ///
   /// - Throws: `UNTermError` (exit 1) when the terminal cannot be used.
   package static func run(
-    _ session: Session, delivery: Delivery?, feeder: DemoFeeder? = nil, preview: LivePreview? = nil
+    _ session: Session, delivery: Delivery?, feeder: DemoFeeder? = nil, preview: LivePreview? = nil,
+    apns: APNsDelivery? = nil
   ) throws(UNTermError) {
-    let live = delivery.map { LiveDelivery(session: session, socketPath: $0.socketPath, inbox: $0.inbox) }
+    let live = delivery.map { LiveDelivery(session: session, socketPath: $0.socketPath, inbox: $0.inbox, apns: apns) }
+    apns?.attach(session)
+    defer { apns?.stop() }
     // Where pushes come from quotes no notification: the locked screen shows it too.
     for note in live?.start() ?? [] { session.send(.notice(.info, note, revealsContent: false)) }
     defer { live?.stop() }
@@ -59,6 +62,7 @@ package enum InteractiveEntry {
     }
     if let signal {
       live?.stop()
+      apns?.stop()
       preview?.stop()
       CursesTerminal.terminate(with: signal)
     }

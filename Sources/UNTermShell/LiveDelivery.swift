@@ -63,6 +63,7 @@ package final class LiveDelivery: @unchecked Sendable {
   }
 
   private let session: Session
+  private let apns: APNsDelivery?
   package let socketPath: String
   package let inbox: URL?
   private let limits: Limits
@@ -70,8 +71,12 @@ package final class LiveDelivery: @unchecked Sendable {
   private var loop: DeliveryLoop?
   private var boundSocket: SocketFile.Identity?
 
-  package init(session: Session, socketPath: String, inbox: URL?, limits: Limits = Limits()) {
+  /// - Parameter apns: the APNs endpoint's delivery, which `unterm center tokens`, `offline`
+  ///   and `fail` reach.
+  package init(session: Session, socketPath: String, inbox: URL?, limits: Limits = Limits(), apns: APNsDelivery? = nil)
+  {
     self.session = session
+    self.apns = apns
     self.socketPath = socketPath
     self.inbox = inbox
     self.limits = limits
@@ -124,7 +129,7 @@ package final class LiveDelivery: @unchecked Sendable {
     session.showDeliveryHints(hints)
     guard listener >= 0 || watcher != nil else { return notes }
     do {
-      let loop = try DeliveryLoop(session: session, listener: listener, inbox: watcher, limits: limits)
+      let loop = try DeliveryLoop(session: session, listener: listener, inbox: watcher, limits: limits, apns: apns)
       lock.lock()
       self.loop = loop
       lock.unlock()

@@ -46,10 +46,54 @@ enum CenterCommand {
       let count = try PushClient.center([.clear], socket: socket).first ?? "0"
       Console.line("cleared \(count) notification\(count == "1" ? "" : "s")")
       return .success
+    case "tokens", "offline", "fail":
+      return try apns(verb, rest, parsed: parsed, socket: socket, arguments)
     default:
-      let hint = Suggestion.closest(to: verb, in: ["list", "remove", "clear"]).map { " (did you mean '\($0)'?)" } ?? ""
+      let hint =
+        Suggestion.closest(to: verb, in: ["list", "remove", "clear", "tokens", "offline", "fail"]).map {
+          " (did you mean '\($0)'?)"
+        } ?? ""
       throw arguments.usage("center takes list, remove ID ... or clear, not '\(OneLine.flatten(verb))'\(hint)")
     }
+  }
+
+  /// `tokens [--expire APP]`, `offline on|off`, `fail REASON [N]`: the APNs endpoint's device.
+  private static func apns(
+    _ verb: String, _ rest: [String], parsed: ParsedOptions, socket: String, _ arguments: Arguments
+  ) throws(UNTermError) -> ExitCode {
+    let command: CenterCommands.Command
+    switch (verb, rest.count) {
+    case ("tokens", 0): command = parsed.center.expire.map { .expireToken($0) } ?? .tokens
+    case ("offline", 1) where rest[0] == "on" || rest[0] == "off": command = .offline(rest[0] == "on")
+    case ("fail", 1), ("fail", 2):
+      guard let count = rest.count == 2 ? Int(rest[1]) : 1, count > 0 else {
+        throw arguments.usage("center fail REASON [N]: N is a number of requests, 1 or more")
+      }
+      command = .fail(rest[0], count: count)
+    case ("offline", _): throw arguments.usage("center offline takes on or off")
+    case ("fail", _): throw arguments.usage("center fail takes an APNs reason and a number: fail ServiceUnavailable 3")
+    default: throw arguments.usage("center tokens takes no arguments (--expire APP makes an app's token unregistered)")
+    }
+    let reply = try PushClient.center([command], socket: socket).first ?? ""
+    guard command == .tokens else {
+      Console.line(SafeText(sanitizing: reply))
+      return .success
+    }
+    if parsed.center.json {
+      Console.line(SafeText(sanitizing: reply))
+      return .success
+    }
+    guard let root = (try? JSONParser.parse(Array(reply.utf8)))?.object else {
+      throw UNTermError(.failure, "the session answered with something that is not a list of tokens")
+    }
+    var lines = ["APP  TOKEN"]
+    for member in root.members {
+      let state = member.value.object?["unregistered"]?.string.map { "  unregistered since \($0)" } ?? ""
+      lines.append(
+        "\(OneLine.flatten(member.key))  \(OneLine.flatten(member.value.object?["token"]?.string ?? ""))\(state)")
+    }
+    Console.line(SafeText(sanitizing: lines.joined(separator: "\n"), multiline: true))
+    return .success
   }
 
   /// The list as a table, a line per notification: status, identifier, date, app (bundle

@@ -1,6 +1,7 @@
 import Foundation
 import UNTermHeadless
 import UNTermInput
+import UNTermShell
 
 /// `unterm export --simctl|--curl|--apns PAYLOAD ...`: what sends each payload to a real
 /// Simulator or device. Nothing is sent.
@@ -33,6 +34,7 @@ enum ExportCommand {
       )
     }
     var outputs: [SafeText] = []
+    var local: APNsExport.LocalEndpoint?
     for file in files {
       let payload = try Payload.load(file, headers: parsed.session.apnsHeaders)
       // What APNs would refuse is not worth sending: the first error, as lint reports it.
@@ -41,6 +43,7 @@ enum ExportCommand {
       // Made terminal-safe by APNsExport (controls inside strings are \u escapes), so the
       // sanitizer changes nothing in what a shell will run.
       func printed(_ text: String) -> SafeText { SafeText(sanitizing: text, multiline: true) }
+      if form == .curl && parsed.export.local && local == nil { local = try localEndpoint(payload, parsed, arguments) }
       do throws(APNsExport.Problem) {
         switch form {
         case .simctl:
@@ -56,7 +59,9 @@ enum ExportCommand {
             printed(String(decoding: try APNsExport.apnsFile(payload, app: parsed.pushBundle), as: UTF8.self)))
         case .curl:
           outputs.append(
-            printed(try APNsExport.curl(payload, environment: parsed.export.environment, app: parsed.pushBundle)))
+            printed(
+              try APNsExport.curl(payload, environment: parsed.export.environment, app: parsed.pushBundle, local: local)
+            ))
         }
       } catch {
         throw UNTermError(error.exitCode, file: shown, error.message)
@@ -73,6 +78,31 @@ enum ExportCommand {
 }
 
 extension ExportCommand {
+  /// The running session's endpoint and its device's token for the payload's app
+  /// (`--curl --local`), asked over the session's socket.
+  static func localEndpoint(_ payload: Payload, _ parsed: ParsedOptions, _ arguments: Arguments) throws(UNTermError)
+    -> APNsExport.LocalEndpoint
+  {
+    guard let app = APNsExport.bundle(of: payload, app: parsed.pushBundle) else {
+      throw UNTermError(
+        .dataError,
+        "--local needs the app's bundle identifier: give --topic ID or --bundle ID, an apns-topic header or a \"Simulator Target Bundle\" key"
+      )
+    }
+    let socket = parsed.socket ?? LiveDelivery.defaultSocketPath()
+    let reply = try PushClient.center([.endpoint(app: app)], socket: socket).first ?? ""
+    guard let object = (try? JSONParser.parse(Array(reply.utf8)))?.object, let host = object["host"]?.string,
+      let port = object["port"]?.number?.integer, let token = object["token"]?.string
+    else {
+      throw UNTermError(
+        .failure,
+        "the running session has no APNs endpoint (\(OneLine.flatten(reply))); start it with --apns-listen PORT")
+    }
+    return APNsExport.LocalEndpoint(
+      host: host, port: port, plaintext: object["plaintext"]?.bool ?? false,
+      caCertificate: object["ca"]?.string ?? "", deviceToken: token)
+  }
+
   /// What simctl push does with a payload's APNs headers, or nil when it has none: it sends
   /// none of them, but `apns-topic` (less its push-type suffix) can be the app it pushes to.
   static func simctlHeadersNote(_ payload: Payload, app: String?) -> SafeText? {

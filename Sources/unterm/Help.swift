@@ -15,6 +15,7 @@ enum Help {
     case .sheet: return sheet
     case .export: return export
     case .center: return center
+    case .apns: return apns
     case .completion: return completion
     }
   }
@@ -272,11 +273,38 @@ extension Help {
                   it, with a warning line on stderr
       clear       remove every app's delivered notifications, and what the summary holds (as
                   removeAllDeliveredNotifications does for an app's own); pending requests stay
+      tokens      the device token of each app (--apns-listen); --expire APP makes one answer
+                  410 Unregistered from now on, as after the app is deleted
+      offline on|off
+                  take the device offline: APNs holds each app's newest push until its
+                  apns-expiration and delivers it when the device is back
+      fail REASON [N]
+                  answer the next N APNs requests with REASON (ServiceUnavailable, Shutdown,
+                  InternalServerError, TooManyRequests, …), as APNs does on a bad day
     Talks to the session's socket as `unterm push` does: only a session of your own user.
 
     Exit codes: 0 done (an unknown identifier too) · 1 no session is running · 2 usage error
 
     \(options(for: .center))
+    """
+  }
+
+  static var apns: String {
+    """
+    unterm apns — the APNs endpoint's private CA (`unterm --apns-listen PORT`, `unterm run
+    --apns-listen PORT`)
+
+    Usage: \(usage(.apns))
+
+      ca   print the CA certificate's path, then its PEM: a client that trusts it (curl
+           --cacert, Python's ssl.create_default_context(cafile=…)) trusts UNTerm's server
+           certificate for api.sandbox.push.apple.com, api.push.apple.com, localhost and the
+           loopback addresses, and nothing else. Made on first use, 0600, under
+           $XDG_DATA_HOME/unterm/apns/ (else ~/.local/share/unterm/apns/).
+
+    Exit codes: 0 done · 1 the CA could not be made · 2 usage error
+
+    \(options(for: .apns))
     """
   }
 

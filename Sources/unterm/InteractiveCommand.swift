@@ -47,6 +47,10 @@ enum InteractiveCommand {
       }
     }
     let session = try SessionFactory.make(options, now: Date(), timeZone: .system)
+    let apns = try parsed.apns.makeDelivery(bundle: options.bundle, arguments)
+    for note in apns.map(APNsCommandOptions.startNotes) ?? [] {
+      session.send(.notice(.info, note, revealsContent: false))
+    }
     if options.trace {
       session.traceOutput = { line in session.queue.post { session.send(.notice(.trace, line.printed.text)) } }
     }
@@ -61,7 +65,7 @@ enum InteractiveCommand {
     }
     let preview = parsed.watch ? try LivePreview(session: session, payloads: delivered) : nil
     try InteractiveEntry.run(
-      session, delivery: InteractiveEntry.Delivery(socketPath: socket), feeder: feeder, preview: preview)
+      session, delivery: InteractiveEntry.Delivery(socketPath: socket), feeder: feeder, preview: preview, apns: apns)
     return .success
   }
 

@@ -10,7 +10,7 @@ import UserNotificationsUI
 
 /// The commands of `unterm`.
 enum UNTermCommand: String, CaseIterable, Sendable {
-  case interactive, render, lint, run, log, push, sheet, export, center, completion
+  case interactive, render, lint, run, log, push, sheet, export, center, apns, completion
 
   /// How a user types it: `unterm`, `unterm render`.
   var invocation: String { self == .interactive ? "unterm" : "unterm \(rawValue)" }
@@ -23,7 +23,8 @@ enum UNTermCommand: String, CaseIterable, Sendable {
     case .run: return "SCRIPT ..."
     case .log: return "FILE"
     case .export: return "PAYLOAD ..."
-    case .center: return "list | remove ID ... | clear"
+    case .center: return "list | remove ID ... | clear | tokens | offline on|off | fail REASON [N]"
+    case .apns: return "ca"
     case .completion: return "bash|zsh|fish"
     }
   }
@@ -39,7 +40,10 @@ enum UNTermCommand: String, CaseIterable, Sendable {
     case .push: return "deliver into a running interactive session"
     case .sheet: return "a design sheet: every payload on every device, lock state, view and theme, as one HTML file"
     case .export: return "print what sends a payload to a real Simulator or device: simctl, .apns or curl to APNs"
-    case .center: return "list or remove the running session's notifications, as the app's center can"
+    case .center:
+      return
+        "list or remove the running session's notifications, as the app's center can; its APNs device's tokens, offline state and failures"
+    case .apns: return "the APNs endpoint's private CA: where it is and its PEM, for a client to trust"
     case .completion: return "print a completion script for bash, zsh or fish"
     }
   }
@@ -52,7 +56,8 @@ enum UNTermCommand: String, CaseIterable, Sendable {
       return .files(["json", "apns", "session", "plist", "strings", "stringsdict", "xcstrings"], folders: true)
     case .run: return .files(["session"])
     case .log: return .files([])
-    case .center: return .words(["list", "remove", "clear"])
+    case .center: return .words(["list", "remove", "clear", "tokens", "offline", "fail"])
+    case .apns: return .words(["ca"])
     case .completion: return .words(["bash", "zsh", "fish"])
     }
   }
@@ -68,6 +73,7 @@ struct ParsedOptions: Sendable {
   var log = LogCommandOptions()
   var export = ExportOptions()
   var center = CenterCommandOptions()
+  var apns = APNsCommandOptions()
   /// `--socket`: where the interactive session listens and `push` connects.
   var socket: String?
   /// `unterm push --bundle`: the app the pushed payloads are for, over their own.
@@ -154,12 +160,16 @@ struct ExportOptions: Sendable {
 
   /// The forms asked for; exactly one must be.
   var forms: [Form] = []
+  /// `--local`: `--curl` to the running session's APNs endpoint.
+  var local = false
   var environment = APNsExport.Environment.development
   var simulator = "booted"
 }
 
 struct CenterCommandOptions: Sendable {
   var json = false
+  /// `tokens --expire APP`.
+  var expire: String?
 }
 
 struct RunCommandOptions: Sendable {
@@ -192,6 +202,7 @@ struct UNTermCommands: OptionSet, Hashable, Sendable {
     case .export: rawValue = 1 << 7
     case .center: rawValue = 1 << 8
     case .completion: rawValue = 1 << 9
+    case .apns: rawValue = 1 << 10
     }
   }
 
@@ -205,6 +216,7 @@ struct UNTermCommands: OptionSet, Hashable, Sendable {
   static var export: Self { Self(.export) }
   static var center: Self { Self(.center) }
   static var completion: Self { Self(.completion) }
+  static var apns: Self { Self(.apns) }
   /// Every command.
   static var all: Self { UNTermCommand.allCases.reduce(into: []) { $0.insert(Self($1)) } }
 
@@ -218,7 +230,7 @@ struct UNTermCommands: OptionSet, Hashable, Sendable {
 struct OptionDeclaration: Sendable {
   /// Where the help and README list an option, and which commands take the options there.
   enum Section: CaseIterable, Sendable {
-    case session, modes, headers, render, lint, run, log, delivery, sheet, watch, export, center, general
+    case session, modes, headers, render, lint, run, log, delivery, apns, sheet, watch, export, center, general
 
     var title: String {
       switch self {
@@ -230,6 +242,7 @@ struct OptionDeclaration: Sendable {
       case .run: return "Run options"
       case .log: return "Log options"
       case .delivery: return "Live delivery"
+      case .apns: return "APNs endpoint"
       case .sheet: return "Sheet options"
       case .watch: return "Live preview"
       case .export: return "Export options"
@@ -255,6 +268,7 @@ struct OptionDeclaration: Sendable {
       case .run: return [.run]
       case .log: return [.log]
       case .delivery: return [.interactive, .push, .center]
+      case .apns: return [.interactive, .run]
       case .sheet: return [.sheet]
       case .watch: return [.interactive, .render, .sheet]
       case .export: return [.export]

@@ -1,4 +1,5 @@
 import Foundation
+import UNTermAPNs
 import UNTermHeadless
 import UNTermInput
 import UNTermLint
@@ -183,6 +184,29 @@ extension OptionValue where Value == String {
       placeholder: "ID",
       expectation: "takes a bundle identifier such as com.acme.bank (letters, digits, dots and hyphens)"
     ) { CategoryRegistry.isBundleIdentifier($0) ? $0 : nil }
+  }
+}
+
+extension OptionValue where Value == APNsListenAddress {
+  /// `PORT`, `HOST:PORT` or `[IPV6]:PORT`.
+  static var listenAddress: OptionValue {
+    OptionValue(placeholder: "[HOST:]PORT", expectation: "takes [HOST:]PORT, a port from 0 to 65535") {
+      try? APNsListenAddress.parse($0)
+    }
+  }
+}
+
+extension OptionValue where Value == (id: String, file: String) {
+  /// `KEYID=FILE.p8`.
+  static var keyFile: OptionValue {
+    OptionValue(
+      placeholder: "KEYID=FILE.p8", expectation: "takes KEYID=FILE.p8 (the key's 10-character ID and its file)",
+      completion: .files(["p8"])
+    ) { text in
+      guard let equals = text.firstIndex(of: "="), equals != text.startIndex, text.index(after: equals) != text.endIndex
+      else { return nil }
+      return (String(text[..<equals]), String(text[text.index(after: equals)...]))
+    }
   }
 }
 

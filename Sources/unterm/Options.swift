@@ -262,8 +262,55 @@ extension OptionDeclaration {
     .option(
       "--socket", .file("PATH", extensions: ["sock"]),
       "the session's socket, where `unterm push` delivers; the session's inbox is then PATH.inbox. A missing folder is made 0700; an existing one is used as it is, and refused if others can write to it and it is not sticky. Only a stale socket of yours is replaced.",
-      default: "$XDG_RUNTIME_DIR/unterm/session.sock, else /tmp/unterm-UID/session.sock", in: .delivery
+      default: "$XDG_RUNTIME_DIR/unterm/session.sock, else /tmp/unterm-UID/session.sock", in: .delivery,
+      also: .export
     ) { $0.socket = $1 },
+
+    // The APNs endpoint.
+    .option(
+      "--apns-listen", .listenAddress,
+      "answer Apple's provider API (POST /3/device/TOKEN, HTTP/2 over TLS with ALPN h2) on PORT, as APNs does, and show what it accepts; loopback unless HOST is named; port 0 picks a free one",
+      in: .apns
+    ) { $0.apns.listen = $1 },
+    .flag(
+      "--apns-plaintext", help: "speak cleartext HTTP/2 with prior knowledge instead of TLS (http:// clients)",
+      in: .apns
+    ) {
+      $0.apns.plaintext = true
+      $0.apns.given.append("--apns-plaintext")
+    },
+    .option(
+      "--apns-key", .keyFile,
+      "verify provider tokens (JWT, ES256) signed with this .p8 key, as APNs does; repeatable. Without a key, tokens are checked for form and age only",
+      in: .apns
+    ) {
+      $0.apns.keys.append($1)
+      $0.apns.given.append("--apns-key")
+    },
+    .option("--apns-team", .text("TEAMID"), "the Team ID a provider token's iss must be", in: .apns) {
+      $0.apns.team = $1
+      $0.apns.given.append("--apns-team")
+    },
+    .option(
+      "--apns-client-ca", .file("FILE", extensions: ["pem"]),
+      "accept client certificates (certificate-based auth) issued by this CA; their topics are the pushes they may send",
+      in: .apns
+    ) {
+      $0.apns.clientCA = $1
+      $0.apns.given.append("--apns-client-ca")
+    },
+    .option("--apns-log", .text("FILE"), "append every APNs request and answer to FILE as a JSON line", in: .apns) {
+      $0.apns.log = $1
+      $0.apns.given.append("--apns-log")
+    },
+    .option(
+      "--device-token", .appScoped("HEX"),
+      "the device's token for app ID (64 hex digits); a bare HEX is --bundle's app's; repeatable",
+      default: "made once per app and kept in $XDG_DATA_HOME/unterm/apns/device-tokens.json", in: .apns
+    ) {
+      $0.apns.deviceTokens.append($1)
+      $0.apns.given.append("--device-token")
+    },
 
     // Export options.
     .flag("--simctl", help: "print the xcrun simctl push command line, the payload on its standard input", in: .export)
@@ -281,6 +328,12 @@ extension OptionDeclaration {
         "print the HTTP/2 request to APNs as a curl command: the headers, a provider token from $APNS_AUTH_TOKEN and the device token from $DEVICE_TOKEN",
       in: .export
     ) { $0.export.forms.append(.curl) },
+    .flag(
+      "--local",
+      help:
+        "with --curl: send to the running session's APNs endpoint (--apns-listen) instead of Apple, with its device's token: Apple's command with --connect-to and --cacert",
+      in: .export
+    ) { $0.export.local = true },
     .option(
       "--environment", OptionValue<APNsExport.Environment>.choice,
       "the APNs host curl sends to: api.sandbox.push.apple.com (development builds) or api.push.apple.com",
@@ -298,6 +351,12 @@ extension OptionDeclaration {
         #"list prints a JSON object: {"delivered", "held", "pending"}, each an array of {"identifier", "threadIdentifier", "categoryIdentifier", "date", "bundleIdentifier"}"#,
       in: .center
     ) { $0.center.json = true },
+
+    .option(
+      "--expire", .bundleIdentifier,
+      "tokens --expire APP: the app's device token answers 410 Unregistered from now on, as after an uninstall",
+      in: .center
+    ) { $0.center.expire = $1 },
 
     // Sheet options.
     .option(

@@ -13,7 +13,7 @@ enum RunCommand {
       UNTermMain.showHelp(Help.run)
       return .success
     }
-    let options = runOptions(parsed)
+    var options = runOptions(parsed)
     guard !files.isEmpty else { throw arguments.usage("run needs at least one SCRIPT file") }
     if let junit = parsed.run.junitFile, junit.isEmpty || junit == "-" {
       throw arguments.usage("--junit needs a file name: standard output carries the run's report")
@@ -33,6 +33,10 @@ enum RunCommand {
       }
       return unreadable
     }
+    let apns = try parsed.apns.makeDelivery(bundle: parsed.session.bundle, arguments)
+    defer { apns?.stop() }
+    options.externalPushes = apns
+    for note in apns.map(APNsCommandOptions.startNotes) ?? [] { UNTermMain.warn(SafeText(sanitizing: note)) }
     let recorders = try RunRecorders(parsed)
     // While --live holds the alternate screen, what would be printed is kept and printed when the
     // terminal is given back, so the report stays on screen after the run.

@@ -83,6 +83,7 @@ enum UNTermMain {
     case UNTermCommand.sheet.rawValue: return try SheetCommand.run(Arguments(rest, command: .sheet))
     case UNTermCommand.export.rawValue: return try ExportCommand.run(Arguments(rest, command: .export))
     case UNTermCommand.center.rawValue: return try CenterCommand.run(Arguments(rest, command: .center))
+    case UNTermCommand.apns.rawValue: return try APNsCommand.run(Arguments(rest, command: .apns))
     case UNTermCommand.completion.rawValue: return try Completion.run(Arguments(rest, command: .completion))
     default:
       if !first.hasPrefix("-") && !first.hasSuffix(".json") && !first.hasSuffix(".apns")

@@ -32,7 +32,8 @@ struct CompletionTests {
     }
     #expect(try complete(["unterm", "ren"]) == ["render"])
     #expect(try complete(["unterm", "render", "--view", ""]) == ["banner", "center", "expanded"])
-    #expect(try complete(["unterm", "--dev"]) == ["--device"])
+    #expect(try complete(["unterm", "--dev"]) == ["--device", "--device-token"])
+    #expect(try complete(["unterm", "--devi"]).allSatisfy { $0.hasPrefix("--device") })
     #expect(try complete(["unterm", "lint", "--explain", "unknown-c"]) == ["unknown-category"])
     #expect(try complete(["unterm", "--theme", "d"]).contains("dark"))
     #expect(try complete(["unterm", "lint", "--format", "s"]) == ["sarif"])
@@ -58,7 +59,7 @@ struct CompletionTests {
     }
     #expect(try complete("unterm ren") == ["render"])
     #expect(try complete("unterm render --view ") == ["banner", "center", "expanded"])
-    #expect(try complete("unterm --dev") == ["--device"])
+    #expect(try complete("unterm --dev") == ["--device", "--device-token"])
     #expect(try complete("unterm lint --explain unknown-c") == ["unknown-category"])
     #expect(try complete("unterm run Scripts/message-d") == ["Scripts/message-dismiss.session"])
   }
@@ -80,7 +81,7 @@ struct CompletionTests {
     tmux.type("unterm --dev")
     tmux.keys("Tab")
     try tmux.waitFor("zsh> unterm --device")
-    tmux.type("ipa")
+    tmux.type(" ipa")
     tmux.keys("Tab")
     try tmux.waitFor("zsh> unterm --device ipad")
     tmux.keys("C-u")

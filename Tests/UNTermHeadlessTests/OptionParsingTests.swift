@@ -19,7 +19,9 @@ struct OptionParsingTests {
       "NAME|FILE,…": "dark,default", "off|dnd|NAME": "Work", "APP,…": "Messages,com.example.chat",
       "HH:MM[,HH:MM…]": "08:00,18:00", "banner,list,sound,badge|none": "none", "SIZE,…": "l,ax3", "TYPE": "alert",
       "ID": "match-7", "UNIX-TIME": "0", "BUNDLE-ID": "com.example.app", "DEVICE": "iPhone 16",
-      "[ID=]FILE": "com.example.chat=x.json", "[ID=]NAME": "com.example.chat=Chat",
+      "[ID=]FILE": "com.example.chat=x.json", "[ID=]NAME": "com.example.chat=Chat", "[HOST:]PORT": "8443",
+      "KEYID=FILE.p8": "ABC123DEFG=AuthKey_ABC123DEFG.p8", "TEAMID": "TEAM123456",
+      "[ID=]HEX": "com.example.chat=" + String(repeating: "ab", count: 32),
     ]
     if let value = values[placeholder] { return value }
     #expect(placeholder.contains("|") && placeholder == placeholder.lowercased(), "no example for \(placeholder)")

@@ -160,7 +160,27 @@ package enum APNsExport {
   /// The request to APNs: HTTP/2 POST to `/3/device/TOKEN` with the headers, authorized with a
   /// provider token (JWT). Both tokens come from environment variables, so no secret is written
   /// into the command; `Simulator Target Bundle` is the Simulator's and is left out of the body.
-  package static func curl(_ payload: Payload, environment: Environment, app: String? = nil) throws(Problem) -> String {
+  /// A running session's APNs endpoint (`export --curl --local`): the command goes there, with
+  /// the session device's token, instead of to Apple.
+  package struct LocalEndpoint: Sendable {
+    package var host: String
+    package var port: Int
+    package var plaintext: Bool
+    package var caCertificate: String
+    package var deviceToken: String
+
+    package init(host: String, port: Int, plaintext: Bool, caCertificate: String, deviceToken: String) {
+      self.host = host
+      self.port = port
+      self.plaintext = plaintext
+      self.caCertificate = caCertificate
+      self.deviceToken = deviceToken
+    }
+  }
+
+  package static func curl(
+    _ payload: Payload, environment: Environment, app: String? = nil, local: LocalEndpoint? = nil
+  ) throws(Problem) -> String {
     var headers = payload.info.headers
     guard let bundle = bundle(of: payload, app: app) else {
       throw Problem(
@@ -181,6 +201,14 @@ package enum APNsExport {
       body = spans.removing([PayloadAnalyzer.simulatorTargetBundleKey], from: body)
     }
     var lines = ["curl --http2 --fail-with-body"]
+    if let local, !local.plaintext {
+      // Apple's command, unchanged but for where the TCP connection goes and the CA it trusts.
+      let target = local.host.contains(":") ? "[\(local.host)]" : local.host
+      lines.append("  --connect-to \(environment.host):443:\(try plain(target, "the host")):\(local.port)")
+      lines.append("  --cacert \(ShellQuote.quote(try plain(local.caCertificate, "the CA's path")))")
+    } else if local != nil {
+      lines[0] = "curl --http2-prior-knowledge --fail-with-body"
+    }
     for (field, value) in headers.fields {
       lines.append("  --header \(ShellQuote.quote("\(field.rawValue): \(try plain(value, field.rawValue))"))")
     }
@@ -188,9 +216,18 @@ package enum APNsExport {
       "  --header \"authorization: bearer ${\(authTokenVariable):?set \(authTokenVariable) to your provider token (a JWT signed with your APNs key)}\""
     )
     lines.append("  --data-binary \(ShellQuote.quote(text(body)))")
-    lines.append(
-      "  \"https://\(environment.host)/3/device/${\(deviceTokenVariable):?set \(deviceTokenVariable) to the device token (hex)}\""
-    )
+    if let local {
+      let token = try plain(local.deviceToken, "the device token")
+      let host = local.host.contains(":") ? "[\(local.host)]" : local.host
+      lines.append(
+        local.plaintext
+          ? "  http://\(try plain(host, "the host")):\(local.port)/3/device/\(token)"
+          : "  https://\(environment.host)/3/device/\(token)")
+    } else {
+      lines.append(
+        "  \"https://\(environment.host)/3/device/${\(deviceTokenVariable):?set \(deviceTokenVariable) to the device token (hex)}\""
+      )
+    }
     return lines.joined(separator: " \\\n")
   }
 }
