@@ -75,7 +75,10 @@ final class APNsConnection {
     case .failed(let reason): return .failure(.init("TLS handshake failed: \(reason)"))
     case .bytes:
       tlsWantsWrite = false
-      guard stream.applicationProtocol == "h2" else {
+      // A client that offers no ALPN at all speaks HTTP/2 by prior knowledge, as aioapns does
+      // with a custom SSL context (APNs takes it: such providers run in production). One that
+      // offered only other protocols was refused in the handshake.
+      guard stream.applicationProtocol == "h2" || stream.applicationProtocol == nil else {
         return .failure(.init("the client did not offer HTTP/2 (ALPN h2); APNs speaks only HTTP/2"))
       }
       if let topics = stream.certificateTopics { credential = .certificate(topics: topics) }
