@@ -183,7 +183,7 @@ let package = Package(
         "unterm", "unterm-log-stress", "unterm-peak", "unterm-app-probe", "unterm-fuzz",
       ]),
     .testTarget(
-      name: "UNTermAPNsTests", dependencies: ["UNTermAPNs", "UNTermInput"]),
+      name: "UNTermAPNsTests", dependencies: ["UNTermAPNs", "UNTermInput", "UNTermTestSupport"]),
     .testTarget(
       name: "UNTermMediaTests",
       dependencies: [

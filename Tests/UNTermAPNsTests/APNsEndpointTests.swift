@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UNTermTestSupport
 
 @testable import UNTermAPNs
 
@@ -79,6 +80,8 @@ struct APNsEndpointTests {
 
   @Test("nghttp, a second HTTP/2 stack, gets 200 too")
   func nghttp() throws {
+    let missing = SystemPackages.reason(.nghttp)
+    try #require(missing == nil, "\(missing ?? "")")
     let endpoint = try TestEndpoint(plaintext: true)
     defer { endpoint.endpoint.stop() }
     let body = endpoint.folder.appendingPathComponent("payload.json")

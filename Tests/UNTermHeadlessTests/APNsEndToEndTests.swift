@@ -35,6 +35,9 @@ struct APNsEndToEndTests {
 
   @Test("the documented CI example: aioapns with a real .p8 key and JWT, then the script sees the banner")
   func ciExample() throws {
+    let missing = SystemPackages.pythonReason(
+      modules: ["aioapns"], packages: ["aioapns"], purpose: "the aioapns provider of Examples/apns-provider")
+    try #require(missing == nil, "\(missing ?? "")")
     var environment = environment
     environment["PORT"] = String(try freePort())
     let result = try Fixtures.run(
@@ -47,6 +50,9 @@ struct APNsEndToEndTests {
 
   @Test("httpx over HTTP/2 with its own HPACK: a 200 shown, and APNs's errors for a bad token and a wrong topic")
   func httpx() throws {
+    let missing = SystemPackages.pythonReason(
+      modules: ["httpx", "h2"], packages: ["httpx[http2]"], purpose: "sending to the APNs endpoint with httpx")
+    try #require(missing == nil, "\(missing ?? "")")
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("unterm-httpx-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let port = try freePort()

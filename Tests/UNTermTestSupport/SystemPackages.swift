@@ -40,6 +40,10 @@ package enum SystemPackages {
     package static let zsh = Need(command: "zsh", packages: ["zsh"], purpose: "loading the zsh completion")
     package static let fish = Need(command: "fish", packages: ["fish"], purpose: "loading the fish completion")
     package static let bash = Need(command: "bash", packages: ["bash"], purpose: "loading the bash completion")
+    /// nghttp2's client: a second HTTP/2 stack (its own HPACK and flow control) for the APNs
+    /// endpoint.
+    package static let nghttp = Need(
+      command: "nghttp", packages: ["nghttp2-client"], purpose: "sending to the APNs endpoint with nghttp2's client")
     /// groff, which checks the manual pages render without warnings.
     package static let groff = Need(command: "groff", packages: ["groff"], purpose: "checking the manual pages")
   }
@@ -143,5 +147,31 @@ package enum SystemPackages {
     do { try process.run() } catch { return -1 }
     process.waitUntilExit()
     return process.terminationStatus
+  }
+
+  /// Why Python modules a test client needs cannot be imported (installing the PyPI packages
+  /// that give them first, with pip, once per process), or nil when they can.
+  package static func pythonReason(modules: [String], packages: [String], purpose: String) -> String? {
+    lock.lock()
+    defer { lock.unlock() }
+    let key = "python:" + modules.joined(separator: ",")
+    if let known = results[key] { return known }
+    let check = ["python3", "-c", modules.map { "import \($0)" }.joined(separator: "; ")]
+    let environment = ProcessInfo.processInfo.environment
+    var result: String?
+    if run(check, environment: environment) != 0 {
+      let log = FileManager.default.temporaryDirectory.appendingPathComponent("unterm-pip.log").path
+      FileHandle.standardError.write(
+        Data(
+          "unterm tests: installing \(packages.joined(separator: " ")) with pip, for \(purpose) (output in \(log))\n"
+            .utf8))
+      let status = run(["python3", "-m", "pip", "install", "-q"] + packages, environment: environment, log: log)
+      if run(check, environment: environment) != 0 {
+        result =
+          "python3 cannot import \(modules.joined(separator: ", ")) and pip install \(packages.joined(separator: " ")) failed (status \(status), see \(log)); install them by hand"
+      }
+    }
+    results[key] = .some(result)
+    return result
   }
 }
