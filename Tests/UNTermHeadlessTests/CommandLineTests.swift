@@ -365,7 +365,9 @@ struct CommandLineTests {
       result.stderr
         == "error: option '--view' is taken by 'unterm render', not by 'unterm lint' (see 'unterm lint --help')\n")
     let socket = try unterm(["render", "--socket", "/tmp/x.sock", "x.json"])
-    #expect(socket.stderr.contains("is taken by 'unterm', 'unterm push' and 'unterm center', not by 'unterm render'"))
+    #expect(
+      socket.stderr.contains(
+        "is taken by 'unterm', 'unterm push', 'unterm export' and 'unterm center', not by 'unterm render'"))
   }
 
   @Test func runHelpListsTheSessionLanguage() throws {
