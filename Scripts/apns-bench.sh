@@ -45,10 +45,6 @@ printf 'bundle com.example.chat\nwait push %d within 300s\n' "$pushes" > "$work/
   "$work/load.session" > "$work/run.out" 2> "$work/run.err" &
 run=$!
 for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/"$unterm_port") 2>/dev/null && break; sleep 0.1; done
-# Started the moment the port opens, h2load sees about one connection in ten have its streams
-# refused (a token connection has one stream until a token is valid, as on APNs, and h2load does
-# not retry a refused stream); a second's wait avoids it. Under investigation (issue 28 note).
-sleep 1
 h2load -n "$pushes" -c 10 -m 100 -d "$work/payload.json" -H "apns-topic: com.example.chat" \
   -H "authorization: bearer $jwt" --log-file "$work/unterm.log" \
   "http://127.0.0.1:$unterm_port/3/device/$token" > "$work/h2load-unterm.out"

@@ -215,6 +215,9 @@ struct cnh2_server {
   stream *streams;
   size_t open_streams;
   int failed;
+  /* The first output, holding the first SETTINGS frame, with its advertised stream limit. */
+  int first_output_sent;
+  uint8_t *first_output;
 };
 
 static void push_event(cnh2_server *server, int kind, int32_t stream_id, uint32_t code, stream *s) {
@@ -414,6 +417,7 @@ void cnh2_server_free(cnh2_server *server) {
   if (!server) return;
   if (server->session) p_nghttp2_session_del(server->session);
   server->session = NULL;
+  free(server->first_output);
   while (server->streams) {
     stream *s = server->streams;
     unlink_stream(server, s);
@@ -434,8 +438,36 @@ int cnh2_server_receive(cnh2_server *server, const uint8_t *bytes, size_t length
   return (int)taken;
 }
 
+/* Writes the advertised MAX_CONCURRENT_STREAMS into a copy of the first output, which starts
+ * with the server's SETTINGS frame (9-byte header, then 6-byte entries): nghttp2 keeps enforcing
+ * the higher limit, the client reads the lower one. Anything unexpected is sent unchanged. */
+static const uint8_t *advertise_initial_streams(cnh2_server *server, const uint8_t *bytes, size_t length) {
+  uint32_t advertised = server->limits.initial_advertised_streams;
+  if (advertised == 0 || advertised >= server->limits.max_concurrent_streams || length < 9) return bytes;
+  size_t frame_length = (size_t)bytes[0] << 16 | (size_t)bytes[1] << 8 | bytes[2];
+  int settings = bytes[3] == 0x4 && bytes[4] == 0 && (bytes[5] | bytes[6] | bytes[7] | bytes[8]) == 0;
+  if (!settings || frame_length % 6 != 0 || 9 + frame_length > length) return bytes;
+  server->first_output = malloc(length);
+  if (!server->first_output) return bytes;
+  memcpy(server->first_output, bytes, length);
+  for (size_t at = 9; at < 9 + frame_length; at += 6) {
+    uint8_t *entry = server->first_output + at;
+    if ((entry[0] << 8 | entry[1]) != NH_SETTINGS_MAX_CONCURRENT_STREAMS) continue;
+    entry[2] = (uint8_t)(advertised >> 24);
+    entry[3] = (uint8_t)(advertised >> 16);
+    entry[4] = (uint8_t)(advertised >> 8);
+    entry[5] = (uint8_t)advertised;
+  }
+  return server->first_output;
+}
+
 long cnh2_server_output(cnh2_server *server, const uint8_t **bytes) {
-  return (long)p_nghttp2_session_mem_send(server->session, bytes);
+  ssize_t length = p_nghttp2_session_mem_send(server->session, bytes);
+  if (length > 0 && !server->first_output_sent) {
+    server->first_output_sent = 1;
+    *bytes = advertise_initial_streams(server, *bytes, (size_t)length);
+  }
+  return (long)length;
 }
 
 cnh2_event *cnh2_server_next_event(cnh2_server *server) {

@@ -102,18 +102,11 @@ struct APNsAbuseTests {
 
   @Test("a 1 GB body is refused with 413 before it is read: the client stops after a few windows")
   func hugeBody() throws {
-    let missing = SystemPackages.pythonReason(modules: ["h2"], packages: ["h2"], purpose: "a raw HTTP/2 client")
-    try #require(missing == nil, "\(missing ?? "")")
     let endpoint = try TestEndpoint(plaintext: true)
     defer { endpoint.endpoint.stop() }
     let jwt = try TestEndpoint.jwt(key: try ES256Key.generate())
     // h2's own client streams zeros as fast as the windows allow, until the answer or 1 GB.
     let client = """
-      import select, socket, sys, h2.config, h2.connection, h2.events
-      port, path, topic, jwt = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
-      s = socket.create_connection(("127.0.0.1", port))
-      c = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
-      c.initiate_connection()
       c.send_headers(1, [(":method", "POST"), (":path", path), (":scheme", "http"), (":authority", "localhost"),
                          ("apns-topic", topic), ("authorization", "bearer " + jwt)])
       s.sendall(c.data_to_send())
@@ -134,10 +127,9 @@ struct APNsAbuseTests {
               s.sendall(c.data_to_send())
       print(status, body.decode(), "reset" if reset else "no reset", sent)
       """
-    let path = "/3/device/\(endpoint.token)"
-    let result = try run("/usr/bin/env", ["python3", "-c", client, String(endpoint.port), path, TestEndpoint.app, jwt])
-    let words = result.output.split(separator: " ")
-    #expect(words.prefix(3) == ["413", #"{"reason":"PayloadTooLarge"}"#, "reset"], "\(result.output)")
+    let output = try h2Client(client, endpoint: endpoint, jwt: jwt)
+    let words = output.split(separator: " ")
+    #expect(words.prefix(3) == ["413", #"{"reason":"PayloadTooLarge"}"#, "reset"], "\(output)")
     let sent = Int(words.last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? .max
     #expect(sent < 4 << 20, "the client stopped within a few windows, not after \(sent) bytes")
     #expect(endpoint.received.accepted.isEmpty)

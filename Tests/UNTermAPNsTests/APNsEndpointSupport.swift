@@ -1,5 +1,7 @@
 import Foundation
+import Testing
 import UNTermInput
+import UNTermTestSupport
 
 @testable import UNTermAPNs
 
@@ -83,4 +85,24 @@ func curl(_ arguments: [String]) throws -> [String] {
   let result = try run("/usr/bin/curl", ["-s", "-S", "-D", "-", "--max-time", "20"] + arguments, errors: false)
   return result.output.replacingOccurrences(of: "\r", with: "").split(separator: "\n", omittingEmptySubsequences: true)
     .map { $0.trimmingCharacters(in: .whitespaces) }
+}
+
+/// Runs a Python client on h2's own HTTP/2 stack against `endpoint`, and returns what it
+/// printed. The script starts connected: `s` is the socket, `c` the client connection with its
+/// preface queued, `port, path, topic, jwt` its arguments and `extra` the rest. Skipped, with
+/// the reason, where h2 is missing.
+func h2Client(_ script: String, endpoint: TestEndpoint, jwt: String, _ extra: [String] = []) throws -> String {
+  let missing = SystemPackages.pythonReason(modules: ["h2"], packages: ["h2"], purpose: "a raw HTTP/2 client")
+  try #require(missing == nil, "\(missing ?? "")")
+  let prologue = """
+    import select, socket, sys, h2.config, h2.connection, h2.events, h2.settings
+    port, path, topic, jwt, extra = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
+    s = socket.create_connection(("127.0.0.1", port)); s.settimeout(10)
+    c = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+    c.initiate_connection()
+
+    """
+  let path = "/3/device/\(endpoint.token)"
+  let arguments = [prologue + script, String(endpoint.port), path, TestEndpoint.app, jwt] + extra
+  return try run("/usr/bin/env", ["python3", "-c"] + arguments).output
 }

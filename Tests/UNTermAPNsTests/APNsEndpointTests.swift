@@ -96,4 +96,40 @@ struct APNsEndpointTests {
     #expect(result.output.contains(":status: 200"), "\(result.output)")
     #expect(endpoint.received.wait { $0.accepted.count == 1 })
   }
+
+  @Test(
+    "a burst sent before the server's SETTINGS is read is served; the SETTINGS say one stream until a token is valid, then 1,000"
+  )
+  func burstBeforeSettings() throws {
+    let endpoint = try TestEndpoint(plaintext: true)
+    defer { endpoint.endpoint.stop() }
+    let jwt = try TestEndpoint.jwt(key: try ES256Key.generate())
+    // Twenty requests in the client's first write, as Go's, curl's and h2load's HTTP/2 send them
+    // before they have read anything; then every SETTINGS value and every status, in order.
+    let client = """
+      body, streams = extra[0].encode(), [1 + 2 * i for i in range(20)]
+      for i in streams:
+          c.send_headers(i, [(":method", "POST"), (":path", path), (":scheme", "http"), (":authority", "localhost"),
+                             ("apns-topic", topic), ("authorization", "bearer " + jwt)])
+          c.send_data(i, body, end_stream=True)
+      s.sendall(c.data_to_send())
+      statuses, limits, streamsLimit = {}, [], h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS
+      while len(statuses) < len(streams):
+          data = s.recv(65536)
+          if not data: break
+          for e in c.receive_data(data):
+              if isinstance(e, h2.events.RemoteSettingsChanged) and streamsLimit in e.changed_settings:
+                  limits.append(str(e.changed_settings[streamsLimit].new_value))
+              if isinstance(e, h2.events.ResponseReceived): statuses[e.stream_id] = dict(e.headers)[b":status"].decode()
+              if isinstance(e, h2.events.StreamReset): statuses[e.stream_id] = "reset %d" % e.error_code
+          s.sendall(c.data_to_send())
+      print("limits", " ".join(limits))
+      print("statuses", " ".join(statuses.get(i, "none") for i in streams))
+      """
+    let output = try h2Client(client, endpoint: endpoint, jwt: jwt, [Self.payload])
+    let lines = output.split(separator: "\n").map(String.init)
+    #expect(lines.first == "limits 1 1000", "\(output)")
+    #expect(lines.dropFirst().first == "statuses " + Array(repeating: "200", count: 20).joined(separator: " "))
+    #expect(endpoint.received.wait { $0.accepted.count == 20 })
+  }
 }

@@ -72,7 +72,14 @@ typedef struct cnh2_server cnh2_server;
 
 /** A server connection's limits. */
 typedef struct cnh2_limits {
+  /** The most streams open at once that nghttp2 allows (past it a stream is refused). */
   uint32_t max_concurrent_streams;
+  /**
+   * What the first SETTINGS frame tells the client instead, where it is lower (0: the same).
+   * APNs tells a token connection 1 until a token is valid; streams a client opened before it
+   * read that are still served, as RFC 9113 §5.1.2 binds a client only to a limit it has seen.
+   */
+  uint32_t initial_advertised_streams;
   uint32_t max_header_list;
   size_t max_body;
 } cnh2_limits;

@@ -6,8 +6,13 @@ import CNghttp2
 
 /// What a server connection allows a client: APNs's advertised settings, and the largest body.
 package struct HTTP2Limits: Sendable {
-  /// SETTINGS_MAX_CONCURRENT_STREAMS (APNs: 1000, and 1 until a token is valid).
+  /// SETTINGS_MAX_CONCURRENT_STREAMS (APNs: 1000): past it a stream is refused.
   package var maxConcurrentStreams = 1000
+  /// What the first SETTINGS tells the client instead, where it is lower: APNs tells a token
+  /// connection 1 until a token is valid. The client reads that limit, but streams it opened
+  /// before it read it are still served: RFC 9113 §5.1.2 binds a client only to a limit it has
+  /// seen, and a provider that sends a burst at connect is not refused for a race.
+  package var initialAdvertisedStreams: Int?
   /// SETTINGS_MAX_HEADER_LIST_SIZE, as APNs advertises it; a request past it is reset.
   package var maxHeaderListBytes = 8000
   /// The largest body kept (a VoIP payload's 5120 bytes); past it the request is handed over
@@ -61,6 +66,7 @@ package final class HTTP2ServerConnection {
     if let error = cnh2_load_error() { throw HTTP2Error(code: -1, description: String(cString: error)) }
     var cLimits = cnh2_limits(
       max_concurrent_streams: UInt32(clamping: limits.maxConcurrentStreams),
+      initial_advertised_streams: UInt32(clamping: limits.initialAdvertisedStreams ?? 0),
       max_header_list: UInt32(clamping: limits.maxHeaderListBytes), max_body: limits.maxBodyBytes)
     guard let server = cnh2_server_new(&cLimits) else { throw HTTP2Error(code: -901, description: "out of memory") }
     self.server = server

@@ -84,8 +84,8 @@ final class APNsConnection {
       if let topics = stream.certificateTopics { credential = .certificate(topics: topics) }
       do throws(HTTP2Error) {
         var connectionLimits = limits
-        // A token connection gets one stream until it has sent a valid token.
-        if case .token = credential { connectionLimits.maxConcurrentStreams = 1 }
+        // A token connection is told it has one stream until it has sent a valid token.
+        if case .token = credential { connectionLimits.initialAdvertisedStreams = 1 }
         let session = try HTTP2ServerConnection(limits: connectionLimits)
         http2 = session
         phase = .open
