@@ -30,7 +30,8 @@ package struct RunOptions: Sendable {
 package protocol ExternalPushes: AnyObject, Sendable {
   /// The session to deliver into from now on; `nil` holds pushes until another is attached.
   func attach(_ session: Session?)
-  /// Pushes delivered so far, into any session.
+  /// Pushes that reached the device so far, into any session: delivered, or held by APNs while
+  /// the device is offline.
   var deliveredCount: Int { get }
 }
 

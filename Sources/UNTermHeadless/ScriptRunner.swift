@@ -135,7 +135,7 @@ package final class ScriptRunner {
     case .size, .device, .theme, .categories, .contentExtension, .passcode, .locale, .strings, .focus, .summary,
       .textSize, .foreground, .bundle, .appName, .previews, .mediaDirectory:
       return try configure(line.command, session: session)
-    case .lock, .unlock, .key, .longPress, .tap, .action, .type, .send, .dismiss, .center:
+    case .lock, .unlock, .offline, .key, .longPress, .tap, .action, .type, .send, .dismiss, .center:
       return interact(line.command, session: session)
     case .push, .wait, .waitUntil, .remove, .clear:
       return try deliver(line.command, session: session)
@@ -202,12 +202,18 @@ package final class ScriptRunner {
     return nil
   }
 
-  /// The lines that act as a person would: locking and unlocking, keys, taps, actions and
-  /// replies.
+  /// The lines that act as a person would: locking and unlocking, the network, keys, taps,
+  /// actions and replies.
   private func interact(_ command: ScriptCommand, session: Session) -> ScriptFailure.Reason? {
     switch command {
     case .lock: return outcome(.command(.lock), session: session)
     case .unlock(let code): return outcome(.command(.unlock(code)), session: session)
+    case .offline(let on):
+      let failure = outcome(.command(.setOffline(on)), session: session)
+      // Back online, what APNs held comes through the queue: on screen before the next line.
+      session.drain()
+      session.settleServiceExtensions()
+      return failure
     case .key(let key, let count):
       // A key press with nothing to act on does nothing, as on a device; it is not a failure.
       // A lost log record ends the repetition: nothing more is done after it.

@@ -65,6 +65,9 @@ extension Session {
       guard let controller = extensions.activeController else { return [] }
       controller.buttonPressed(action: action)
       return refreshedView()
+    case .network(let offline):
+      onNetworkChange?(offline)
+      return []
     }
   }
 

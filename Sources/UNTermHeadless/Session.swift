@@ -56,6 +56,9 @@ package final class Session: @unchecked Sendable {
   package private(set) var logReport: [String] = []
   /// Called for every notification presented.
   package var onDelivery: ((UNNotification) -> Void)?
+  /// Called when the device goes offline (`true`) or back online (`Effect.network`): the APNs
+  /// endpoint's delivery holds pushes meanwhile.
+  package var onNetworkChange: ((Bool) -> Void)?
   /// Requests the live preview re-delivers: each replaces the notification of its identifier
   /// where it stands when it arrives (`Session+Reload`).
   var replacing: Set<String> = []

@@ -424,6 +424,14 @@ extension ScriptCommand {
         .foreground(t.text == "on"), caption: t.text == "on" ? "app to the foreground" : "app to the background")
     },
     .init(
+      "offline", "on|off",
+      "take the device off the network or back: APNs holds each app's newest push meanwhile, and delivers it when back"
+    ) { a throws(SessionScript.ParseError) in
+      let t = try a.next("on or off")
+      guard t.text == "on" || t.text == "off" else { throw a.fail(t, "expected on or off, not \"\(t.text)\"") }
+      return .init(.offline(t.text == "on"), caption: t.text == "on" ? "device offline" : "device back online")
+    },
+    .init(
       "remove", "ID ...",
       "remove notifications of any app by request identifier, delivered, held or pending, as removeDeliveredNotifications and removePendingNotificationRequests do for an app's own (an identifier nothing has is ignored, as on iOS; the activity pane says so)"
     ) { a throws(SessionScript.ParseError) in

@@ -46,6 +46,8 @@ package enum ScriptCommand: Hashable, Sendable {
   case textSize(DynamicTypeSize)
   /// Brings the app to the foreground (`true`) or sends it to the background.
   case foreground(Bool)
+  /// Takes the device offline (`true`) or back online: APNs holds its pushes meanwhile.
+  case offline(Bool)
   /// Removes notifications by identifier: delivered, held for the summary, or pending.
   case remove([String])
   /// Removes every delivered notification (and what the summary holds).

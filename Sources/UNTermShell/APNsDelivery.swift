@@ -44,8 +44,13 @@ package final class APNsDelivery: ExternalPushes, @unchecked Sendable {
     }
   }
 
-  /// Delivers into `session` from now on (what waited is delivered first); `nil` holds pushes.
+  /// Delivers into `session` from now on (what waited is delivered first), following its device
+  /// offline and back (`CenterState.isOffline`); `nil` holds pushes.
   package func attach(_ session: Session?) {
+    if let session {
+      session.onNetworkChange = { [weak self] offline in self?.setOffline(offline) }
+      setOffline(session.state.isOffline)
+    }
     lock.lock()
     self.session = session
     let held = session == nil ? [] : waiting
@@ -75,10 +80,22 @@ package final class APNsDelivery: ExternalPushes, @unchecked Sendable {
 
   private func arrived(_ push: APNsAcceptedPush) {
     lock.lock()
+    if offline && push.headers.expiration == "0" {
+      lock.unlock()
+      notice(
+        "APNs dropped \(push.apnsID) for \(push.app): the device is offline, and apns-expiration 0 asks for one attempt and no storage"
+      )
+      countAfterShown()
+      return
+    }
     if offline {
+      let replaced = stored[push.app]?.push.apnsID
       stored[push.app] = (push, Date())
       lock.unlock()
-      notice("APNs is holding \(push.apnsID) for \(push.app): the device is offline")
+      notice(
+        "APNs is holding \(push.apnsID) for \(push.app): the device is offline"
+          + (replaced.map { " (it replaces \($0): APNs keeps one per app)" } ?? ""))
+      countAfterShown()
       return
     }
     lock.unlock()
@@ -104,8 +121,9 @@ package final class APNsDelivery: ExternalPushes, @unchecked Sendable {
     session.queue.post { [session] in session.send(.notice(kind, text, revealsContent: false)) }
   }
 
-  /// Delivers a push on the session's thread, as `unterm push` does.
-  private func deliver(_ push: APNsAcceptedPush) {
+  /// Delivers a push on the session's thread, as `unterm push` does; `counts` when it has not
+  /// been counted as held.
+  private func deliver(_ push: APNsAcceptedPush, counts: Bool = true) {
     lock.lock()
     guard let session else {
       waiting.append(push)
@@ -122,16 +140,20 @@ package final class APNsDelivery: ExternalPushes, @unchecked Sendable {
       } catch {
         session.send(.notice(.error, "APNs took \(push.apnsID) but the device cannot show it: \(error.message.text)"))
       }
-      countDelivered()
+      if counts { self.countDelivered() }
     }
   }
 
-  // MARK: - Offline (`unterm center offline on|off`)
+  // MARK: - Offline (the device's `CenterState.isOffline`: `o`, `offline on|off`)
 
   /// Takes the device offline or back online; back online, what APNs held is delivered, except
   /// what expired meanwhile.
   package func setOffline(_ value: Bool, now: Date = Date()) {
     lock.lock()
+    guard value != offline else {
+      lock.unlock()
+      return
+    }
     offline = value
     let held = value ? [] : stored.values.sorted { $0.arrived < $1.arrived }
     if !value { stored = [:] }
@@ -143,7 +165,7 @@ package final class APNsDelivery: ExternalPushes, @unchecked Sendable {
       } else if push.headers.expiration == "0" {
         notice("APNs dropped \(push.apnsID) for \(push.app): apns-expiration 0 means one attempt, no storage")
       } else {
-        deliver(push)
+        deliver(push, counts: false)
       }
     }
   }
@@ -162,7 +184,17 @@ package final class APNsDelivery: ExternalPushes, @unchecked Sendable {
     lock.unlock()
   }
 
-  /// Pushes delivered so far.
+  /// Counts a held push once the line saying so is shown (the session's queue keeps the order),
+  /// so a script's `wait push` that returns for it finds the line.
+  private func countAfterShown() {
+    lock.lock()
+    let session = session
+    lock.unlock()
+    guard let session else { return countDelivered() }
+    session.queue.post { [self] in countDelivered() }
+  }
+
+  /// Pushes delivered, or held while the device is offline, so far.
   package var deliveredCount: Int {
     lock.lock()
     defer { lock.unlock() }
@@ -221,11 +253,8 @@ extension APNsDelivery {
       endpoint.devices.expire(app)
       session.send(.notice(.info, "APNs: the device token of \(app) is no longer registered (410 Unregistered)"))
       return "OK expired"
-    case .offline(let on):
-      setOffline(on)
-      session.send(
-        .notice(.info, on ? "The device is offline: APNs holds each app's newest push" : "The device is back online"))
-      return "OK " + (on ? "offline" : "online")
+    case .offline:
+      return CenterCommands.carryOut(command, in: session)
     case .fail(let name, let count):
       guard let reason = APNsReason(named: name) else {
         return

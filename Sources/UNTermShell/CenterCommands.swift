@@ -70,7 +70,12 @@ package enum CenterCommands {
   /// Carries a request out on the session's thread; the reply line.
   static func carryOut(_ command: Command, in session: Session, apns: APNsDelivery? = nil) -> String {
     switch command {
-    case .tokens, .expireToken, .offline, .fail, .endpoint:
+    case .offline(let on):
+      // The device's state, which the key `o` and a script's `offline` change too; the APNs
+      // endpoint's delivery follows it.
+      session.send(.command(.setOffline(on)))
+      return "OK " + (on ? "offline" : "online")
+    case .tokens, .expireToken, .fail, .endpoint:
       guard let apns else { return "ERROR the session has no APNs endpoint: start it with --apns-listen PORT" }
       return apns.carryOut(command, in: session)
     case .list:

@@ -43,6 +43,7 @@ extension CenterState {
     case .setPreviews(let previews):
       self.previews = previews
       return Outcome()
+    case .setOffline(let offline): return setOffline(offline)
     case .focus(let id): return focusOn(id)
     case .pressExtensionButton(let index): return pressExtensionButton(index)
     }
@@ -195,6 +196,22 @@ extension CenterState {
     }
     appState = newState
     return Outcome()
+  }
+
+  /// Takes the device off the network or back. A local notification needs no network and is
+  /// delivered either way; what comes through APNs waits (one push per app, the newest).
+  private mutating func setOffline(_ offline: Bool) -> Outcome {
+    guard offline != isOffline else {
+      note(.info, offline ? "The device is already offline" : "The device is already online")
+      return Outcome()
+    }
+    isOffline = offline
+    note(
+      .info,
+      offline
+        ? "The device is offline: APNs holds each app's newest push until it is back online"
+        : "The device is back online: APNs delivers what it held")
+    return Outcome(effects: [.network(offline: offline)])
   }
 
   /// Change the Dynamic Type size.

@@ -22,6 +22,7 @@ extension CenterState {
     case .cycleFocus:
       return perform(.setFocusMode(nextFocusMode, allow: nil))
     case .nextLanguage: return perform(.setLocale(localization.nextLocale))
+    case .toggleOffline: return perform(.setOffline(!isOffline))
     case .appToBackground:
       if appState == .foreground {
         appState = .background

@@ -174,6 +174,8 @@ package struct CenterState: @unchecked Sendable {
   package internal(set) var screenWidth = 80
   package internal(set) var screenHeight = 24
   package internal(set) var isLocked = false
+  /// Whether the device is off the network: APNs holds its pushes meanwhile.
+  package internal(set) var isOffline = false
   package internal(set) var passcode: String?
   package internal(set) var previews: Previews = .whenUnlocked
   /// Apps' display names by bundle identifier (`--app-name ID=NAME`, and a bare `--app-name`

@@ -98,6 +98,9 @@ package enum Command: Hashable, Sendable {
   case setAppName(app: String?, name: String)
   /// When previews show (a script's `previews`).
   case setPreviews(CenterState.Previews)
+  /// Takes the device off the network or back (`o`, a script's `offline on|off`, `unterm
+  /// center offline`): meanwhile APNs holds what it would store (`Effect.network`).
+  case setOffline(Bool)
 }
 
 /// What the shell must do after an update.
@@ -121,6 +124,9 @@ package enum Effect: @unchecked Sendable {
   case extensionMedia(play: Bool)
   /// A button in a program extension's view was pressed (its code decides what it does).
   case extensionButton(action: String)
+  /// The device went offline (`true`) or back online: what reaches it from outside (the APNs
+  /// endpoint) is held, or what was held is delivered.
+  case network(offline: Bool)
 }
 
 /// The device's state when a response was made, for the log.

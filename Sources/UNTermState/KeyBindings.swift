@@ -122,7 +122,7 @@ package enum KeyPattern: Hashable, Sendable {
 /// says which key does it where.
 package enum KeyAction: Hashable, Sendable {
   // Anywhere but a text field
-  case quit, showKeys, toggleLock, switchDevice, nextTheme, nextLanguage, appToBackground, cycleFocus
+  case quit, showKeys, toggleLock, switchDevice, nextTheme, nextLanguage, appToBackground, cycleFocus, toggleOffline
   // The list or a banner
   case focusPrevious, focusNext, focusPageUp, focusPageDown, focusFirst, focusLast
   case longPress, tap, clear, toggleList, hideBanner, showLess
@@ -349,9 +349,10 @@ package enum KeyBindings {
         "the next theme; `g` the next language of the app's strings (`--strings`), which what is on screen follows at once; the activity pane names it",
       [([.key(.character("t"))], screens, .nextTheme), ([.key(.character("g"))], screens, .nextLanguage)]),
     KeyBinding(
-      "send the app to the background",
-      about: "send the app back to the background",
-      [([.key(.character("h"))], screens, .appToBackground)]),
+      "app to the background; o: offline / online",
+      about:
+        "send the app back to the background; `o` takes the device off the network or back: meanwhile APNs (`--apns-listen`) holds each app's newest push until its `apns-expiration`, and delivers it when the device is back; the status bar says `Offline`",
+      [([.key(.character("h"))], screens, .appToBackground), ([.key(.character("o"))], screens, .toggleOffline)]),
     KeyBinding(
       "show these keys",
       about: "show the keys",

@@ -53,12 +53,10 @@ struct APNsEndToEndTests {
     let missing = SystemPackages.pythonReason(
       modules: ["httpx", "h2"], packages: ["httpx[http2]"], purpose: "sending to the APNs endpoint with httpx")
     try #require(missing == nil, "\(missing ?? "")")
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("unterm-httpx-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let port = try freePort()
     let token = String(repeating: "cd", count: 32)
-    let script = folder.appendingPathComponent("httpx.session")
-    try Data(
+    let script = try scriptFile(
+      "httpx",
       """
       bundle com.example.chat
       wait push within 60s
@@ -66,8 +64,8 @@ struct APNsEndToEndTests {
       expect screen activity "BadDeviceToken:"
       expect screen activity "DeviceTokenNotForTopic:"
 
-      """.utf8
-    ).write(to: script)
+      """
+    )
     var environment = environment
     let run = try ChildProcess(
       Fixtures.unterm,
@@ -101,6 +99,75 @@ struct APNsEndToEndTests {
     #expect(lines.last?.hasPrefix("HTTP/2 200 ") == true)
     let status = ChildProcess.exitCode(try run.wait(upTo: 60))
     #expect(status == 0, "\(run.output)\n\(run.errors)")
+  }
+
+  @Test(
+    "offline: APNs holds each app's newest push (the status bar says Offline) and delivers it when the device is back")
+  func offlineHoldsTheNewest() throws {
+    let port = try freePort()
+    let token = String(repeating: "ab", count: 32)
+    let script = try scriptFile(
+      "offline",
+      """
+      bundle com.example.chat
+      offline on
+      expect screen "Offline"
+      wait push 3 within 60s
+      expect screen activity "is holding"
+      expect screen activity "(it replaces"
+      expect screen activity "APNs dropped"
+      expect screen not "Gate"
+      offline off
+      expect screen "Gate C3"
+      expect screen not "Gate B12"
+      expect screen not "Gate D4"
+      expect screen not "Offline"
+
+      """
+    )
+    let run = try ChildProcess(
+      Fixtures.unterm,
+      [
+        "run", "--apns-listen", String(port), "--apns-plaintext", "--device-token", "com.example.chat=\(token)",
+        "--device-token", "com.example.other=\(String(repeating: "cd", count: 32))", script.path,
+      ],
+      environment: ChildProcess.environment(environment), stdin: "")
+    // Two pushes to the chat app (the second replaces the first in APNs's store), then one to
+    // another app that asks APNs not to store it.
+    let jwt = Self.unsignedJWT()
+    func send(_ gate: String, topic: String = "com.example.chat", device: String = token, extra: [String] = [])
+      throws -> String
+    {
+      let body = #"{"aps":{"alert":{"title":"Boarding","body":"Gate \#(gate)"}}}"#
+      for _ in 0..<100 {
+        let result = try Fixtures.run(
+          "/usr/bin/curl",
+          [
+            "-s", "-o", "/dev/null", "-w", "%{http_code}", "--http2-prior-knowledge", "-H", "apns-topic: \(topic)",
+            "-H", "authorization: bearer \(jwt)", "--data", body,
+          ] + extra.flatMap { ["-H", $0] } + ["http://127.0.0.1:\(port)/3/device/\(device)"], timeout: 20)
+        if result.stdout != "000" { return result.stdout }
+        Thread.sleep(forTimeInterval: 0.1)
+      }
+      return "never connected"
+    }
+    #expect(try send("B12") == "200")
+    #expect(try send("C3") == "200")
+    #expect(
+      try send(
+        "D4", topic: "com.example.other", device: String(repeating: "cd", count: 32), extra: ["apns-expiration: 0"])
+        == "200")
+    let status = ChildProcess.exitCode(try run.wait(upTo: 60))
+    #expect(status == 0, "\(run.output)\n\(run.errors)")
+  }
+
+  /// A script in a folder of its own.
+  private func scriptFile(_ name: String, _ text: String) throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("unterm-\(name)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let script = folder.appendingPathComponent("\(name).session")
+    try Data(text.utf8).write(to: script)
+    return script
   }
 
   /// A token of the right form, issued now; without --apns-key its signature is not checked.

@@ -36,7 +36,7 @@ struct KeyBindingTests {
         "           │ L F         lock or unlock; F: cycle Focus modes       │",
         "           │ d           switch iPhone / iPad                       │",
         "           │ t g         next theme / language (says which)         │",
-        "           │ h           send the app to the background             │",
+        "           │ h o         app to the background; o: offline / online │",
         "           │ ?           show these keys                            │",
         "           │ q Ctrl-C    quit (Ctrl-C even in a text field)         │",
         "           │ type        type into a reply or the passcode          │",

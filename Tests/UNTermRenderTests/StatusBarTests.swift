@@ -47,6 +47,26 @@ struct StatusBarTests {
       ])
   }
 
+  @Test(
+    "o takes the device offline and back: the bar says Offline beside the lock, kept as long as the Focus, and the pane says what APNs does"
+  )
+  func offlineKey() throws {
+    let session = try Fixtures.session(size: (60, 12)) { $0.focus = .doNotDisturb }
+    defer { session.detach() }
+    session.send(.key(.character("o")))
+    let offline = session.frame().grid.lines
+    #expect(offline.last == " iPhone · Unlocked · Offline · Do Not Disturb │ ? keys")
+    #expect(
+      session.state.notices.last?.text
+        == "The device is offline: APNs holds each app's newest push until it is back online")
+    session.resize(width: 30, height: 12)
+    #expect(session.frame().grid.lines.last == " Offline · DND │ ? keys")
+    session.resize(width: 60, height: 12)
+    session.send(.key(.character("o")))
+    #expect(session.frame().grid.lines.last == " iPhone · Unlocked · Do Not Disturb │ c list  ? keys")
+    #expect(session.state.notices.last?.text == "The device is back online: APNs delivers what it held")
+  }
+
   @Test func shorterFormsComeBeforeDroppingItems() throws {
     let bars = try statusBars([80, 60, 40], badge: true)
     #expect(

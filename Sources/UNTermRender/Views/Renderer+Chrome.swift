@@ -151,14 +151,15 @@ extension Renderer {
 
   /// The status bar's items in the order shown. Ranks, lowest dropped first: the default states
   /// (unlocked, iPhone) say least, then the badges (other apps' before the default app's) and
-  /// the app being open, then the summary time, the text size, the device language, the Focus,
-  /// and "Locked" last. `hintRank` is the last key hint's ("? keys"): kept over the default
+  /// the app being open, then the summary time, the text size, the device language, the Focus
+  /// and "Offline", and "Locked" last. `hintRank` is the last key hint's ("? keys"): kept over the default
   /// states, given up before a mode.
   func statusItems(_ state: CenterState) -> [StatusItem] {
     var items = [
       StatusItem(full: state.device.displayName, short: nil, rank: state.device.kind == .iphone ? 3 : 5)
     ]
     items.append(state.isLocked ? StatusItem(full: "Locked", rank: 10) : StatusItem(full: "Unlocked", rank: 0))
+    if state.isOffline { items.append(StatusItem(full: "Offline", rank: 9)) }
     if state.focus.isOn {
       let name = TerminalText.sanitize(state.focus.displayName, multiline: false)
       let short: String
