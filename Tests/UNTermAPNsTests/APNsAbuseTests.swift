@@ -5,7 +5,7 @@ import UNTermTestSupport
 @testable import UNTermAPNs
 
 /// A raw TCP client of the endpoint.
-private final class RawClient {
+final class RawClient {
   let fd: Int32
 
   init(port: UInt16) throws {
@@ -44,22 +44,34 @@ private final class RawClient {
   }
 }
 
-/// The frames in what a server sent: (type, flags, stream) of each.
-private func frames(_ bytes: [UInt8]) -> [(type: UInt8, stream: UInt32)] {
-  var result: [(UInt8, UInt32)] = []
+/// The frames in what a server sent: type, stream and payload of each.
+func frames(_ bytes: [UInt8]) -> [(type: UInt8, stream: UInt32, payload: ArraySlice<UInt8>)] {
+  var result: [(UInt8, UInt32, ArraySlice<UInt8>)] = []
   var offset = 0
   while offset + 9 <= bytes.count {
     let length = Int(bytes[offset]) << 16 | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2])
     let stream =
       UInt32(bytes[offset + 5] & 0x7f) << 24 | UInt32(bytes[offset + 6]) << 16 | UInt32(bytes[offset + 7]) << 8
       | UInt32(bytes[offset + 8])
-    result.append((bytes[offset + 3], stream))
+    result.append(
+      (bytes[offset + 3], stream, bytes[min(bytes.count, offset + 9)..<min(bytes.count, offset + 9 + length)]))
     offset += 9 + length
   }
   return result
 }
 
-private let goAwayFrame: UInt8 = 7
+let goAwayFrame: UInt8 = 7
+
+/// The error code of the first GOAWAY in what a server sent.
+func goAwayCode(_ bytes: [UInt8]) -> UInt32? {
+  guard let goAway = frames(bytes).first(where: { $0.type == goAwayFrame }), goAway.payload.count >= 8 else {
+    return nil
+  }
+  return goAway.payload.dropFirst(4).prefix(4).reduce(0) { $0 << 8 | UInt32($1) }
+}
+
+/// The client preface and an empty SETTINGS frame.
+let clientPreface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [0, 0, 0, 4, 0, 0, 0, 0, 0]
 
 @Suite("The APNs endpoint under abuse", .serialized)
 struct APNsAbuseTests {
@@ -139,11 +151,10 @@ struct APNsAbuseTests {
   func disconnectsAndCap() throws {
     let endpoint = try TestEndpoint(plaintext: true) { $0.maxConnections = 20 }
     defer { endpoint.endpoint.stop() }
-    let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [0, 0, 0, 4, 0, 0, 0, 0, 0]
     // A HEADERS frame announcing more, then nothing: the client goes away.
     for _ in 0..<5 {
       let client = try RawClient(port: endpoint.port)
-      client.send(preface + [0, 0, 5, 1, 0x04, 0, 0, 0, 1, 0x82, 0x84, 0x86, 0x41, 0x00])
+      client.send(clientPreface + [0, 0, 5, 1, 0x04, 0, 0, 0, 1, 0x82, 0x84, 0x86, 0x41, 0x00])
     }
     var idle: [RawClient] = []
     for _ in 0..<40 { idle.append(try RawClient(port: endpoint.port)) }
@@ -154,14 +165,15 @@ struct APNsAbuseTests {
     usleep(200_000)
     #expect(try curlWorks(endpoint))
   }
+}
 
-  private func curlWorks(_ endpoint: TestEndpoint) throws -> Bool {
-    let jwt = try TestEndpoint.jwt(key: try ES256Key.generate())
-    let lines = try curl([
-      "--http2-prior-knowledge", "--header", "apns-topic: \(TestEndpoint.app)", "--header",
-      "authorization: bearer \(jwt)",
-      "--data", #"{"aps":{"alert":"still here"}}"#, endpoint.url,
-    ])
-    return lines.first == "HTTP/2 200"
-  }
+/// Whether curl still gets a 200 from the endpoint.
+func curlWorks(_ endpoint: TestEndpoint) throws -> Bool {
+  let jwt = try TestEndpoint.jwt(key: try ES256Key.generate())
+  let lines = try curl([
+    "--http2-prior-knowledge", "--header", "apns-topic: \(TestEndpoint.app)", "--header",
+    "authorization: bearer \(jwt)",
+    "--data", #"{"aps":{"alert":"still here"}}"#, endpoint.url,
+  ])
+  return lines.first == "HTTP/2 200"
 }

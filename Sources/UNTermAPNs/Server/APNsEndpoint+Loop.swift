@@ -20,6 +20,7 @@ extension APNsEndpoint {
       for id in order { fds.append(pollfd(fd: connections[id]!.fd, events: connections[id]!.events, revents: 0)) }
       var wakeAt = order.map { deadline(of: connections[$0]!) }.min() ?? .infinity
       if !listening { wakeAt = min(wakeAt, acceptPausedUntil) }
+      if unsaidRefusals > 0 { wakeAt = min(wakeAt, nextRefusalNotice) }
       var timeout = wakeAt.isFinite ? Int32(max(0, min(60_000, ((wakeAt - now) * 1000).rounded(.up)))) : -1
       if order.contains(where: { connections[$0]!.hasPendingInput }) { timeout = 0 }
       if poll(&fds, nfds_t(fds.count), timeout) < 0 && errno != EINTR { break }
@@ -33,7 +34,9 @@ extension APNsEndpoint {
         if revents != 0 { service(connection, revents: revents, now: after) }
       }
       closeExpired(now: after)
+      sayRefusals(now: after)
     }
+    sayRefusals(now: .infinity)
     shutDown()
   }
 
@@ -76,7 +79,7 @@ extension APNsEndpoint {
       var yes: Int32 = 1
       setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
       guard connections.count < configuration.maxConnections else {
-        refuseOverCap(fd)
+        refuseOverCap(fd, now: now)
         continue
       }
       do throws(APNsConnectionError) {
@@ -97,14 +100,25 @@ extension APNsEndpoint {
 
   /// One connection too many: in cleartext it is told why (GOAWAY, REFUSED_STREAM's calm), in
   /// TLS it is closed before the handshake costs anything.
-  private func refuseOverCap(_ fd: Int32) {
+  private func refuseOverCap(_ fd: Int32, now: Double) {
     if configuration.plaintext, let http2 = try? HTTP2ServerConnection(limits: HTTP2Limits()) {
       http2.goAway(code: HTTP2ErrorCode.enhanceYourCalm, debug: Array(#"{"reason":"TooManyConnections"}"#.utf8))
       let bytes = http2.takeOutput()
       _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
     close(fd)
-    handlers.notice("APNs endpoint: refused a connection past the limit of \(configuration.maxConnections)")
+    unsaidRefusals += 1
+    sayRefusals(now: now)
+  }
+
+  /// Tells the activity pane of the connections refused since it was last told, if a second
+  /// has passed since then.
+  private func sayRefusals(now: Double) {
+    guard unsaidRefusals > 0, now >= nextRefusalNotice else { return }
+    let count = unsaidRefusals == 1 ? "a connection" : "\(unsaidRefusals) connections"
+    handlers.notice("APNs endpoint: refused \(count) past the limit of \(configuration.maxConnections)")
+    unsaidRefusals = 0
+    nextRefusalNotice = now + 1
   }
 
   private func service(_ connection: APNsConnection, revents: Int16, now: Double) {
@@ -159,6 +173,9 @@ extension APNsEndpoint {
       case .handshaking:
         drop(connection, APNsConnectionError("no TLS handshake within \(Int(configuration.handshakeTimeout)) s"))
       case .open:
+        let idle = configuration.idleTimeout
+        let time = idle >= 60 ? "\(Int(idle / 60)) min" : "\(Int(idle.rounded(.up))) s"
+        handlers.notice("APNs connection \(connection.id) from \(connection.peer) was idle for \(time): GOAWAY, closed")
         connection.goAway(code: 0, reason: "IdleTimeout")
         _ = connection.flush()
         if connection.isFinished { drop(connection, nil) }

@@ -30,6 +30,10 @@ package final class APNsEndpoint: @unchecked Sendable {
   var connections: [Int: APNsConnection] = [:]
   var nextConnection = 1
   var acceptPausedUntil: Double = 0
+  /// Connections refused past the cap that the activity pane has not been told of: the first
+  /// is said at once, then a count at most once a second, so a flood is a line a second.
+  var unsaidRefusals = 0
+  var nextRefusalNotice: Double = 0
   /// The loop's state that other threads set: stop, and failures asked for on demand.
   let lock = NSLock()
   var stopRequested = false
