@@ -2,7 +2,9 @@
 # The APNs endpoint under load (issue 28.7): h2load sends N pushes (default 10,000) over 10
 # connections with 100 streams each to `unterm run --apns-listen`, whose script waits for every
 # one of them; then the same load against nghttpd answering a static 200 on the same machine, the
-# protocol's floor here. Prints pushes per second and p50/p99 latency beside the floor's.
+# protocol's floor here. Prints pushes per second and p50/p99 latency beside the floor's. Then the
+# interactive session under the same load: how long a key takes to reach the screen, beside the
+# same session with nothing arriving (Scripts/apns-screen-load.py).
 #
 #   Scripts/apns-bench.sh [N]        (release build; CONFIG=debug for a quick smoke)
 #
@@ -66,3 +68,9 @@ echo "$pushes pushes, 10 connections × 100 streams ($config build)"
 figures "$work/unterm.log" "unterm (every one shown)"
 figures "$work/floor.log" "nghttpd static 200"
 echo "every push delivered exactly once: the script's 'wait push $pushes' passed ($(grep -c . "$work/run.out") report line)"
+
+# The interactive screen during the same load: a key's time to the screen, beside the same
+# session with nothing arriving. Goal: p99 under load within 100 ms, a key a person sees at once.
+echo
+python3 Scripts/apns-screen-load.py "$unterm" "$(port)" "$token" "$work/payload.json" "$jwt" "$pushes"
+echo "goal: a key drawn under load within 100 ms at p99"
