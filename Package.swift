@@ -11,12 +11,15 @@ let package = Package(
     // (communication notifications), so an app's code compiles unchanged.
     .library(name: "CoreLocation", targets: ["CoreLocation"]),
     .library(name: "Intents", targets: ["Intents"]),
+    // Live Activities as app code starts, updates and ends them (issue 29).
+    .library(name: "ActivityKit", targets: ["ActivityKit"]),
     .library(name: "UNTerm", targets: ["UNTerm"]),
     // Drives a headless session from an app's own tests (no terminal, no ncurses).
     .library(name: "UNTermTesting", targets: ["UNTermTesting"]),
   ],
   targets: [
     .target(name: "CoreLocation"),
+    .target(name: "ActivityKit"),
     // Apple's model and the notification store: what every UNTerm module imports.
     .target(name: "UserNotificationsModel", dependencies: ["CoreLocation"]),
     // What an app imports: the model plus FoundationNetworking (URLSession, as on iOS). Only
@@ -182,6 +185,7 @@ let package = Package(
         // The programs its tests run.
         "unterm", "unterm-log-stress", "unterm-peak", "unterm-app-probe", "unterm-fuzz",
       ]),
+    .testTarget(name: "ActivityKitTests", dependencies: ["ActivityKit"]),
     .testTarget(
       name: "UNTermAPNsTests", dependencies: ["UNTermAPNs", "UNTermInput", "UNTermTestSupport"]),
     .testTarget(

@@ -1,0 +1,243 @@
+import Foundation
+
+/// One Live Activity as the system keeps it, whatever the app's types: its attributes and its
+/// content state as JSON (as a push carries them), its dates and its tokens. `Activity<A>` reads
+/// it as the app's own types; the emulator's session draws it.
+package struct ActivityRecord: Sendable, Equatable {
+  package var id: String
+  /// The attributes type's name, as a push's `attributes-type` gives it.
+  package var attributesType: String
+  package var attributes: Data
+  package var state: Data
+  package var staleDate: Date?
+  package var relevanceScore: Double
+  package var started: Date
+  /// The newest update's timestamp: an older one is ignored.
+  package var updated: Date
+  package var ended: Date?
+  package var dismissal: Date?
+  package var pushToken: Data?
+  /// Set by the person or the system removing it.
+  package var dismissedNow = false
+  /// The newest update's alert, if it had one: the screen lights with it.
+  package var alert: ActivityAlert?
+  /// Counts changes: 0 when started, one more at each update or end.
+  package var revision = 0
+
+  /// Where the activity is at `now`: active for 8 hours, stale past its stale date, ended, then
+  /// dismissed at its dismissal date.
+  package func activityState(at now: Date) -> ActivityState {
+    if dismissedNow { return .dismissed }
+    let end =
+      ended
+      ?? (now >= started.addingTimeInterval(ActivityLimits.activeDuration)
+        ? started.addingTimeInterval(ActivityLimits.activeDuration) : nil)
+    if let end {
+      let gone = dismissal ?? ActivityUIDismissalPolicy.default.dismissalDate(endedAt: end)
+      return now >= gone ? .dismissed : .ended
+    }
+    if let staleDate, now >= staleDate { return .stale }
+    return .active
+  }
+}
+
+/// An update's alert, as a push's `aps.alert` or an app's `AlertConfiguration` gives it.
+package struct ActivityAlert: Sendable, Equatable {
+  package var title: String
+  package var body: String
+  /// The sound file, or `nil` for the default sound.
+  package var sound: String?
+
+  package init(title: String, body: String, sound: String?) {
+    self.title = title
+    self.body = body
+    self.sound = sound
+  }
+}
+
+/// Why a change to an activity was not made, as the activity pane and the harness say it.
+package struct ActivityRefusal: Error, Equatable, Sendable, CustomStringConvertible {
+  package var description: String
+  package init(_ description: String) { self.description = description }
+}
+
+/// Every Live Activity of the process: those the app started with `Activity.request` and those
+/// pushes started. Thread-safe; one clock (the session's, when a session is attached).
+package final class ActivityCenter: @unchecked Sendable {
+  package static let shared = ActivityCenter()
+
+  private let lock = NSLock()
+  private var records: [ActivityRecord] = []
+  private var observers: [UUID: @Sendable (ActivityRecord) -> Void] = [:]
+  private var clock: @Sendable () -> Date = { Date() }
+  private var nextToken = 1
+  private var enabled = true
+  private var frequent = false
+
+  package init() {}
+
+  /// Whether the person allows Live Activities (Settings › the app › Live Activities).
+  package var areActivitiesEnabled: Bool {
+    get { locked { enabled } }
+    set { locked { enabled = newValue } }
+  }
+
+  /// Whether frequent updates are allowed (`NSSupportsLiveActivitiesFrequentUpdates`).
+  package var frequentPushesEnabled: Bool {
+    get { locked { frequent } }
+    set { locked { frequent = newValue } }
+  }
+
+  /// The token a server starts activities with (one per app; UNTerm's device has one app).
+  package var pushToStartToken: Data? { Self.token(number: 0) }
+
+  /// The time activities are measured on.
+  package var now: Date {
+    lock.lock()
+    let clock = clock
+    lock.unlock()
+    return clock()
+  }
+
+  /// Measures time on another clock (a session's virtual one).
+  package func useClock(_ clock: @escaping @Sendable () -> Date) { locked { self.clock = clock } }
+
+  /// Every activity, in the order started.
+  package var all: [ActivityRecord] { locked { records } }
+
+  package func record(_ id: String) -> ActivityRecord? { locked { records.first { $0.id == id } } }
+
+  /// Calls `observer` with every record as it changes; returns the key that stops it.
+  @discardableResult
+  package func observe(_ observer: @escaping @Sendable (ActivityRecord) -> Void) -> UUID {
+    let key = UUID()
+    locked { observers[key] = observer }
+    return key
+  }
+
+  package func stopObserving(_ key: UUID) { _ = locked { observers.removeValue(forKey: key) } }
+
+  /// Starts an activity; it gets a push token when it takes pushes.
+  package func start(
+    attributesType: String, attributes: Data, state: Data, staleDate: Date?, relevanceScore: Double,
+    tokens: Bool, at date: Date? = nil
+  ) throws(ActivityRefusal) -> ActivityRecord {
+    guard attributes.count + state.count <= ActivityLimits.dataBytes else {
+      throw ActivityRefusal(
+        "the attributes and content state take \(attributes.count + state.count) bytes; ActivityKit allows 4096 (attributesTooLarge)"
+      )
+    }
+    let now = date ?? self.now
+    let record = locked { () -> ActivityRecord in
+      var record = ActivityRecord(
+        id: UUID().uuidString, attributesType: attributesType, attributes: attributes, state: state,
+        staleDate: staleDate,
+        relevanceScore: relevanceScore, started: now, updated: now)
+      if tokens {
+        record.pushToken = Self.token(number: nextToken)
+        nextToken += 1
+      }
+      records.append(record)
+      return record
+    }
+    notify(record)
+    return record
+  }
+
+  /// Updates an activity's content; `timestamp` older than its newest update is ignored, as is
+  /// any update once it ended.
+  package func update(
+    _ id: String, state: Data, staleDate: Date?, relevanceScore: Double, timestamp: Date? = nil,
+    alert: ActivityAlert? = nil
+  ) throws(ActivityRefusal) -> ActivityRecord {
+    try change(id) { record, now throws(ActivityRefusal) in
+      guard record.activityState(at: now) != .ended, record.activityState(at: now) != .dismissed else {
+        throw ActivityRefusal("the activity has ended: updates to it are ignored")
+      }
+      let stamp = timestamp ?? now
+      guard stamp >= record.updated else {
+        throw ActivityRefusal(
+          "the update's timestamp is older than the activity's newest update (\(ISO8601DateFormatter().string(from: record.updated))): it is ignored"
+        )
+      }
+      guard record.attributes.count + state.count <= ActivityLimits.dataBytes else {
+        throw ActivityRefusal("the content state would take the activity past ActivityKit's 4096 bytes")
+      }
+      record.state = state
+      record.staleDate = staleDate
+      record.relevanceScore = relevanceScore
+      record.updated = stamp
+      record.alert = alert
+      record.revision += 1
+    }
+  }
+
+  /// Ends an activity, with its final content if given, dismissed as `policy` says.
+  package func end(
+    _ id: String, state: Data?, staleDate: Date?, relevanceScore: Double?, policy: ActivityUIDismissalPolicy,
+    timestamp: Date? = nil
+  ) throws(ActivityRefusal) -> ActivityRecord {
+    try change(id) { record, now throws(ActivityRefusal) in
+      guard record.ended == nil, !record.dismissedNow else { throw ActivityRefusal("the activity has already ended") }
+      if let state { record.state = state }
+      if let staleDate { record.staleDate = staleDate }
+      if let relevanceScore { record.relevanceScore = relevanceScore }
+      record.updated = max(record.updated, timestamp ?? now)
+      record.ended = now
+      record.dismissal = policy.dismissalDate(endedAt: now)
+      record.alert = nil
+      record.revision += 1
+    }
+  }
+
+  /// The person removes the activity from the Lock Screen.
+  package func dismiss(_ id: String) throws(ActivityRefusal) -> ActivityRecord {
+    try change(id) { record, _ in record.dismissedNow = true }
+  }
+
+  /// Forgets every activity (a new session).
+  package func reset() { locked { records = [] } }
+
+  private func change(
+    _ id: String, _ body: (inout ActivityRecord, Date) throws(ActivityRefusal) -> Void
+  ) throws(ActivityRefusal) -> ActivityRecord {
+    let now = self.now
+    lock.lock()
+    guard let index = records.firstIndex(where: { $0.id == id }) else {
+      lock.unlock()
+      throw ActivityRefusal("no activity has the identifier \(id)")
+    }
+    var record = records[index]
+    do {
+      try body(&record, now)
+    } catch {
+      lock.unlock()
+      throw error
+    }
+    records[index] = record
+    lock.unlock()
+    notify(record)
+    return record
+  }
+
+  private func notify(_ record: ActivityRecord) {
+    for observer in locked({ Array(observers.values) }) { observer(record) }
+  }
+
+  private func locked<T>(_ body: () throws -> T) rethrows -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body()
+  }
+
+  /// A push token of 32 bytes, distinct per activity and stable for its number.
+  static func token(number: Int) -> Data {
+    var bytes = [UInt8](repeating: 0, count: 32)
+    var value = UInt64(number) &* 0x9E37_79B9_7F4A_7C15
+    for i in 0..<32 {
+      value = value &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      bytes[i] = UInt8(truncatingIfNeeded: value >> 33)
+    }
+    return Data(bytes)
+  }
+}
