@@ -38,13 +38,16 @@ let package = Package(
     .target(name: "UNTermInput", dependencies: ["UserNotificationsModel", "UserNotificationsUI", "UNTermBidi"]),
     .target(name: "UNTermLint", dependencies: ["UNTermInput"]),
     .target(
-      name: "UNTermState", dependencies: ["UserNotificationsModel", "UserNotificationsUI", "UNTermBidi", "UNTermInput"]),
+      name: "UNTermState",
+      dependencies: ["UserNotificationsModel", "UserNotificationsUI", "UNTermBidi", "UNTermInput", "ActivityKit"]),
     .target(
       name: "UNTermScript",
       dependencies: ["UserNotificationsModel", "UserNotificationsUI", "UNTermInput", "UNTermState"]),
     .target(
       name: "UNTermRender",
-      dependencies: ["UserNotificationsModel", "UserNotificationsUI", "UNTermInput", "UNTermState", "UNTermBidi"]),
+      dependencies: [
+        "UserNotificationsModel", "UserNotificationsUI", "UNTermInput", "UNTermState", "UNTermBidi", "ActivityKit",
+      ]),
     .target(
       name: "CMediaDecode",
       // giflib (Debian: libgif7) is opened with dlopen on the first GIF, so the build needs no
@@ -67,7 +70,7 @@ let package = Package(
       name: "UNTermHeadless",
       dependencies: [
         "UserNotificationsModel", "UserNotificationsUI", "UNTermInput", "UNTermLint", "UNTermState", "UNTermScript",
-        "UNTermRender", "UNTermMedia", "UNTermBidi", "Posix",
+        "UNTermRender", "UNTermMedia", "UNTermBidi", "Posix", "ActivityKit",
       ]),
     // The terminal shell: the interactive loop, live delivery (socket, inbox), the demo.
     .target(
@@ -181,7 +184,7 @@ let package = Package(
         "UserNotificationsModel", "UserNotifications", "UserNotificationsUI", "UNTermInput", "UNTermLint",
         "UNTermState", "UNTermScript", "UNTermRender",
         "UNTermHeadless", "UNTermTestSupport", "UNTermShell", "UNTermMedia", "UNTermTesting", "CMediaFixtures",
-        "UNTermBidi",
+        "UNTermBidi", "ActivityKit",
         // The programs its tests run.
         "unterm", "unterm-log-stress", "unterm-peak", "unterm-app-probe", "unterm-fuzz",
       ]),

@@ -143,10 +143,14 @@ public final class Activity<Attributes: ActivityAttributes>: Identifiable, @unch
     let encoder = JSONEncoder()
     let record: ActivityRecord
     do {
-      record = try ActivityCenter.shared.start(
-        attributesType: ActivityPayload.typeName(of: Attributes.self), attributes: try encoder.encode(attributes),
-        state: try encoder.encode(content.state), staleDate: content.staleDate, relevanceScore: content.relevanceScore,
-        tokens: pushType != nil)
+      let attributesData = try encoder.encode(attributes)
+      let state = try encoder.encode(content.state)
+      record = try ActivityCenter.shared.change { board, now throws(ActivityRefusal) in
+        try board.start(
+          attributesType: ActivityPayload.typeName(of: Attributes.self), attributes: attributesData, state: state,
+          staleDate: content.staleDate, relevanceScore: content.relevanceScore, tokens: pushType != nil,
+          id: UUID().uuidString, at: now)
+      }
     } catch is ActivityRefusal {
       throw ActivityAuthorizationError.attributesTooLarge
     }
@@ -228,9 +232,12 @@ public final class Activity<Attributes: ActivityAttributes>: Identifiable, @unch
     let alert = alertConfiguration.map {
       ActivityAlert(title: $0.title.key, body: $0.body.key, sound: $0.sound.fileName)
     }
-    _ = try? ActivityCenter.shared.update(
-      id, state: state, staleDate: content.staleDate, relevanceScore: content.relevanceScore, timestamp: timestamp,
-      alert: alert)
+    let id = self.id
+    _ = try? ActivityCenter.shared.change { board, now throws(ActivityRefusal) in
+      try board.update(
+        id, state: state, staleDate: content.staleDate, relevanceScore: content.relevanceScore, timestamp: timestamp,
+        alert: alert, at: now)
+    }
   }
 
   @available(*, deprecated, renamed: "update(_:)")
@@ -244,8 +251,12 @@ public final class Activity<Attributes: ActivityAttributes>: Identifiable, @unch
     _ content: ActivityContent<Attributes.ContentState>?, dismissalPolicy: ActivityUIDismissalPolicy = .default
   ) async {
     let state = content.flatMap { try? JSONEncoder().encode($0.state) }
-    _ = try? ActivityCenter.shared.end(
-      id, state: state, staleDate: content?.staleDate, relevanceScore: content?.relevanceScore, policy: dismissalPolicy)
+    let id = self.id
+    _ = try? ActivityCenter.shared.change { board, now throws(ActivityRefusal) in
+      try board.end(
+        id, state: state, staleDate: content?.staleDate, relevanceScore: content?.relevanceScore,
+        policy: dismissalPolicy, at: now)
+    }
   }
 
   @available(*, deprecated, renamed: "end(_:dismissalPolicy:)")

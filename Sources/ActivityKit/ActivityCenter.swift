@@ -23,6 +23,8 @@ package struct ActivityRecord: Sendable, Equatable {
   package var alert: ActivityAlert?
   /// Counts changes: 0 when started, one more at each update or end.
   package var revision = 0
+  /// The state's keys as the newest push wrote them, when known (`ActivityPush.contentStateKeys`).
+  package var stateKeys: [String]?
 
   /// Where the activity is at `now`: active for 8 hours, stale past its stale date, ended, then
   /// dismissed at its dismissal date.
@@ -61,16 +63,133 @@ package struct ActivityRefusal: Error, Equatable, Sendable, CustomStringConverti
   package init(_ description: String) { self.description = description }
 }
 
-/// Every Live Activity of the process: those the app started with `Activity.request` and those
-/// pushes started. Thread-safe; one clock (the session's, when a session is attached).
+/// Every Live Activity of a device, as values: what starts, updates, ends and dismisses them,
+/// on a clock given to each change. The session's state holds one (pushes from files, scripts
+/// and the APNs endpoint); `ActivityCenter` holds the process's for app code.
+package struct ActivityBoard: Sendable, Equatable {
+  /// Every activity, in the order started (dismissed ones too, until `reset`).
+  package private(set) var records: [ActivityRecord] = []
+  private var nextNumber = 1
+
+  package init() {}
+
+  package func record(_ id: String) -> ActivityRecord? { records.first { $0.id == id } }
+
+  /// The activities shown at `now` (not dismissed): the highest relevance first, then the first
+  /// started, as iOS orders the Lock Screen and picks the Dynamic Island's.
+  package func shown(at now: Date) -> [ActivityRecord] {
+    records.enumerated().filter { $0.element.activityState(at: now) != .dismissed }
+      .sorted { ($0.element.relevanceScore, -$0.offset) > ($1.element.relevanceScore, -$1.offset) }.map(\.element)
+  }
+
+  /// Starts an activity named `id` (by default `activity-N`); it gets a push token when it takes
+  /// pushes.
+  package mutating func start(
+    attributesType: String, attributes: Data, state: Data, staleDate: Date?, relevanceScore: Double,
+    tokens: Bool, id: String? = nil, alert: ActivityAlert? = nil, keys: [String]? = nil, at now: Date
+  ) throws(ActivityRefusal) -> ActivityRecord {
+    guard attributes.count + state.count <= ActivityLimits.dataBytes else {
+      throw ActivityRefusal(
+        "the attributes and content state take \(attributes.count + state.count) bytes; ActivityKit allows 4096 (attributesTooLarge)"
+      )
+    }
+    let name = id ?? "activity-\(nextNumber)"
+    guard record(name)?.activityState(at: now) ?? .dismissed == .dismissed else {
+      throw ActivityRefusal("an activity named \(name) is already running")
+    }
+    var record = ActivityRecord(
+      id: name, attributesType: attributesType, attributes: attributes, state: state, staleDate: staleDate,
+      relevanceScore: relevanceScore, started: now, updated: now)
+    if tokens { record.pushToken = ActivityCenter.token(number: nextNumber) }
+    record.alert = alert
+    record.stateKeys = keys
+    nextNumber += 1
+    records.removeAll { $0.id == name }
+    records.append(record)
+    return record
+  }
+
+  /// Updates an activity's content; `timestamp` older than its newest update is ignored, as is
+  /// any update once it ended.
+  package mutating func update(
+    _ id: String, state: Data, staleDate: Date?, relevanceScore: Double, timestamp: Date? = nil,
+    alert: ActivityAlert? = nil, keys: [String]? = nil, at now: Date
+  ) throws(ActivityRefusal) -> ActivityRecord {
+    try change(id, at: now) { record throws(ActivityRefusal) in
+      let current = record.activityState(at: now)
+      guard current != .ended, current != .dismissed else {
+        throw ActivityRefusal("\(id) has ended: updates to it are ignored")
+      }
+      let stamp = timestamp ?? now
+      guard stamp >= record.updated else {
+        throw ActivityRefusal(
+          "the update's timestamp is older than \(id)'s newest (\(ISO8601DateFormatter().string(from: record.updated))): it is ignored"
+        )
+      }
+      guard record.attributes.count + state.count <= ActivityLimits.dataBytes else {
+        throw ActivityRefusal("the content state would take \(id) past ActivityKit's 4096 bytes")
+      }
+      record.state = state
+      record.staleDate = staleDate
+      record.relevanceScore = relevanceScore
+      record.updated = stamp
+      record.alert = alert
+      record.stateKeys = keys
+      record.revision += 1
+    }
+  }
+
+  /// Ends an activity, with its final content if given, dismissed as `policy` says.
+  package mutating func end(
+    _ id: String, state: Data?, staleDate: Date?, relevanceScore: Double?, policy: ActivityUIDismissalPolicy,
+    timestamp: Date? = nil, keys: [String]? = nil, at now: Date
+  ) throws(ActivityRefusal) -> ActivityRecord {
+    try change(id, at: now) { record throws(ActivityRefusal) in
+      guard record.ended == nil, !record.dismissedNow else { throw ActivityRefusal("\(id) has already ended") }
+      if let state {
+        record.state = state
+        record.stateKeys = keys
+      }
+      if let staleDate { record.staleDate = staleDate }
+      if let relevanceScore { record.relevanceScore = relevanceScore }
+      record.updated = max(record.updated, timestamp ?? now)
+      record.ended = now
+      record.dismissal = policy.dismissalDate(endedAt: now)
+      record.alert = nil
+      record.revision += 1
+    }
+  }
+
+  /// The person removes the activity from the Lock Screen.
+  package mutating func dismiss(_ id: String, at now: Date) throws(ActivityRefusal) -> ActivityRecord {
+    try change(id, at: now) { record in
+      record.dismissedNow = true
+      record.revision += 1
+    }
+  }
+
+  private mutating func change(
+    _ id: String, at now: Date, _ body: (inout ActivityRecord) throws(ActivityRefusal) -> Void
+  ) throws(ActivityRefusal) -> ActivityRecord {
+    guard let index = records.firstIndex(where: { $0.id == id }) else {
+      throw ActivityRefusal("no activity is named \(id)")
+    }
+    var record = records[index]
+    try body(&record)
+    records[index] = record
+    return record
+  }
+}
+
+/// Every Live Activity of the process for app code: those it started with `Activity.request`
+/// and those pushes started. Thread-safe; one clock (the session's, when one is attached).
 package final class ActivityCenter: @unchecked Sendable {
   package static let shared = ActivityCenter()
 
   private let lock = NSLock()
-  private var records: [ActivityRecord] = []
+  private var board = ActivityBoard()
   private var observers: [UUID: @Sendable (ActivityRecord) -> Void] = [:]
   private var clock: @Sendable () -> Date = { Date() }
-  private var nextToken = 1
   private var enabled = true
   private var frequent = false
 
@@ -103,9 +222,9 @@ package final class ActivityCenter: @unchecked Sendable {
   package func useClock(_ clock: @escaping @Sendable () -> Date) { locked { self.clock = clock } }
 
   /// Every activity, in the order started.
-  package var all: [ActivityRecord] { locked { records } }
+  package var all: [ActivityRecord] { locked { board.records } }
 
-  package func record(_ id: String) -> ActivityRecord? { locked { records.first { $0.id == id } } }
+  package func record(_ id: String) -> ActivityRecord? { locked { board.record(id) } }
 
   /// Calls `observer` with every record as it changes; returns the key that stops it.
   @discardableResult
@@ -117,112 +236,27 @@ package final class ActivityCenter: @unchecked Sendable {
 
   package func stopObserving(_ key: UUID) { _ = locked { observers.removeValue(forKey: key) } }
 
-  /// Starts an activity; it gets a push token when it takes pushes.
-  package func start(
-    attributesType: String, attributes: Data, state: Data, staleDate: Date?, relevanceScore: Double,
-    tokens: Bool, at date: Date? = nil
-  ) throws(ActivityRefusal) -> ActivityRecord {
-    guard attributes.count + state.count <= ActivityLimits.dataBytes else {
-      throw ActivityRefusal(
-        "the attributes and content state take \(attributes.count + state.count) bytes; ActivityKit allows 4096 (attributesTooLarge)"
-      )
+  /// Makes a change to the board at the clock's time, and tells the observers.
+  package func change(_ body: (inout ActivityBoard, Date) throws(ActivityRefusal) -> ActivityRecord)
+    throws(ActivityRefusal) -> ActivityRecord
+  {
+    let now = self.now
+    lock.lock()
+    let result: Result<ActivityRecord, ActivityRefusal>
+    do throws(ActivityRefusal) {
+      result = .success(try body(&board, now))
+    } catch {
+      result = .failure(error)
     }
-    let now = date ?? self.now
-    let record = locked { () -> ActivityRecord in
-      var record = ActivityRecord(
-        id: UUID().uuidString, attributesType: attributesType, attributes: attributes, state: state,
-        staleDate: staleDate,
-        relevanceScore: relevanceScore, started: now, updated: now)
-      if tokens {
-        record.pushToken = Self.token(number: nextToken)
-        nextToken += 1
-      }
-      records.append(record)
-      return record
-    }
-    notify(record)
+    let watching = Array(observers.values)
+    lock.unlock()
+    let record = try result.get()
+    for observer in watching { observer(record) }
     return record
-  }
-
-  /// Updates an activity's content; `timestamp` older than its newest update is ignored, as is
-  /// any update once it ended.
-  package func update(
-    _ id: String, state: Data, staleDate: Date?, relevanceScore: Double, timestamp: Date? = nil,
-    alert: ActivityAlert? = nil
-  ) throws(ActivityRefusal) -> ActivityRecord {
-    try change(id) { record, now throws(ActivityRefusal) in
-      guard record.activityState(at: now) != .ended, record.activityState(at: now) != .dismissed else {
-        throw ActivityRefusal("the activity has ended: updates to it are ignored")
-      }
-      let stamp = timestamp ?? now
-      guard stamp >= record.updated else {
-        throw ActivityRefusal(
-          "the update's timestamp is older than the activity's newest update (\(ISO8601DateFormatter().string(from: record.updated))): it is ignored"
-        )
-      }
-      guard record.attributes.count + state.count <= ActivityLimits.dataBytes else {
-        throw ActivityRefusal("the content state would take the activity past ActivityKit's 4096 bytes")
-      }
-      record.state = state
-      record.staleDate = staleDate
-      record.relevanceScore = relevanceScore
-      record.updated = stamp
-      record.alert = alert
-      record.revision += 1
-    }
-  }
-
-  /// Ends an activity, with its final content if given, dismissed as `policy` says.
-  package func end(
-    _ id: String, state: Data?, staleDate: Date?, relevanceScore: Double?, policy: ActivityUIDismissalPolicy,
-    timestamp: Date? = nil
-  ) throws(ActivityRefusal) -> ActivityRecord {
-    try change(id) { record, now throws(ActivityRefusal) in
-      guard record.ended == nil, !record.dismissedNow else { throw ActivityRefusal("the activity has already ended") }
-      if let state { record.state = state }
-      if let staleDate { record.staleDate = staleDate }
-      if let relevanceScore { record.relevanceScore = relevanceScore }
-      record.updated = max(record.updated, timestamp ?? now)
-      record.ended = now
-      record.dismissal = policy.dismissalDate(endedAt: now)
-      record.alert = nil
-      record.revision += 1
-    }
-  }
-
-  /// The person removes the activity from the Lock Screen.
-  package func dismiss(_ id: String) throws(ActivityRefusal) -> ActivityRecord {
-    try change(id) { record, _ in record.dismissedNow = true }
   }
 
   /// Forgets every activity (a new session).
-  package func reset() { locked { records = [] } }
-
-  private func change(
-    _ id: String, _ body: (inout ActivityRecord, Date) throws(ActivityRefusal) -> Void
-  ) throws(ActivityRefusal) -> ActivityRecord {
-    let now = self.now
-    lock.lock()
-    guard let index = records.firstIndex(where: { $0.id == id }) else {
-      lock.unlock()
-      throw ActivityRefusal("no activity has the identifier \(id)")
-    }
-    var record = records[index]
-    do {
-      try body(&record, now)
-    } catch {
-      lock.unlock()
-      throw error
-    }
-    records[index] = record
-    lock.unlock()
-    notify(record)
-    return record
-  }
-
-  private func notify(_ record: ActivityRecord) {
-    for observer in locked({ Array(observers.values) }) { observer(record) }
-  }
+  package func reset() { locked { board = ActivityBoard() } }
 
   private func locked<T>(_ body: () throws -> T) rethrows -> T {
     lock.lock()

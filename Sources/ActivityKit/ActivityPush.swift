@@ -12,6 +12,9 @@ package struct ActivityPush: Sendable, Equatable {
   /// When the server sent it: an update older than the activity's newest is ignored.
   package var timestamp: Date?
   package var contentState: Data?
+  /// The content state's keys in the order the payload wrote them (the JSON is kept with its
+  /// keys sorted), for a plain layout that lists them as written; `nil` when not known.
+  package var contentStateKeys: [String]?
   package var staleDate: Date?
   /// When an ended activity leaves the Lock Screen (`end` only).
   package var dismissalDate: Date?
@@ -81,11 +84,13 @@ package struct ActivityPush: Sendable, Equatable {
   }
 }
 
-extension ActivityCenter {
-  /// Carries a push out: a start makes an activity, an update or end changes the one whose push
-  /// token is `token` (without one, the newest activity not dismissed, of `attributes-type` when
-  /// it is given).
-  package func apply(_ push: ActivityPush, token: Data? = nil) throws(ActivityRefusal) -> ActivityRecord {
+extension ActivityBoard {
+  /// Carries a push out at `now`: a start makes an activity (named `id`, or `activity-N`), an
+  /// update or end changes the one whose push token is `token` (without one, `id`'s, or the
+  /// newest activity not dismissed, of `attributes-type` when it is given).
+  package mutating func apply(_ push: ActivityPush, token: Data? = nil, id: String? = nil, at now: Date)
+    throws(ActivityRefusal) -> ActivityRecord
+  {
     switch push.event {
     case .start:
       guard let type = push.attributesType, let attributes = push.attributes else {
@@ -98,35 +103,48 @@ extension ActivityCenter {
       }
       return try start(
         attributesType: type, attributes: attributes, state: push.contentState ?? Data("{}".utf8),
-        staleDate: push.staleDate, relevanceScore: push.relevanceScore ?? 0, tokens: true)
+        staleDate: push.staleDate, relevanceScore: push.relevanceScore ?? 0, tokens: true, id: id, alert: push.alert,
+        keys: push.contentStateKeys, at: now)
     case .update:
-      let target = try activity(for: token, type: push.attributesType)
+      let target = try activity(for: token, id: id, type: push.attributesType, at: now)
       return try update(
         target.id, state: push.contentState ?? target.state, staleDate: push.staleDate,
-        relevanceScore: push.relevanceScore ?? target.relevanceScore, timestamp: push.timestamp, alert: push.alert)
+        relevanceScore: push.relevanceScore ?? target.relevanceScore, timestamp: push.timestamp, alert: push.alert,
+        keys: push.contentStateKeys, at: now)
     case .end:
-      let target = try activity(for: token, type: push.attributesType)
-      let now = self.now
+      let target = try activity(for: token, id: id, type: push.attributesType, at: now)
       let policy: ActivityUIDismissalPolicy =
         push.dismissalDate.map { $0 <= now ? .immediate : .after($0) } ?? .default
       return try end(
         target.id, state: push.contentState, staleDate: push.staleDate, relevanceScore: push.relevanceScore,
-        policy: policy, timestamp: push.timestamp)
+        policy: policy, timestamp: push.timestamp, keys: push.contentStateKeys, at: now)
     }
   }
 
-  private func activity(for token: Data?, type: String?) throws(ActivityRefusal) -> ActivityRecord {
-    let now = self.now
-    let live = all.filter { $0.activityState(at: now) != .dismissed }
+  private func activity(for token: Data?, id: String?, type: String?, at now: Date) throws(ActivityRefusal)
+    -> ActivityRecord
+  {
+    let live = records.filter { $0.activityState(at: now) != .dismissed }
     if let token {
       guard let match = live.first(where: { $0.pushToken == token }) else {
         throw ActivityRefusal("no activity has the push token \(token.map { String(format: "%02x", $0) }.joined())")
       }
       return match
     }
+    if let id {
+      guard let match = live.first(where: { $0.id == id }) else { throw ActivityRefusal("no activity is named \(id)") }
+      return match
+    }
     guard let match = live.last(where: { type == nil || $0.attributesType == type }) else {
       throw ActivityRefusal("there is no activity to update: a start push begins one")
     }
     return match
+  }
+}
+
+extension ActivityCenter {
+  /// Carries a push out on the process's activities (see `ActivityBoard.apply`).
+  package func apply(_ push: ActivityPush, token: Data? = nil) throws(ActivityRefusal) -> ActivityRecord {
+    try change { board, now throws(ActivityRefusal) in try board.apply(push, token: token, at: now) }
   }
 }

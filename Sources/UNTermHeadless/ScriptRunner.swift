@@ -143,6 +143,8 @@ package final class ScriptRunner {
       return waitForPushes(count, within: within, session: session)
     case .expectResponse, .expectNoResponse:
       return expectResponses(line.command)
+    case .expectActivity(let name, let expectation):
+      return expectActivity(name, expectation, session: session)
     case .expectScreen, .expectScreenNot, .expectBadge:
       return expectScreen(line.command, session: session)
     case .snapshot(let name, let region):
@@ -330,6 +332,33 @@ package final class ScriptRunner {
       }
     default:
       break  // `execute` sends only the lines above here.
+    }
+    return nil
+  }
+
+  /// `expect activity NAME state STATE | shows "TEXT"`.
+  private func expectActivity(_ name: String, _ expectation: ActivityExpectation, session: Session)
+    -> ScriptFailure.Reason?
+  {
+    let state = session.state
+    guard let record = state.activities.record(name) else {
+      let names = state.activities.records.map(\.id)
+      return .failed(
+        "no Live Activity is named \(OneLine.quote(name, limit: 80))"
+          + (names.isEmpty ? "; none has started" : " (there are \(names.joined(separator: ", ")))"))
+    }
+    switch expectation {
+    case .state(let expected):
+      let actual = ActivityPresentation.name(of: record.activityState(at: state.now))
+      if actual != expected { return .mismatch(subject: "activity \(name)", expected: expected, actual: actual) }
+    case .shows(let text):
+      let shown = ActivityPresentation(record, in: state)
+      let lines = [shown.header] + shown.lines + [shown.leading, shown.trailing]
+      if !lines.joined(separator: "\n").contains(text) {
+        return .failed(
+          "expected activity \(name) to show \(OneLine.quote(text, limit: 200)); it shows \(OneLine.quote(shown.lines.joined(separator: " · "), limit: 200))"
+        )
+      }
     }
     return nil
   }

@@ -1,3 +1,4 @@
+import ActivityKit
 import Foundation
 import UNTermBidi
 import UNTermInput
@@ -51,6 +52,7 @@ extension Session {
   /// - Returns: the request's identifier (a refused payload takes none).
   @discardableResult
   package func push(_ payload: Payload, identifier: String? = nil) throws(UNTermError) -> String {
+    if payload.isLiveActivity { return pushActivity(payload, name: identifier) }
     let collapsed = payload.info.headers.collapseID.flatMap { $0.isEmpty ? nil : $0 }
     var request = try payload.request(identifier: collapsed ?? identifier ?? "pending")
     if collapsed == nil && identifier == nil { request = request.replacing(identifier: nextRequestIdentifier()) }
@@ -190,6 +192,20 @@ extension Session {
   /// script runs the same way every time, on a busy machine too: an extension still running its
   /// own code (copying a local file) is always waited for; one waiting on a server gets
   /// `settleGrace` once, then its budget on the virtual clock decides.
+  /// A Live Activity push: it starts, updates or ends an activity (a start is named `name`, or
+  /// `activity-N`; an update or end goes to `name`'s, or the newest), and shows no notification.
+  /// What the device would ignore is said in the activity pane.
+  private func pushActivity(_ payload: Payload, name: String?) -> String {
+    do throws(ActivityRefusal) {
+      var push = try ActivityPush(payload: Data(payload.sentBytes))
+      push.contentStateKeys = payload.contentStateKeys
+      send(.activity(push, name: name))
+    } catch {
+      send(.notice(.warning, "\(OneLine.flatten(payload.file)): Live Activity push ignored: \(error.description)"))
+    }
+    return name ?? state.activities.records.last?.id ?? ""
+  }
+
   package func settleServiceExtensions() {
     guard pipeline.isBusy else { return }
     pipeline.settle(quiet: Self.settleGrace, service: drain)

@@ -341,6 +341,28 @@ extension ScriptCommand {
       return .init(negated ? .expectScreenNot(text, region: region) : .expectScreen(text, region: region))
     },
     .init(
+      "expect activity", "NAME state|shows STATE|\"TEXT\"",
+      "the Live Activity NAME (a start pushed `as NAME`, or activity-1, activity-2… in start order) is in STATE (\(ActivityExpectation.states.joined(separator: ", "))) on the session's clock, or its presentation shows TEXT",
+      isExpectation: true
+    ) { a throws(SessionScript.ParseError) in
+      let name = try a.next("an activity's name, such as activity-1").text
+      let kind = try a.next("state or shows")
+      switch kind.text {
+      case "state":
+        let t = try a.next("a state: \(ActivityExpectation.states.joined(separator: ", "))")
+        guard ActivityExpectation.states.contains(t.text) else {
+          throw a.fail(t, "expected \(ActivityExpectation.states.joined(separator: ", ")), not \"\(t.text)\"")
+        }
+        return .init(.expectActivity(name, .state(t.text)))
+      case "shows":
+        let t = try a.next("the text in quotes")
+        guard !t.text.isEmpty else { throw a.fail(t, "expect activity … shows \"\" can never fail: give the text") }
+        return .init(.expectActivity(name, .shows(t.text)))
+      default:
+        throw a.fail(kind, "expected state or shows after the activity's name, not \"\(kind.text)\"")
+      }
+    },
+    .init(
       "expect badge", "N",
       "the app badge is N: the badge of the app the script last pushed to (the session's own app before any push; each app has its own, all show on the status bar)",
       isExpectation: true

@@ -3,6 +3,17 @@ import UNTermInput
 import UNTermState
 import UserNotificationsUI
 
+/// What `expect activity NAME …` checks.
+package enum ActivityExpectation: Hashable, Sendable {
+  /// Its state on the session's clock: active, stale, ended, dismissed or pending.
+  case state(String)
+  /// Text its presentation shows (header, alert, fields, compact sides).
+  case shows(String)
+
+  /// The states a script may name.
+  package static let states = ["active", "stale", "ended", "dismissed", "pending"]
+}
+
 /// One command of the session language, as the runner carries it out. Its grammar, help and
 /// caption are declared in `ScriptCommand.declarations`.
 package enum ScriptCommand: Hashable, Sendable {
@@ -48,6 +59,8 @@ package enum ScriptCommand: Hashable, Sendable {
   case foreground(Bool)
   /// Takes the device offline (`true`) or back online: APNs holds its pushes meanwhile.
   case offline(Bool)
+  /// Checks a Live Activity by name: where it is in its life, or what it shows.
+  case expectActivity(String, ActivityExpectation)
   /// Removes notifications by identifier: delivered, held for the summary, or pending.
   case remove([String])
   /// Removes every delivered notification (and what the summary holds).

@@ -136,7 +136,7 @@ package final class APNsDelivery: ExternalPushes, @unchecked Sendable {
         push.payload, file: "APNs \(push.apnsID)", categories: session.state.store.registry, headers: push.headers,
         bundle: push.app)
       do throws(UNTermError) {
-        _ = try session.push(payload, identifier: push.apnsID)
+        _ = try session.push(payload, identifier: payload.isLiveActivity ? nil : push.apnsID)
       } catch {
         session.send(.notice(.error, "APNs took \(push.apnsID) but the device cannot show it: \(error.message.text)"))
       }

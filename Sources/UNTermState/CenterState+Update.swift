@@ -75,6 +75,8 @@ extension CenterState {
     case .setStrings(let strings):
       localization.strings = strings
       return Outcome()
+    case .activity(let push, let name):
+      return receiveActivity(push, name: name)
     }
   }
 

@@ -1,3 +1,4 @@
+import ActivityKit
 import Foundation
 import UNTermBidi
 import UNTermInput
@@ -176,6 +177,11 @@ package struct CenterState: @unchecked Sendable {
   package internal(set) var isLocked = false
   /// Whether the device is off the network: APNs holds its pushes meanwhile.
   package internal(set) var isOffline = false
+  /// The device's Live Activities (`CenterState+Activities`).
+  package internal(set) var activities = ActivityBoard()
+  /// The activity an alert lit the screen with, until when: the expanded Dynamic Island on an
+  /// iPhone, the Lock Screen view as a banner on an iPad.
+  package internal(set) var litActivity: LitActivity?
   package internal(set) var passcode: String?
   package internal(set) var previews: Previews = .whenUnlocked
   /// Apps' display names by bundle identifier (`--app-name ID=NAME`, and a bare `--app-name`

@@ -1,3 +1,4 @@
+import ActivityKit
 import Foundation
 import UNTermInput
 import UserNotificationsModel
@@ -60,6 +61,9 @@ package enum Event: @unchecked Sendable {
   case reload(Reload)
   /// The app's strings the session loaded (`--strings`, the `strings` script command).
   case setStrings(AppStrings)
+  /// A Live Activity push (a payload with `aps.event`): a start names its activity `name` (or
+  /// `activity-N`); an update or end goes to `name`'s, or to the newest activity.
+  case activity(ActivityPush, name: String?)
 }
 
 /// A user gesture named by what it does rather than by a key.

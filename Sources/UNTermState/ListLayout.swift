@@ -10,12 +10,13 @@ import UserNotificationsModel
 package enum ListLayout {
   /// Rows of a notification card: top border, header, two lines of text, bottom border.
   package static let cardHeight = 5
-  /// Rows above the first card: the list's title and a blank row.
-  package static let headerHeight = 2
+  /// Rows above the first card: the list's title and a blank row, and the Live Activities'
+  /// Lock Screen views between them, as iOS puts them above the notifications.
+  package static func headerHeight(_ state: CenterState) -> Int { 2 + ActivityLayout.lockScreenRows(state) }
 
   /// Rows available for cards.
   package static func visibleRows(_ state: CenterState) -> Int {
-    max(0, state.screenHeight - 1 - headerHeight)
+    max(0, state.screenHeight - 1 - headerHeight(state))
   }
 
   /// Whether a group shows all its members: it is fanned out (a tap), or the focus is on one of

@@ -130,7 +130,7 @@ struct SessionScriptTests {
     "COLSxROWS": "80x24", "FILE": "f.json", "NAME": "enter", "CODE": "1234", "ID": "reply", "DURATION": "2s",
     "\"TEXT\"": "\"hello there\"", "N": "3", "xN": "x3", "REGION": "card", "PATH": "media", "LANG": "bn",
     "HH:MM": "18:00", "HH:MM[,HH:MM…]": "08:00,18:00", "APP,…": "Messages,com.example.chat",
-    "[ID=]FILE": "com.example.chat=f.json", "[ID=]NAME": "com.example.chat=Dabba",
+    "[ID=]FILE": "com.example.chat=f.json", "[ID=]NAME": "com.example.chat=Dabba", "STATE": "active",
   ]
 
   /// A declaration's arguments as example lines: with every optional part left out, and with
@@ -196,7 +196,8 @@ struct SessionScriptTests {
       _ = try parse("expect scren \"x\"")
       Issue.record("expected a parse error")
     } catch {
-      #expect(error.message == "expected response, no response, screen or badge after 'expect', not \"scren\"")
+      #expect(
+        error.message == "expected response, no response, screen, activity or badge after 'expect', not \"scren\"")
     }
   }
 }

@@ -16,6 +16,17 @@ package struct Payload: @unchecked Sendable {
   /// The payload as APNs would be sent it: the file's bytes less its `apns-headers` object.
   package var sentBytes: [UInt8] = []
 
+  /// Whether this is a Live Activity push (`aps.event`, or `apns-push-type: liveactivity`): it
+  /// starts, updates or ends an activity, and shows no notification.
+  package var isLiveActivity: Bool {
+    info.headers.pushType == "liveactivity" || document?.object?["aps"]?.object?["event"] != nil
+  }
+
+  /// The keys of `aps.content-state` in the order the file writes them.
+  package var contentStateKeys: [String]? {
+    document?.object?["aps"]?.object?["content-state"]?.object?.members.map(\.key)
+  }
+
   /// Whether any finding is an error.
   package var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 

@@ -32,14 +32,20 @@ extension PayloadAnalyzer {
       self.sink = sink
     }
 
+    /// A Live Activity push (`aps.event`): it starts, updates or ends an activity, so the keys of
+    /// one are expected and what a notification needs to be seen does not apply.
+    var isLiveActivity: Bool { aps["event"] != nil }
+
     mutating func check(categories: CategoryRegistry?, app: String?) {
       for member in aps.members {
         let key = member.key
         let keyPath = path.appending(key)
         if PayloadAnalyzer.liveActivityKeys.contains(key) {
+          guard !isLiveActivity else { continue }
           sink.report(
             .liveActivityKey, keyPath,
-            "\(key) is a Live Activity key; it produces no notification banner and UNTerm ignores it")
+            "\(key) is a Live Activity key, but aps has no event: iOS takes this for a notification and ignores the key"
+          )
         } else if !PayloadAnalyzer.apsKeys.contains(key) {
           let hint =
             Suggestion.closest(to: key, in: PayloadAnalyzer.apsKeys).map {
@@ -316,7 +322,7 @@ extension PayloadAnalyzer {
         sink.report(.numberOutOfRange, keyPath, InputNumber.relevanceScore.complaint(n.text))
         return
       }
-      if !InputNumber.relevanceScore.accepts(value) {
+      if !InputNumber.relevanceScore.accepts(value) && !isLiveActivity {
         sink.report(
           .relevanceScoreRange, keyPath,
           "relevance-score \(n.text.prefix(20)) is outside 0…1; iOS clamps it (only Live Activity updates use larger values)"
@@ -372,7 +378,7 @@ extension PayloadAnalyzer {
             "content-available is 1 together with \(visible.joined(separator: ", ")); a background update should carry only content-available (apns-push-type background, priority 5), otherwise it is sent as a visible alert"
           )
         }
-      } else if !hasAlert && aps["sound"] == nil && aps["badge"] == nil {
+      } else if !hasAlert && aps["sound"] == nil && aps["badge"] == nil && !isLiveActivity {
         sink.report(
           .nothingToShow, path,
           "the notification has no alert text, sound, badge or content-available; iOS shows nothing")

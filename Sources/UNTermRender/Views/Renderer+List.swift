@@ -24,7 +24,8 @@ extension Renderer {
         canvas.text(badge, x: area.maxX - w, y: area.y, role: .badge)
       }
     }
-    let top = area.y + ListLayout.headerHeight
+    drawLockScreenActivities(&canvas, state, x: area.x, y: area.y + 1, width: area.width)
+    let top = area.y + ListLayout.headerHeight(state)
     let bottom = area.maxY
     guard var id = state.listTop.flatMap({ ListLayout.displayed($0, state) }) ?? ListLayout.first(state) else {
       let empty = "No notifications"

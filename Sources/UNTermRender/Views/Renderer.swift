@@ -64,7 +64,10 @@ package struct Renderer: ScreenLayout {
       // around or under it.
       if state.overlay == nil { drawList(&canvas, state, area: area) }
     } else {
-      if state.overlay == nil { drawHome(&canvas, state, area: area) }
+      if state.overlay == nil {
+        drawHome(&canvas, state, area: area)
+        drawHomeActivities(&canvas, state, area: area)
+      }
       if state.isBannerShown, let banner = state.banner {
         drawBanner(&canvas, state, banner.notification, area: area)
       }
