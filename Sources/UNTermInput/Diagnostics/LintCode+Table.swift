@@ -76,6 +76,27 @@ extension LintCode {
       "Keys such as content-state, timestamp and event update Live Activities; they produce no banner and UNTerm ignores them."
     ),
     Info(
+      .activityStartIncomplete, .error, "A Live Activity start lacks an alert, attributes-type or attributes.",
+      "APNs accepts such a push with 200, and the device drops it: a start must name the app's ActivityAttributes type (attributes-type), give its static data (attributes) and the first content-state, and carry an alert so the person is not surprised."
+    ),
+    Info(
+      .activityTimestamp, .warning, "A Live Activity update or end has no timestamp, or one in milliseconds.",
+      "aps.timestamp is the Unix time in seconds the server sent the push; the device keeps only the newest update by it and drops an older one. Without it an update cannot be ordered; a value in milliseconds reads as a date thousands of years ahead, after which every real update looks older and is dropped."
+    ),
+    Info(
+      .activityNull, .warning, "A content-state or attributes value is null.",
+      "The device decodes content-state into the app's ContentState with JSONDecoder: null decodes only into an optional property, and a non-optional one makes the whole update fail. Leave an optional value out instead of sending null.",
+      anchor: .value),
+    Info(
+      .activityDateEpoch, .note, "A number in content-state would be a Date decades ahead (or is in milliseconds).",
+      "iOS decodes content-state with JSONDecoder's default date strategy: a Date is a number of seconds since 2001-01-01 00:00:00 UTC, not 1970. A Unix time sent for a Date lands 31 years late (a countdown shows years), and milliseconds thousands of years late. If the field is a Date, send timeIntervalSinceReferenceDate (Unix time − 978307200); if it is a count, ignore this note.",
+      anchor: .value),
+    Info(
+      .activityDates, .warning,
+      "A stale-date or dismissal-date is before the push's timestamp, or a dismissal-date is over 4 hours after it.",
+      "A stale-date in the past makes the activity stale at once; a dismissal-date in the past removes the ended activity at once; one more than 4 hours after the end is cut to 4 hours. Dates are Unix seconds.",
+      anchor: .value),
+    Info(
       .deprecatedSummaryArg, .note, "aps.alert.summary-arg is deprecated.",
       "iOS ignores it since iOS 15 (as summary-arg-count): a collapsed stack shows its newest notification with the others' cards behind it, no summary text. UNTerm uses it only with --stack-summary ios12, the iOS 12 to 14 summary."
     ),

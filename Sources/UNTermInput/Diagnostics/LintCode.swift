@@ -30,6 +30,12 @@ package enum LintCode: String, CaseIterable, Sendable, Hashable {
   case unknownAlertKey = "unknown-alert-key"
   case unknownSoundKey = "unknown-sound-key"
   case liveActivityKey = "live-activity-key"
+  // Live Activity pushes (aps.event)
+  case activityStartIncomplete = "activity-start-incomplete"
+  case activityTimestamp = "activity-timestamp"
+  case activityNull = "activity-null"
+  case activityDateEpoch = "activity-date-epoch"
+  case activityDates = "activity-dates"
   case deprecatedSummaryArg = "deprecated-summary-arg"
   case legacyAlertKey = "legacy-alert-key"
   case localizationKey = "localization-key"

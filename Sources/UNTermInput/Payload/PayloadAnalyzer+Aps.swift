@@ -55,6 +55,7 @@ extension PayloadAnalyzer {
             .unknownApsKey, keyPath, "iOS ignores unknown key \"\(key)\" inside aps.\(hint)")
         }
       }
+      if isLiveActivity { checkLiveActivity() }
       checkAlert()
       checkBadge()
       checkSound()
