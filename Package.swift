@@ -90,6 +90,7 @@ let package = Package(
       name: "UNTermTesting",
       dependencies: [
         "UserNotifications", "UserNotificationsUI", "UNTermInput", "UNTermState", "UNTermRender", "UNTermHeadless",
+        "ActivityKit",
       ]),
     // The executable reaches the terminal only through UNTermShell's entry point. Like every
     // target of UNTerm's own tools it takes the model, not the facade (no FoundationNetworking).
@@ -175,7 +176,8 @@ let package = Package(
       ],
       swiftSettings: [.swiftLanguageMode(.v5)]),
     .testTarget(
-      name: "UNTermTestingTests", dependencies: ["UNTermTesting", "UserNotifications", "UserNotificationsUI"]),
+      name: "UNTermTestingTests",
+      dependencies: ["UNTermTesting", "UserNotifications", "UserNotificationsUI", "ActivityKit"]),
     .testTarget(
       name: "UNTermCursesTests", dependencies: ["UNTermCurses", "UNTermRender", "UNTermInput", "UNTermState"]),
     .testTarget(

@@ -141,7 +141,7 @@ public final class UNTermHarness {
   }
 
   /// Runs `body` on the session's thread (at once when already there).
-  private func onSession<T>(_ body: (Session) throws -> T) rethrows -> T {
+  func onSession<T>(_ body: (Session) throws -> T) rethrows -> T {
     if DispatchQueue.getSpecific(key: onThread) == true { return try body(session) }
     return try thread.sync {
       session.becomeOwner()
@@ -240,7 +240,7 @@ public final class UNTermHarness {
     return try await push(parsed, identifier: identifier)
   }
 
-  private func push(_ payload: Payload, identifier: String?) async throws -> String {
+  func push(_ payload: Payload, identifier: String?) async throws -> String {
     let pushed = onSession { session -> Result<String, any Error> in
       do {
         return .success(try session.push(payload, identifier: identifier))
