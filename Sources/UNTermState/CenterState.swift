@@ -368,9 +368,10 @@ package struct CenterState: @unchecked Sendable {
   }
 
   /// The next moment the state changes by itself: a banner retiring, a trigger firing, a
-  /// summary being delivered.
+  /// summary being delivered, a Live Activity's alert ending or the activity turning stale,
+  /// ended or dismissed.
   package var nextDeadline: Date? {
-    [banner?.expiresAt, store.nextFireDate, expanded?.playback.nextChange(after: now), nextSummary]
+    [banner?.expiresAt, store.nextFireDate, expanded?.playback.nextChange(after: now), nextSummary, nextActivityChange]
       .compactMap { $0 }.min()
   }
 

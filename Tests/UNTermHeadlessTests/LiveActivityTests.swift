@@ -42,8 +42,11 @@ struct LiveActivityTests {
         "",
         " iPhone · Unlocked │ c list  L lock  ? keys",
       ])
+    // The interactive session wakes when the alert's time is up, to draw the compact island.
+    #expect(session.nextDeadline == Fixtures.now.addingTimeInterval(CenterState.activityAlertTime))
     session.advance(to: Fixtures.now.addingTimeInterval(CenterState.activityAlertTime + 1))
     #expect(session.frame().grid.lines.first == "                 ( App ● 0–0 )")
+    #expect(session.nextDeadline == Fixtures.now.addingTimeInterval(8 * 3600), "then it ends after 8 hours")
     session.send(.command(.lock))
     expectScreen(
       session.frame().grid,
