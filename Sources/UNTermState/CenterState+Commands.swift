@@ -54,6 +54,11 @@ extension CenterState {
   private mutating func longPress() -> Outcome {
     if passcodePrompt != nil { return .failed("the passcode prompt is open") }
     guard let target = focusedNotification else {
+      // On an iPhone's home screen, touching and holding the Dynamic Island expands it.
+      if !isListShown, device.kind == .iphone, let activity = shownActivities.first {
+        litActivity = LitActivity(id: activity.id, until: .distantFuture)
+        return Outcome()
+      }
       return .failed("there is no notification to long-press")
     }
     if expanded?.notification.request.identifier == target.request.identifier {

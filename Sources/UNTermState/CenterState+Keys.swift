@@ -68,7 +68,9 @@ extension CenterState {
       if isListOpen { banner = nil }
       ListLayout.scrollToFocus(&self)
     case .hideBanner:
-      if isBannerShown {
+      if litActivityRecord != nil {
+        litActivity = nil  // the expanded island goes back to compact
+      } else if isBannerShown {
         banner = nil  // flicked up into the list: not a dismissal, nothing is sent
       } else if isListOpen {
         isListOpen = false

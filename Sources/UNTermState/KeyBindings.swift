@@ -237,7 +237,8 @@ package enum KeyBindings {
       }),
     KeyBinding(
       "long-press: expanded view with actions",
-      about: "long-press: the expanded view with the category's actions",
+      about:
+        "long-press: the expanded view with the category's actions; on an iPhone's home screen with no banner, the Dynamic Island's expanded presentation (`Esc` makes it compact again)",
       [([.key(.character(" ")), .key(.character("l"))], [.main], .longPress)],
       hint: { state, context in
         context == .main && state.focusedNotification != nil ? StatusHint("Space", "actions") : nil

@@ -47,11 +47,21 @@ struct LiveActivityTests {
     session.advance(to: Fixtures.now.addingTimeInterval(CenterState.activityAlertTime + 1))
     #expect(session.frame().grid.lines.first == "                 ( App ● 0–0 )")
     #expect(session.nextDeadline == Fixtures.now.addingTimeInterval(8 * 3600), "then it ends after 8 hours")
+    // Touch and hold the island: expanded until Esc.
+    session.send(.key(.character(" ")))
+    #expect(
+      session.frame().grid.lines.prefix(2) == [
+        " ╭───────────────────────────────────────────╮", " │ App · Live Activity                       │",
+      ])
+    session.advance(to: Fixtures.now.addingTimeInterval(60))
+    #expect(session.frame().grid.lines[1] == " │ App · Live Activity                       │")
+    session.send(.key(.escape))
+    #expect(session.frame().grid.lines.first == "                 ( App ● 0–0 )")
     session.send(.command(.lock))
     expectScreen(
       session.frame().grid,
       [
-        " Locked · 20:00",
+        " Locked · 20:01",
         " ╭───────────────────────────────────────────╮",
         " │ App · Live Activity                       │",
         " │ Kick-off · Brazil v Argentina             │",
