@@ -30,16 +30,27 @@ package struct ActivityRecord: Sendable, Equatable {
   /// dismissed at its dismissal date.
   package func activityState(at now: Date) -> ActivityState {
     if dismissedNow { return .dismissed }
-    let end =
-      ended
-      ?? (now >= started.addingTimeInterval(ActivityLimits.activeDuration)
-        ? started.addingTimeInterval(ActivityLimits.activeDuration) : nil)
-    if let end {
-      let gone = dismissal ?? ActivityUIDismissalPolicy.default.dismissalDate(endedAt: end)
-      return now >= gone ? .dismissed : .ended
-    }
+    if let end = end(at: now) { return now >= dismissalDate(endedAt: end) ? .dismissed : .ended }
     if let staleDate, now >= staleDate { return .stale }
     return .active
+  }
+
+  /// When it ended, by a push or the app, or 8 hours after it started; `nil` while it runs.
+  package func end(at now: Date) -> Date? {
+    let limit = started.addingTimeInterval(ActivityLimits.activeDuration)
+    return ended ?? (now >= limit ? limit : nil)
+  }
+
+  /// When it leaves the Lock Screen after ending at `end`: its dismissal date, or 4 hours later.
+  package func dismissalDate(endedAt end: Date) -> Date {
+    dismissal ?? ActivityUIDismissalPolicy.default.dismissalDate(endedAt: end)
+  }
+
+  /// The next moment its state changes by itself after `now` (stale, ended, dismissed).
+  package func nextChange(after now: Date) -> Date? {
+    guard activityState(at: now) != .dismissed else { return nil }
+    let end = ended ?? started.addingTimeInterval(ActivityLimits.activeDuration)
+    return [staleDate, end, dismissalDate(endedAt: end)].compactMap { $0 }.filter { $0 > now }.min()
   }
 }
 

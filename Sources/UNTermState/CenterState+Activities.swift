@@ -20,14 +20,8 @@ extension CenterState {
   /// The next moment an activity's presentation changes by itself: its alert's time is up, or
   /// it turns stale, ends after 8 hours or is dismissed. The interactive session wakes then.
   package var nextActivityChange: Date? {
-    var dates: [Date] = []
-    if let lit = litActivity { dates.append(lit.until) }
-    for record in activities.records where record.activityState(at: now) != .dismissed {
-      if let stale = record.staleDate { dates.append(stale) }
-      dates.append(record.started.addingTimeInterval(8 * 3600))
-      if let end = record.ended { dates.append(record.dismissal ?? end.addingTimeInterval(4 * 3600)) }
-    }
-    return dates.filter { $0 > now }.min()
+    let alertEnds = litActivity.map(\.until).flatMap { $0 > now ? $0 : nil }
+    return ([alertEnds] + activities.records.map { $0.nextChange(after: now) }).compactMap { $0 }.min()
   }
 
   /// The activity lighting the screen now, if an alert does.
