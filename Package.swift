@@ -177,7 +177,7 @@ let package = Package(
       swiftSettings: [.swiftLanguageMode(.v5)]),
     .testTarget(
       name: "UNTermTestingTests",
-      dependencies: ["UNTermTesting", "UserNotifications", "UserNotificationsUI", "ActivityKit"]),
+      dependencies: ["UNTermTesting", "UserNotifications", "UserNotificationsUI", "ActivityKit", "Intents"]),
     .testTarget(
       name: "UNTermCursesTests", dependencies: ["UNTermCurses", "UNTermRender", "UNTermInput", "UNTermState"]),
     .testTarget(

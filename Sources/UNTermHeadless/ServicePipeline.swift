@@ -99,8 +99,12 @@ package final class ServicePipeline: @unchecked Sendable {
       self.handlerCalled(job, content)
     }
     let box = ServiceBox(service: service, request: request, handler: handler)
+    // The extension's code, on its own thread, finds the session's center as `current()`.
+    let center = UNUserNotificationCenter.bound
     extensionQueue.async { [weak self] in
-      box.service.didReceive(box.request, withContentHandler: box.handler)
+      UNUserNotificationCenter.$bound.withValue(center) {
+        box.service.didReceive(box.request, withContentHandler: box.handler)
+      }
       self?.returned(job)
     }
   }
@@ -219,8 +223,9 @@ package final class ServicePipeline: @unchecked Sendable {
       )
       let done = DispatchSemaphore(value: 0)
       let box = ServiceBox(service: job.service, request: job.request, handler: { _ in })
+      let center = UNUserNotificationCenter.bound
       extensionQueue.async {
-        box.service.serviceExtensionTimeWillExpire()
+        UNUserNotificationCenter.$bound.withValue(center) { box.service.serviceExtensionTimeWillExpire() }
         done.signal()
       }
       _ = done.wait(timeout: .now() + (patient ? Self.hangGuard : Self.expiryGrace))

@@ -89,7 +89,10 @@ extension Session {
         trace: { [weak self] line in self?.pipeline.trace?(line) })
       name = "the built-in service extension"
     }
-    pipeline.start(request, with: service, name: name, now: state.now, budget: configuration.serviceTimeout)
+    // The extension's code finds this session's center as `current()`, on its thread and in its tasks.
+    UNUserNotificationCenter.$bound.withValue(center) {
+      pipeline.start(request, with: service, name: name, now: state.now, budget: configuration.serviceTimeout)
+    }
     return request.identifier
   }
 
@@ -133,12 +136,14 @@ extension Session {
     onDelivery?(notification)
     // Only the session's own app is ever in the foreground: another app's notification is
     // presented as for an app in the background, as iOS does.
-    if state.isAppInForeground(for: notification), let delegate = center.delegate {
-      delegate.userNotificationCenter(center, willPresent: notification) { [weak self] options in
+    let asked =
+      state.isAppInForeground(for: notification)
+      && center.askDelegateToPresent(notification) { [weak self] options in
         self?.queue.post { [weak self] in
           self?.send(.deliver(notification, presentation: options))
         }
       }
+    if asked {
       drain()
     } else {
       send(.deliver(notification, presentation: CenterState.backgroundPresentation(for: request.content)))

@@ -27,10 +27,13 @@ extension Session {
   /// Runs one update's effects, in order, and returns their results as events for `send` to
   /// apply. A runner never sends an event itself.
   func run(_ effects: [Effect]) -> [Event] {
-    var results: [Event] = []
-    for effect in effects { results += run(effect) }
-    if state.expandedOrReturning == nil { extensions.close() }
-    return results
+    // A content extension's code, called from here, finds this session's center as `current()`.
+    UNUserNotificationCenter.$bound.withValue(center) {
+      var results: [Event] = []
+      for effect in effects { results += run(effect) }
+      if state.expandedOrReturning == nil { extensions.close() }
+      return results
+    }
   }
 
   private func run(_ effect: Effect) -> [Event] {
@@ -116,7 +119,7 @@ extension Session {
     queue.post { [weak self, failure] in
       guard let self else { return }
       if let failure { self.onLogFailure?(response, failure) }
-      self.center.delegate?.userNotificationCenter(self.center, didReceive: response) {}
+      self.center.tellDelegate(response)
       self.onResponse?(response, context)
     }
     return results

@@ -252,6 +252,8 @@ package final class Session: @unchecked Sendable {
     guard !isDraining else { return }
     isDraining = true
     defer { isDraining = false }
+    // No task-local binding around posted work: it may serve the main queue, whose jobs run
+    // async code, and a binding held across them corrupts the runtime's task-local stack.
     var rounds = 0
     while !queue.isEmpty && rounds < 100 {
       for work in queue.take() { work() }
@@ -330,6 +332,27 @@ extension Session: UNNotificationCenterHost {
     }
     return answer.wait(seconds: 1) ?? NotificationStore()
   }
+
+  package func delegateDidNotAnswer(_ call: DelegateCall, _ end: DelegateCallEnd) {
+    queue.post { [weak self] in
+      self?.send(.notice(.warning, Self.describe(call, end), revealsContent: false))
+    }
+  }
+
+  /// What the pane says of a delegate method that did not call its completion handler: iOS's
+  /// console warning, and what UNTerm did.
+  package static func describe(_ call: DelegateCall, _ end: DelegateCallEnd) -> String {
+    let when: String
+    switch end {
+    case .released: when = "let go of its completion handler without calling it"
+    case .timedOut(let seconds): when = "had not called its completion handler after \(Int(seconds.rounded())) s"
+    }
+    let outcome =
+      call.method.contains("willPresent")
+      ? "\(call.notification) is not presented, as on iOS" : "going on without it"
+    return "Delegate: \(call.method) for \(call.notification) \(when) (iOS: delegate received call to "
+      + "\(call.selector) but the completion handler was never called); \(outcome)"
+  }
 }
 
 /// ISO 8601 dates as the log and scripts write them: `2026-11-29T20:00:05Z`.
@@ -389,6 +412,14 @@ extension Session: UNNotificationExtensionHost {
 
   package func extensionMediaChanged(playing: Bool) {
     queue.post { [weak self] in self?.send(.extensionMediaChanged(playing: playing)) }
+  }
+
+  package func extensionOpen(_ url: URL, completion: (@Sendable (Bool) -> Void)?) {
+    queue.post { [weak self] in
+      guard let self else { return completion?(false) ?? () }
+      self.send(.extensionOpen(url.absoluteString))
+      completion?(true)
+    }
   }
 
   /// The extension changed its view, title or size, perhaps on another thread: one refresh is

@@ -26,6 +26,24 @@ extension CenterState {
     overlay = .expanded(e)
   }
 
+  /// The extension opened a URL: iOS launches the app with it (`application(_:open:options:)`
+  /// or a universal link), which closes the notification's expanded view; the delegate gets no
+  /// response, as the user chose no action.
+  mutating func extensionOpen(_ url: String) {
+    guard let e = expanded else {
+      note(
+        .warning,
+        "A content extension asked to open \(OneLine.quote(url, limit: 200)) with no expanded view; nothing opened")
+      return
+    }
+    let id = e.notification.request.identifier
+    openedURLs.append(OpenedURL(notification: id, url: url))
+    overlay = nil
+    bringToForeground(e.notification)
+    let app = appName(for: e.notification)
+    note(.info, "\(id): the content extension opened \(OneLine.quote(url, limit: 200)); iOS launches \(app) with it")
+  }
+
   /// The extension's media started or stopped playing on its own.
   mutating func extensionMediaChanged(_ playing: Bool) {
     guard case .expanded(var e) = overlay, var view = e.extensionView else { return }

@@ -50,6 +50,9 @@ extension CenterState {
     case .extensionMediaChanged(let playing):
       extensionMediaChanged(playing)
       return Outcome()
+    case .extensionOpen(let url):
+      extensionOpen(url)
+      return Outcome()
     case .configure(let settings):
       configure(settings)
       return Outcome()

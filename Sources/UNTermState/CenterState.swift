@@ -167,6 +167,12 @@ package struct CenterState: @unchecked Sendable {
     package var revealsContent = false
   }
 
+  /// A URL a content extension opened, and the notification whose view opened it.
+  package struct OpenedURL: Hashable, Sendable {
+    package var notification: String
+    package var url: String
+  }
+
   // MARK: - State
 
   package internal(set) var store = NotificationStore()
@@ -215,6 +221,8 @@ package struct CenterState: @unchecked Sendable {
   /// Whether the response log keeps up.
   package internal(set) var logHealth = LogHealth.none
   package internal(set) var notices: [Notice] = []
+  /// The URLs content extensions opened (`extensionContext.open`), in order.
+  package internal(set) var openedURLs: [OpenedURL] = []
   package internal(set) var hasQuit = false
   /// Actions handed to a program's content extension that it has not answered yet.
   package internal(set) var extensionResponsesInFlight: Set<ObjectIdentifier> = []

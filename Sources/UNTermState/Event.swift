@@ -38,6 +38,8 @@ package enum Event: @unchecked Sendable {
   case extensionDismiss
   /// The extension's playback started or paused on its own.
   case extensionMediaChanged(playing: Bool)
+  /// The extension asked to open a URL (`extensionContext.open(_:completionHandler:)`).
+  case extensionOpen(String)
   /// The session starts with these settings (the command line's, or the embedding program's).
   case configure(CenterSettings)
   /// The session takes over the store the app's center kept while no session ran: its

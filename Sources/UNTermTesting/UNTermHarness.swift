@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import UNTermHeadless
 import UNTermInput
 import UNTermRender
@@ -72,7 +73,10 @@ public final class UNTermHarness {
   /// The session, touched only on `thread`.
   private let session: Session
   private let center: UNUserNotificationCenter
-  private let proxy = DelegateProxy()
+  /// What makes `UNUserNotificationCenter.current()` this harness's center.
+  private let claim: CenterRouting.Token
+  /// The delegate given through `delegate`, kept alive (the center holds it weakly).
+  private var heldDelegate: (any UNUserNotificationCenterDelegate)?
   /// Responses, in order; touched only on `thread`.
   private let recorded = Recorded()
   /// The session's own thread: it runs what the test asks and, whenever the app's code posts
@@ -118,6 +122,11 @@ public final class UNTermHarness {
       preconditionFailure("UNTermHarness: a session that loads no file failed: \(error)")
     }
     self.center = center
+    // The app's own code reaches this center through `current()`, as on iOS: from the test's
+    // task, from the tasks the test starts (Swift Testing's current test names them), and from
+    // everything the session runs.
+    CenterRouting.setScopeProvider { Test.current?.id }
+    claim = CenterRouting.claim(center)
     let (session, recorded) = (session, recorded)
     let wake = DispatchSource.makeReadSource(fileDescriptor: session.queue.wakeDescriptor, queue: thread)
     wake.setEventHandler {
@@ -133,6 +142,7 @@ public final class UNTermHarness {
   }
 
   deinit {
+    CenterRouting.release(claim)
     let (session, wake) = (session, wake)
     thread.sync {
       wake?.cancel()
@@ -152,17 +162,23 @@ public final class UNTermHarness {
   // MARK: - The app's code
 
   /// The app's notification center, connected to the harness: `add` a request and it is
-  /// delivered, as `UNUserNotificationCenter.current()` is in an app. Like an app's, it lists
-  /// and removes only the harness app's notifications (`deliveredNotifications` has every app's).
+  /// delivered, as in an app. It is what `UNUserNotificationCenter.current()` returns while the
+  /// harness lives — to the test's code, the tasks it starts and the code the session calls —
+  /// so an app's code that registers, posts, removes or sets its delegate through `current()`
+  /// works unchanged. Like an app's, it lists and removes only the harness app's notifications
+  /// (`deliveredNotifications` has every app's).
   public var notificationCenter: UNUserNotificationCenter { center }
 
   /// The app's delegate: told about foreground notifications (`willPresent`) and every
-  /// response (`didReceive`). Held strongly, so a test need not keep it.
+  /// response (`didReceive`). Setting it here holds it strongly, so a test need not keep it;
+  /// one the app's code sets itself (`current().delegate = self`) is read back here too.
+  /// Whichever way it was set, every verb waits for its completion handlers and `async`
+  /// methods before going on.
   public var delegate: (any UNUserNotificationCenterDelegate)? {
-    get { proxy.target }
+    get { center.delegate }
     set {
-      proxy.target = newValue
-      center.delegate = newValue == nil ? nil : proxy
+      heldDelegate = newValue
+      center.delegate = newValue
     }
   }
 
@@ -361,26 +377,38 @@ public final class UNTermHarness {
     }
   }
 
+  /// The URLs the app's content extensions opened (`extensionContext?.open(_:completionHandler:)`),
+  /// in order: each launched the app, as on iOS.
+  public var openedURLs: [URL] {
+    onSession { session in
+      session.drain()
+      return session.state.openedURLs.compactMap { URL(string: $0.url) }
+    }
+  }
+
   /// The activity pane's lines (what the session noted: deliveries, extension sizes, errors).
   public var activity: [String] { onSession { $0.state.notices.map(\.text) } }
 
   // MARK: - Waiting for the app
 
   /// Runs what the app's code posted until nothing is left running: service extensions have
-  /// answered and the delegate has called its completion handlers.
+  /// answered and the delegate has called its completion handlers. A completion handler the
+  /// delegate let go of uncalled is reported at once (in `activity`) and not waited for; one
+  /// still held after `patience` is reported and given up on, so the next verb goes on at once.
   private func settle() async {
     let limit = Date().addingTimeInterval(patience)
-    let proxy = proxy
+    let calls = center.delegateCalls
     while true {
       let busy = onSession { session in
         session.drain()
-        return session.pipeline.isBusy || proxy.outstanding > 0 || !session.queue.isEmpty
+        return session.pipeline.isBusy || !calls.waiting.isEmpty || !session.queue.isEmpty
       }
       if !busy { break }
       if Date() >= limit {
         // The extension's budget is spent: iOS shows the original content.
         onSession { session in
           session.finishServiceExtensions(within: 0)
+          calls.giveUpAll(after: patience)
           session.drain()
         }
         break
@@ -390,70 +418,7 @@ public final class UNTermHarness {
   }
 }
 
-/// Stands between the center and the app's delegate, counting the calls whose completion
-/// handlers have not been called yet, so the harness knows when the app has answered.
-private final class DelegateProxy: NSObject, UNUserNotificationCenterDelegate, @unchecked Sendable {
-  private let lock = NSLock()
-  private var _target: (any UNUserNotificationCenterDelegate)?
-  private var _outstanding = 0
-
-  var target: (any UNUserNotificationCenterDelegate)? {
-    get { lock.withLock { _target } }
-    set { lock.withLock { _target = newValue } }
-  }
-
-  var outstanding: Int { lock.withLock { _outstanding } }
-
-  private func begin() { lock.withLock { _outstanding += 1 } }
-  private func end() { lock.withLock { _outstanding -= 1 } }
-
-  func userNotificationCenter(
-    _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
-    withCompletionHandler completionHandler: @escaping @Sendable (UNNotificationPresentationOptions) -> Void
-  ) {
-    guard let target else { return completionHandler([.banner, .list, .sound, .badge]) }
-    begin()
-    let once = Once()
-    target.userNotificationCenter(center, willPresent: notification) { [self] options in
-      guard once.first() else { return }
-      completionHandler(options)
-      end()
-    }
-  }
-
-  func userNotificationCenter(
-    _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
-    withCompletionHandler completionHandler: @escaping @Sendable () -> Void
-  ) {
-    guard let target else { return completionHandler() }
-    begin()
-    let once = Once()
-    target.userNotificationCenter(center, didReceive: response) { [self] in
-      guard once.first() else { return }
-      completionHandler()
-      end()
-    }
-  }
-
-  func userNotificationCenter(_ center: UNUserNotificationCenter, openSettingsFor notification: UNNotification?) {
-    target?.userNotificationCenter(center, openSettingsFor: notification)
-  }
-}
-
 /// The responses the session recorded (touched on the session's thread only).
 private final class Recorded: @unchecked Sendable {
   var list: [UNNotificationResponse] = []
-}
-
-/// True the first time only: a completion handler called twice counts once.
-private final class Once: @unchecked Sendable {
-  private let lock = NSLock()
-  private var done = false
-
-  func first() -> Bool {
-    lock.withLock {
-      defer { done = true }
-      return !done
-    }
-  }
 }

@@ -136,6 +136,7 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchec
   /// The content updated from a provider: a communication notification when the provider is an
   /// `INSendMessageIntent` (or another intent that names a sender), which iOS shows with the
   /// sender's name and avatar. UNTerm's header shows the sender's name and avatar initials.
+  /// Updating a `UNMutableNotificationContent` gives a `UNMutableNotificationContent`.
   ///
   /// - Throws: `UNError` `contentProvidingInvalid` when the provider is not an intent UNTerm
   ///   knows, or names no sender.
@@ -150,7 +151,11 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchec
     guard let sender = communication.communicationSender else {
       throw UNError(.contentProvidingInvalid, "the \(type(of: provider)) names no sender")
     }
-    let updated = UNNotificationContent(copying: self)
+    // As on iOS, a mutable content's update is mutable too: extensions cast it back with `as!`
+    // and go on changing it.
+    let updated =
+      self is UNMutableNotificationContent
+      ? UNMutableNotificationContent(copying: self) : UNNotificationContent(copying: self)
     updated.communicationSender = sender
     return updated
   }

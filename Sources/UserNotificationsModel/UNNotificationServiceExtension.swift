@@ -50,12 +50,15 @@ private struct UncheckedServiceCall: @unchecked Sendable {
   let handler: (UNNotificationContent) -> Void
 }
 
-/// Runs service extensions' `async` work on a queue of its own rather than the shared pool.
-private final class ServiceExtensionExecutor: TaskExecutor, @unchecked Sendable {
-  static let shared = ServiceExtensionExecutor()
+/// Runs the app's `async` work that UNTerm starts for it (service extensions, the delegate's
+/// `async` forms) on a queue of its own rather than the shared pool: the pool may be busy with
+/// the host's work (on a two-core machine, two blocked threads stop it), and the app's answer
+/// must not wait for it.
+package final class ServiceExtensionExecutor: TaskExecutor, @unchecked Sendable {
+  package static let shared = ServiceExtensionExecutor()
   private let queue = DispatchQueue(label: "unterm.service-extension.async", attributes: .concurrent)
 
-  func enqueue(_ job: consuming ExecutorJob) {
+  package func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     let executor = asUnownedTaskExecutor()
     queue.async { job.runSynchronously(on: executor) }

@@ -33,6 +33,9 @@ package protocol UNNotificationCenterHost: AnyObject, Sendable {
   func perform(_ operation: UNCenterOperation, completion: (@Sendable ((any Error)?) -> Void)?)
   /// The store as of the session's latest update.
   func storeSnapshot() -> NotificationStore
+  /// The center stopped waiting for a delegate method's completion handler: say so, as iOS's
+  /// console does. Any thread may call it.
+  func delegateDidNotAnswer(_ call: DelegateCall, _ end: DelegateCallEnd)
 }
 
 extension NotificationStore {
@@ -82,12 +85,24 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
   private weak var _delegate: (any UNUserNotificationCenterDelegate)?
   private weak var host: (any UNNotificationCenterHost)?
   private var previews: UNShowPreviewsSetting = .whenAuthenticated
+  /// The delegate calls waiting for their completion handlers.
+  package let delegateCalls = DelegateCallLedger()
 
-  /// The app's shared notification center.
-  open class func current() -> UNUserNotificationCenter { shared }
+  /// The app's notification center: the running session's for the app under test (a harness's,
+  /// an embedded session's; see `CenterRouting`), else the process's shared one.
+  open class func current() -> UNUserNotificationCenter { CenterRouting.resolve() ?? shared }
+
+  /// The process's shared center, whichever session runs.
+  package static var processCenter: UNUserNotificationCenter { shared }
 
   /// Creates a separate center, for tests and for sessions that should not share `current()`.
-  package override init() { super.init() }
+  package override init() {
+    super.init()
+    delegateCalls.onGivenUp = { [weak self] call, end in
+      guard let self, let host = self.locked({ self.host }) else { return }
+      host.delegateDidNotAnswer(call, end)
+    }
+  }
 
   /// A separate center for a command-line session.
   package static func makeForSession() -> UNUserNotificationCenter { UNUserNotificationCenter() }

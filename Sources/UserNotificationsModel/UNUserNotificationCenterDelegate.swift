@@ -45,9 +45,13 @@ extension UNUserNotificationCenterDelegate {
       -> Void
   ) {
     let box = UncheckedBox(value: (self as any UNUserNotificationCenterDelegate, center, notification))
-    Task {
+    Task(executorPreference: ServiceExtensionExecutor.shared) {
       let (delegate, center, notification) = box.value
-      completionHandler(await delegate.userNotificationCenter(center, willPresent: notification))
+      // The app's async code, and every task it starts, finds this center as `current()`.
+      let options = await UNUserNotificationCenter.$bound.withValue(center) {
+        await delegate.userNotificationCenter(center, willPresent: notification)
+      }
+      completionHandler(options)
     }
   }
 
@@ -63,9 +67,11 @@ extension UNUserNotificationCenterDelegate {
     withCompletionHandler completionHandler: @escaping @Sendable () -> Void
   ) {
     let box = UncheckedBox(value: (self as any UNUserNotificationCenterDelegate, center, response))
-    Task {
+    Task(executorPreference: ServiceExtensionExecutor.shared) {
       let (delegate, center, response) = box.value
-      await delegate.userNotificationCenter(center, didReceive: response)
+      await UNUserNotificationCenter.$bound.withValue(center) {
+        await delegate.userNotificationCenter(center, didReceive: response)
+      }
       completionHandler()
     }
   }

@@ -108,6 +108,9 @@ package protocol UNNotificationExtensionHost: AnyObject, Sendable {
   func extensionPerformDefaultAction()
   func extensionDismiss()
   func extensionMediaChanged(playing: Bool)
+  /// The extension asked to open a URL (`open(_:completionHandler:)`); `completion` gets
+  /// whether it was opened.
+  func extensionOpen(_ url: URL, completion: (@Sendable (Bool) -> Void)?)
   /// The extension's view, title or preferred size changed: draw it again. Any thread may call it.
   func extensionContentChanged()
 }
@@ -142,4 +145,16 @@ open class NSExtensionContext: NSObject, @unchecked Sendable {
 
   /// Tells the system that playback paused from the extension's own controls.
   open func mediaPlayingPaused() { host?.extensionMediaChanged(playing: false) }
+
+  /// Asks the system to open a URL for the extension: the app's own (a custom scheme or a
+  /// universal link), which launches the app. UNTerm closes the expanded view, brings the app
+  /// forward, says so in the activity pane and records the URL (the harness's `openedURLs`);
+  /// `completionHandler` is told `true` once that is done, `false` when no session runs.
+  open func open(_ url: URL, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
+    guard let host else {
+      completionHandler?(false)
+      return
+    }
+    host.extensionOpen(url, completion: completionHandler)
+  }
 }
