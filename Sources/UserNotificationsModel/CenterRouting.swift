@@ -16,8 +16,8 @@ import Foundation
 /// 3. the task that made the session (a test's own task, where the test calls the app's code);
 /// 4. a scope a test framework names (UNTermTesting names Swift Testing's current test, so a
 ///    task a test starts finds the test's session);
-/// 5. the newest session still open;
-/// 6. the process's shared center, as on iOS.
+/// 5. the process's shared center, as on iOS (code no harness's test runs, such as work a
+///    test hands to a queue of its own, reaches the shared center, never another test's).
 package enum CenterRouting {
   /// The queue-specific key under which a session's queue names its center.
   package static let queueKey = DispatchSpecificKey<WeakCenter>()
@@ -51,8 +51,8 @@ package enum CenterRouting {
     lock.withLock { scopeProvider = provider }
   }
 
-  /// Makes `center` what `current()` answers for calls from the calling task and scope, and,
-  /// while it is the newest open one, from anywhere no other center is bound.
+  /// Makes `center` what `current()` answers for calls from the calling task and scope (the
+  /// newest claim wins there).
   package static func claim(_ center: UNUserNotificationCenter) -> Token {
     let task = currentTaskIdentity()
     let scope = lock.withLock { scopeProvider }?()
@@ -81,7 +81,9 @@ package enum CenterRouting {
     if let scope = lock.withLock({ scopeProvider })?(), let ours = open.last(where: { $0.scope == scope })?.center {
       return ours
     }
-    return open.last?.center
+    // Not the newest harness: code outside every harness (another test's, or the process's
+    // own) must not reach a center a test is using, and set its delegate there.
+    return nil
   }
 
   private static func currentTaskIdentity() -> Int? {
