@@ -73,6 +73,10 @@ package final class ServicePipeline: @unchecked Sendable {
   package var trace: ((TraceLine) -> Void)?
   /// Posts work to the session's thread.
   package var post: ((@escaping @Sendable () -> Void) -> Void)?
+  /// The session's center: the extension's code, on its own thread, finds it as `current()`
+  /// (bound around `didReceive` and `serviceExtensionTimeWillExpire()`; tasks started there
+  /// inherit it).
+  package weak var center: UNUserNotificationCenter?
 
   package init() {}
 
@@ -99,8 +103,7 @@ package final class ServicePipeline: @unchecked Sendable {
       self.handlerCalled(job, content)
     }
     let box = ServiceBox(service: service, request: request, handler: handler)
-    // The extension's code, on its own thread, finds the session's center as `current()`.
-    let center = UNUserNotificationCenter.bound
+    let center = center
     extensionQueue.async { [weak self] in
       UNUserNotificationCenter.$bound.withValue(center) {
         box.service.didReceive(box.request, withContentHandler: box.handler)
@@ -223,7 +226,7 @@ package final class ServicePipeline: @unchecked Sendable {
       )
       let done = DispatchSemaphore(value: 0)
       let box = ServiceBox(service: job.service, request: job.request, handler: { _ in })
-      let center = UNUserNotificationCenter.bound
+      let center = center
       extensionQueue.async {
         UNUserNotificationCenter.$bound.withValue(center) { box.service.serviceExtensionTimeWillExpire() }
         done.signal()

@@ -89,10 +89,7 @@ extension Session {
         trace: { [weak self] line in self?.pipeline.trace?(line) })
       name = "the built-in service extension"
     }
-    // The extension's code finds this session's center as `current()`, on its thread and in its tasks.
-    UNUserNotificationCenter.$bound.withValue(center) {
-      pipeline.start(request, with: service, name: name, now: state.now, budget: configuration.serviceTimeout)
-    }
+    pipeline.start(request, with: service, name: name, now: state.now, budget: configuration.serviceTimeout)
     return request.identifier
   }
 

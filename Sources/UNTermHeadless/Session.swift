@@ -146,6 +146,7 @@ package final class Session: @unchecked Sendable {
     }
     publish()
     pipeline.post = { [weak self] work in self?.queue.post(work) }
+    pipeline.center = center
     pipeline.trace = { [weak self] line in
       self?.traceOutput?(line)
       // The pane shows the deterministic text; the timing goes to `traceOutput` only.
@@ -335,23 +336,8 @@ extension Session: UNNotificationCenterHost {
 
   package func delegateDidNotAnswer(_ call: DelegateCall, _ end: DelegateCallEnd) {
     queue.post { [weak self] in
-      self?.send(.notice(.warning, Self.describe(call, end), revealsContent: false))
+      self?.send(.notice(.warning, call.warning(end), revealsContent: false))
     }
-  }
-
-  /// What the pane says of a delegate method that did not call its completion handler: iOS's
-  /// console warning, and what UNTerm did.
-  package static func describe(_ call: DelegateCall, _ end: DelegateCallEnd) -> String {
-    let when: String
-    switch end {
-    case .released: when = "let go of its completion handler without calling it"
-    case .timedOut(let seconds): when = "had not called its completion handler after \(Int(seconds.rounded())) s"
-    }
-    let outcome =
-      call.method.contains("willPresent")
-      ? "\(call.notification) is not presented, as on iOS" : "going on without it"
-    return "Delegate: \(call.method) for \(call.notification) \(when) (iOS: delegate received call to "
-      + "\(call.selector) but the completion handler was never called); \(outcome)"
   }
 }
 

@@ -7,27 +7,16 @@ import Foundation
 /// the app's code under test reaches its center through `current()` without knowing which
 /// session runs it. The center is found from where the call is made, most precise first:
 ///
-/// 1. a center bound to the running task (`UNUserNotificationCenter.bound`): the session binds
-///    its own while it runs the app's code in a task — an `async` delegate method, and every
-///    task that code starts (child and unstructured tasks inherit it);
-/// 2. the dispatch queue the call runs on: a session served from a queue names its center there,
-///    so the app's code the session calls on it (a delegate's completion-handler method, a
-///    service extension) finds it;
-/// 3. the task that made the session (a test's own task, where the test calls the app's code);
-/// 4. a scope a test framework names (UNTermTesting names Swift Testing's current test, so a
+/// 1. a center bound to the running task or thread (`UNUserNotificationCenter.bound`): the
+///    session binds its own around every call into the app's code, and every task that code
+///    starts inherits it
+///    (the delegate, service and content extensions, on whatever thread they run);
+/// 2. the task that made the session (a test's own task, where the test calls the app's code);
+/// 3. a scope a test framework names (UNTermTesting names Swift Testing's current test, so a
 ///    task a test starts finds the test's session);
-/// 5. the process's shared center, as on iOS (code no harness's test runs, such as work a
+/// 4. the process's shared center, as on iOS (code no harness's test runs, such as work a
 ///    test hands to a queue of its own, reaches the shared center, never another test's).
 package enum CenterRouting {
-  /// The queue-specific key under which a session's queue names its center.
-  package static let queueKey = DispatchSpecificKey<WeakCenter>()
-
-  /// Holds a center without keeping it alive.
-  package final class WeakCenter: @unchecked Sendable {
-    package weak var center: UNUserNotificationCenter?
-    package init(_ center: UNUserNotificationCenter) { self.center = center }
-  }
-
   /// One open session's center and where it was opened.
   private struct Claim {
     let id: Int
@@ -72,7 +61,6 @@ package enum CenterRouting {
   /// The center for a call made here, or nil for the process's shared one.
   static func resolve() -> UNUserNotificationCenter? {
     if let bound = UNUserNotificationCenter.bound { return bound }
-    if let named = DispatchQueue.getSpecific(key: queueKey)?.center { return named }
     let open = lock.withLock { claims.filter { $0.center != nil } }
     guard !open.isEmpty else { return nil }
     if let task = currentTaskIdentity(), let mine = open.last(where: { $0.task == task })?.center {

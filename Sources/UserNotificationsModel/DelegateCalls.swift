@@ -1,19 +1,45 @@
 import Foundation
 
+/// A delegate method whose completion handler the center waits for.
+package enum DelegateMethod: Sendable, Equatable {
+  case willPresent, didReceive
+
+  /// As Swift names it.
+  package var name: String {
+    switch self {
+    case .willPresent: "userNotificationCenter(_:willPresent:withCompletionHandler:)"
+    case .didReceive: "userNotificationCenter(_:didReceive:withCompletionHandler:)"
+    }
+  }
+
+  /// As iOS's console names it: the Objective-C selector.
+  package var selector: String {
+    switch self {
+    case .willPresent: "-userNotificationCenter:willPresentNotification:withCompletionHandler:"
+    case .didReceive: "-userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:"
+    }
+  }
+}
+
 /// A delegate method the center called whose completion handler has not been called yet.
 package struct DelegateCall: Sendable, Equatable {
   package let id: Int
-  /// The method, as Swift names it: `userNotificationCenter(_:didReceive:withCompletionHandler:)`.
-  package let method: String
+  package let method: DelegateMethod
   /// The identifier of the notification it was called for.
   package let notification: String
   package let started: Date
 
-  /// What iOS's console says of it, in its words: the Objective-C selector.
-  package var selector: String {
-    method.contains("willPresent")
-      ? "-userNotificationCenter:willPresentNotification:withCompletionHandler:"
-      : "-userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:"
+  /// What the activity pane says when the center stops waiting for it: iOS's console warning,
+  /// and what happens next.
+  package func warning(_ end: DelegateCallEnd) -> String {
+    let when: String
+    switch end {
+    case .released: when = "let go of its completion handler without calling it"
+    case .timedOut(let seconds): when = "had not called its completion handler after \(Int(seconds.rounded())) s"
+    }
+    let outcome = method == .willPresent ? "\(notification) is not presented, as on iOS" : "going on without it"
+    return "Delegate: \(method.name) for \(notification) \(when) (iOS: delegate received call to "
+      + "\(method.selector) but the completion handler was never called); \(outcome)"
   }
 }
 
@@ -36,7 +62,7 @@ package final class DelegateCallLedger: @unchecked Sendable {
   /// The calls waiting, oldest first.
   package var waiting: [DelegateCall] { lock.withLock { open.values.sorted { $0.id < $1.id } } }
 
-  fileprivate func begin(_ method: String, notification: String) -> Ticket {
+  fileprivate func begin(_ method: DelegateMethod, notification: String) -> Ticket {
     let id = lock.withLock { () -> Int in
       nextID += 1
       open[nextID] = DelegateCall(id: nextID, method: method, notification: notification, started: Date())
@@ -54,11 +80,8 @@ package final class DelegateCallLedger: @unchecked Sendable {
   }
 
   /// Stops waiting for every open call, reporting each as not answered after `seconds`.
-  @discardableResult
-  package func giveUpAll(after seconds: TimeInterval) -> [DelegateCall] {
-    let late = waiting
-    for call in late { giveUp(call.id, .timedOut(seconds)) }
-    return late
+  package func giveUpAll(after seconds: TimeInterval) {
+    for call in waiting { giveUp(call.id, .timedOut(seconds)) }
   }
 
   /// One call's completion handler: the first call of it counts; a handler the delegate lets
@@ -88,8 +111,7 @@ extension UNUserNotificationCenter {
     answer: @escaping @Sendable (UNNotificationPresentationOptions) -> Void
   ) -> Bool {
     guard let delegate else { return false }
-    let ticket = delegateCalls.begin(
-      "userNotificationCenter(_:willPresent:withCompletionHandler:)", notification: notification.request.identifier)
+    let ticket = delegateCalls.begin(.willPresent, notification: notification.request.identifier)
     Self.$bound.withValue(self) {
       delegate.userNotificationCenter(self, willPresent: notification) { options in
         if ticket.finish() { answer(options) }
@@ -103,9 +125,7 @@ extension UNUserNotificationCenter {
   @discardableResult
   package func tellDelegate(_ response: UNNotificationResponse, done: @escaping @Sendable () -> Void = {}) -> Bool {
     guard let delegate else { return false }
-    let ticket = delegateCalls.begin(
-      "userNotificationCenter(_:didReceive:withCompletionHandler:)",
-      notification: response.notification.request.identifier)
+    let ticket = delegateCalls.begin(.didReceive, notification: response.notification.request.identifier)
     Self.$bound.withValue(self) {
       delegate.userNotificationCenter(self, didReceive: response) {
         if ticket.finish() { done() }

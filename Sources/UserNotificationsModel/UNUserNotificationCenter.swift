@@ -92,9 +92,6 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
   /// an embedded session's; see `CenterRouting`), else the process's shared one.
   open class func current() -> UNUserNotificationCenter { CenterRouting.resolve() ?? shared }
 
-  /// The process's shared center, whichever session runs.
-  package static var processCenter: UNUserNotificationCenter { shared }
-
   /// Creates a separate center, for tests and for sessions that should not share `current()`.
   package override init() {
     super.init()
